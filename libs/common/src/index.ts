@@ -1,0 +1,3 @@
+export * from './deadline';
+export * from './errors';
+export * from './hash';

@@ -1,0 +1,99 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { DependencyError, InvalidInputError } from '@app/common';
+import { LRUCache } from 'lru-cache';
+
+import { EMBEDDING_OPTIONS, type EmbeddingModuleOptions } from './embedding.module-definition';
+import {
+  EMBEDDING_PROVIDER,
+  type EmbeddingModelInfo,
+  type EmbeddingProvider,
+} from './interfaces/embedding-provider.interface';
+
+/**
+ * The embedding facade the rest of the app uses: validates input, caches query vectors
+ * (agents repeat themselves turn after turn) and reports readiness for health checks.
+ */
+@Injectable()
+export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(EmbeddingService.name);
+  private modelInfo?: EmbeddingModelInfo;
+  private loading?: Promise<EmbeddingModelInfo>;
+  private readonly queryCache?: LRUCache<string, number[]>;
+
+  constructor(
+    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    @Inject(EMBEDDING_OPTIONS) private readonly options: EmbeddingModuleOptions,
+  ) {
+    const size = options.queryCacheSize ?? 2000;
+    this.queryCache = size > 0 ? new LRUCache({ max: size }) : undefined;
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.whenReady();
+  }
+
+  /** Loads the model once; every caller that needs the dimension awaits the same promise. */
+  whenReady(): Promise<EmbeddingModelInfo> {
+    this.loading ??= (async () => {
+      const started = Date.now();
+      const info = await this.provider.init();
+      this.modelInfo = info;
+      this.logger.log(
+        `embedder ready: ${info.provider}/${info.model} (${info.dimension}-d) in ${Date.now() - started} ms`,
+      );
+      return this.info;
+    })();
+    return this.loading;
+  }
+
+  /** Runs after the HTTP server has drained, so in-flight requests can still embed. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.provider.close();
+  }
+
+  /** True once the model is loaded or the remote server answered. */
+  get ready(): boolean {
+    return this.modelInfo !== undefined;
+  }
+
+  get info(): EmbeddingModelInfo {
+    if (!this.modelInfo) {
+      throw new DependencyError('embedder_not_ready', 'The embedding model is still loading.');
+    }
+    return this.options.threshold === undefined
+      ? this.modelInfo
+      : { ...this.modelInfo, defaultThreshold: this.options.threshold };
+  }
+
+  /** Embeds passages for storage. Blank texts are a caller bug: they have no meaning to embed. */
+  async embedDocuments(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    if (texts.length === 0) {
+      return [];
+    }
+    if (texts.some((t) => t.trim().length === 0)) {
+      throw new InvalidInputError('empty_text', 'Cannot embed an empty text.');
+    }
+    return this.provider.embedBatch(texts, signal);
+  }
+
+  /** Embeds one query, served from the LRU cache when the same text was seen recently. */
+  async embedQuery(text: string, signal?: AbortSignal): Promise<number[]> {
+    const key = text.trim().replace(/\s+/g, ' ');
+    if (key.length === 0) {
+      throw new InvalidInputError('empty_text', 'Cannot embed an empty query.');
+    }
+    const cached = this.queryCache?.get(key);
+    if (cached) {
+      return cached;
+    }
+    const [vector] = await this.provider.embedBatch([key], signal);
+    this.queryCache?.set(key, vector);
+    return vector;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Source of the embedding worker, run with `new Worker(source, { eval: true })`. Keeping it
+ * as a string means the same code runs from `dist/`, from ts sources under jest, and from
+ * the CLI, without a separate build step for a worker file. Module paths arrive resolved
+ * from the main thread via `workerData`.
+ */
+export const EMBEDDING_WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { initModel } = require(workerData.embeddingsPath);
+const { modelSource } = require(workerData.modelPath);
+
+initModel(modelSource).then(
+  (model) => {
+    parentPort.on('message', async ({ id, texts }) => {
+      try {
+        const vectors = await model.embed(texts);
+        parentPort.postMessage({ id, vectors });
+      } catch (error) {
+        parentPort.postMessage({ id, error: String((error && error.message) || error) });
+      }
+    });
+    parentPort.postMessage({ ready: true });
+  },
+  (error) => parentPort.postMessage({ fatal: String((error && error.message) || error) }),
+);
+`;

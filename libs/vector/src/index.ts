@@ -1,0 +1,5 @@
+export * from './interfaces/vector-store.interface';
+export { PgVectorStore } from './pgvector/pgvector.store';
+export { VectorModule } from './vector.module';
+export { type VectorModuleOptions } from './vector.module-definition';
+export { createVectorStore } from './vector.providers';

@@ -1,0 +1,88 @@
+/** Payload stored next to each vector, per collection. Field names follow the specs (snake_case). */
+export interface CollectionPayloads {
+  conversations: {
+    contact_uid: string;
+    location_uid: string | null;
+    conversation_uid: string;
+    channel: string;
+    /** ISO-8601 timestamp of the window's last message. */
+    occurred_at: string;
+  };
+  source_chunks: { topic_id: string; title: string; theme_id: string | null; chunk_index: number };
+  topic_summaries: { topic_id: string; title: string; theme_id: string | null };
+}
+
+export type CollectionName = keyof CollectionPayloads;
+export const COLLECTIONS: readonly CollectionName[] = [
+  'conversations',
+  'source_chunks',
+  'topic_summaries',
+];
+
+export interface VectorRecord<C extends CollectionName = CollectionName> {
+  /** Deterministic id derived from the content hash: re-ingesting upserts the same row. */
+  id: string;
+  content: string;
+  embedding: number[];
+  payload: CollectionPayloads[C];
+}
+
+export interface VectorHit<C extends CollectionName = CollectionName> {
+  id: string;
+  content: string;
+  /** Cosine similarity for dense search; a text-rank score for lexical search. */
+  score: number;
+  payload: CollectionPayloads[C];
+}
+
+/** Filters enforced inside the store's query, never after the fact. */
+export interface VectorFilter {
+  contact_uid?: string;
+  /** Restrict to these locations (tenant scoping). */
+  location_uids?: string[];
+}
+
+export interface DenseQuery {
+  embedding: number[];
+  topK: number;
+  filter?: VectorFilter;
+  /** Drop hits whose cosine is below this. */
+  scoreThreshold?: number;
+}
+
+export interface LexicalQuery {
+  text: string;
+  topK: number;
+  filter?: VectorFilter;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  skipped: number;
+}
+
+/** The port every vector backend (pgvector, qdrant) implements. */
+export interface VectorStore {
+  /** Creates or migrates the schema and fails if its dimension differs from the embedder's. */
+  init(dimension: number): Promise<void>;
+  upsert<C extends CollectionName>(collection: C, records: VectorRecord<C>[]): Promise<UpsertResult>;
+  /**
+   * Replaces every KB record of one topic with `records` atomically, so an edited topic
+   * leaves no stale chunks behind and a re-run changes nothing.
+   */
+  replaceTopic<C extends 'source_chunks' | 'topic_summaries'>(
+    collection: C,
+    topicId: string,
+    records: VectorRecord<C>[],
+  ): Promise<UpsertResult>;
+  search<C extends CollectionName>(collection: C, query: DenseQuery): Promise<VectorHit<C>[]>;
+  lexicalSearch<C extends CollectionName>(collection: C, query: LexicalQuery): Promise<VectorHit<C>[]>;
+  /** Ids already stored, out of `ids` (lets ingestion skip embedding known chunks). */
+  existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>>;
+  count(collection: CollectionName): Promise<number>;
+  /** Resolves true when the backend answers a trivial query. Never throws. */
+  isHealthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const VECTOR_STORE = 'VECTOR_STORE';

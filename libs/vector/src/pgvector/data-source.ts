@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { DataSource, type MigrationInterface } from 'typeorm';
+
+export interface PgConnectionOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  migrations: Array<new () => MigrationInterface>;
+}
+
+export interface PgConnection {
+  dataSource: DataSource;
+  /** The embedded engine, when there is one; closed after the data source. */
+  embedded?: PGlite;
+}
+
+/**
+ * A TypeORM data source over a real Postgres server (`DATABASE_URL`) or embedded PGlite with
+ * pgvector. PGlite runs through its own node-postgres adapter, which only works with a pool
+ * of one connection (larger pools silently return empty results); PGlite is single-threaded
+ * anyway, so queries queue either way.
+ */
+export async function openPgConnection(options: PgConnectionOptions): Promise<PgConnection> {
+  const common = { type: 'postgres' as const, synchronize: false, migrationsRun: false };
+  if (options.databaseUrl) {
+    const dataSource = new DataSource({
+      ...common,
+      url: options.databaseUrl,
+      migrations: options.migrations,
+      extra: { max: 10 },
+    });
+    return { dataSource: await dataSource.initialize() };
+  }
+  if (!options.dataDir.startsWith('memory://')) {
+    mkdirSync(options.dataDir, { recursive: true });
+  }
+  const embedded = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
+  const dataSource = new DataSource({
+    ...common,
+    migrations: options.migrations,
+    extra: { ...createPgConfig(embedded), max: 1 },
+  });
+  return { dataSource: await dataSource.initialize(), embedded };
+}

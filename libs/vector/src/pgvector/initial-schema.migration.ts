@@ -1,0 +1,65 @@
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
+
+import { TABLES } from './tables';
+
+/**
+ * Builds the first migration for a given embedding dimension. pgvector columns are typed
+ * `vector(N)`, so the dimension is part of the schema; the store refuses to boot when the
+ * configured embedder disagrees with what is on disk.
+ */
+export function initialSchemaMigration(dimension: number): new () => MigrationInterface {
+  const common = (table: string) => `
+    id uuid PRIMARY KEY,
+    content text NOT NULL,
+    embedding vector(${dimension}) NOT NULL,
+    -- generated so lexical retrieval can never drift from the stored text
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT ${table}_content_not_blank CHECK (length(btrim(content)) > 0)`;
+
+  const vectorIndexes = (table: string) => `
+    -- HNSW serves the unfiltered case; per-contact queries use the btree plus an exact sort.
+    CREATE INDEX ${table}_embedding_hnsw ON ${table} USING hnsw (embedding vector_cosine_ops);
+    CREATE INDEX ${table}_tsv_gin ON ${table} USING gin (tsv);`;
+
+  const c = TABLES.conversations;
+  const s = TABLES.source_chunks;
+  const t = TABLES.topic_summaries;
+
+  return class InitialSchema1700000000000 implements MigrationInterface {
+    name = 'InitialSchema1700000000000';
+
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`CREATE EXTENSION IF NOT EXISTS vector`);
+      await q.query(`
+        CREATE TABLE ${c} (${common(c)},
+          contact_uid text NOT NULL,
+          location_uid text,
+          conversation_uid text NOT NULL,
+          channel text NOT NULL,
+          occurred_at timestamptz NOT NULL);
+        CREATE INDEX ${c}_contact_uid ON ${c} (contact_uid);
+        CREATE INDEX ${c}_location_uid ON ${c} (location_uid);
+        ${vectorIndexes(c)}`);
+      await q.query(`
+        CREATE TABLE ${s} (${common(s)},
+          topic_id text NOT NULL,
+          title text NOT NULL,
+          theme_id text,
+          chunk_index int NOT NULL);
+        CREATE INDEX ${s}_topic_id ON ${s} (topic_id);
+        ${vectorIndexes(s)}`);
+      await q.query(`
+        CREATE TABLE ${t} (${common(t)},
+          topic_id text NOT NULL,
+          title text NOT NULL,
+          theme_id text);
+        CREATE INDEX ${t}_topic_id ON ${t} (topic_id);
+        ${vectorIndexes(t)}`);
+    }
+
+    async down(q: QueryRunner): Promise<void> {
+      await q.query(`DROP TABLE IF EXISTS ${t}; DROP TABLE IF EXISTS ${s}; DROP TABLE IF EXISTS ${c};`);
+    }
+  };
+}

@@ -1,0 +1,208 @@
+import { ConfigurationError } from '@app/common';
+import { Logger } from '@nestjs/common';
+import { type EntityManager } from 'typeorm';
+
+import {
+  type CollectionName,
+  type DenseQuery,
+  type LexicalQuery,
+  type UpsertResult,
+  type VectorFilter,
+  type VectorHit,
+  type VectorRecord,
+  type VectorStore,
+} from '../interfaces/vector-store.interface';
+import { type PgConnection, openPgConnection } from './data-source';
+import { initialSchemaMigration } from './initial-schema.migration';
+import { PAYLOAD_COLUMNS, TABLES } from './tables';
+
+type Row = { id: string; content: string; score: number } & Record<string, unknown>;
+
+/** pgvector's text format; six decimals parse ~1.7× faster in WASM and lose nothing useful. */
+const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(',')}]`;
+
+/** The pgvector provider: Postgres tables with HNSW, a btree per contact, and full-text. */
+export class PgVectorStore implements VectorStore {
+  private readonly logger = new Logger(PgVectorStore.name);
+  private connection?: PgConnection;
+
+  constructor(private readonly options: { dataDir: string; databaseUrl?: string }) {}
+
+  async init(dimension: number): Promise<void> {
+    this.connection = await openPgConnection({
+      ...this.options,
+      migrations: [initialSchemaMigration(dimension)],
+    });
+    await this.assertDimension(dimension);
+    const ran = await this.db.runMigrations({ transaction: 'each' });
+    ran.forEach((m) => this.logger.log(`migration applied: ${m.name}`));
+    this.logger.log(
+      this.connection.embedded
+        ? `embedded PGlite + pgvector at ${this.options.dataDir}`
+        : 'connected to Postgres (DATABASE_URL)',
+    );
+  }
+
+  async upsert<C extends CollectionName>(collection: C, records: VectorRecord<C>[]): Promise<UpsertResult> {
+    return this.insert(this.db.manager, collection, records);
+  }
+
+  async replaceTopic<C extends 'source_chunks' | 'topic_summaries'>(
+    collection: C,
+    topicId: string,
+    records: VectorRecord<C>[],
+  ): Promise<UpsertResult> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`DELETE FROM ${TABLES[collection]} WHERE topic_id = $1 AND NOT (id = ANY($2::uuid[]))`, [
+        topicId,
+        records.map((r) => r.id),
+      ]);
+      return this.insert(tx, collection, records);
+    });
+  }
+
+  async search<C extends CollectionName>(collection: C, query: DenseQuery): Promise<VectorHit<C>[]> {
+    const params: unknown[] = [toVectorLiteral(query.embedding), query.topK];
+    const where = this.whereClause(query.filter, params);
+    const threshold =
+      query.scoreThreshold === undefined ? '' : `WHERE score >= $${params.push(query.scoreThreshold)}`;
+    const table = TABLES[collection];
+    // With a filter, a MATERIALIZED CTE forces btree + exact sort: a filtered HNSW scan can
+    // silently return fewer than topK rows. Unfiltered queries keep the HNSW index.
+    const sql = where
+      ? `WITH candidates AS MATERIALIZED (SELECT * FROM ${table} ${where})
+         SELECT * FROM (SELECT ${this.selectList(collection)}, 1 - (embedding <=> $1::vector) AS score
+           FROM candidates ORDER BY embedding <=> $1::vector LIMIT $2) hits ${threshold}`
+      : `SELECT * FROM (SELECT ${this.selectList(collection)}, 1 - (embedding <=> $1::vector) AS score
+           FROM ${table} ORDER BY embedding <=> $1::vector LIMIT $2) hits ${threshold}`;
+    return this.toHits(collection, await this.db.query(sql, params));
+  }
+
+  async lexicalSearch<C extends CollectionName>(collection: C, query: LexicalQuery): Promise<VectorHit<C>[]> {
+    const params: unknown[] = [query.text, query.topK];
+    const where = this.whereClause(query.filter, params);
+    // OR the query's lexemes together: a spoken turn is long and AND semantics would match
+    // nothing. ts_rank_cd then rewards documents covering more of the terms, closer together.
+    const sql = `
+      WITH q AS (
+        SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) AS query
+        FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme)
+      SELECT ${this.selectList(collection)}, ts_rank_cd(tsv, q.query) AS score
+      FROM ${TABLES[collection]}, q
+      ${where ? `${where} AND` : 'WHERE'} q.query IS NOT NULL AND tsv @@ q.query
+      ORDER BY score DESC, id LIMIT $2`;
+    return this.toHits(collection, await this.db.query(sql, params));
+  }
+
+  async existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) {
+      return new Set();
+    }
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM ${TABLES[collection]} WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async count(collection: CollectionName): Promise<number> {
+    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM ${TABLES[collection]}`);
+    return (row as { n: number }).n;
+  }
+
+  async isHealthy(): Promise<boolean> {
+    try {
+      await this.db.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.connection?.dataSource.isInitialized) {
+      await this.connection.dataSource.destroy();
+    }
+    await this.connection?.embedded?.close();
+    this.connection = undefined;
+  }
+
+  private get db() {
+    if (!this.connection) {
+      throw new Error('PgVectorStore used before init()');
+    }
+    return this.connection.dataSource;
+  }
+
+  /** Fails fast, with the fix, when the table was built for another embedding model. */
+  private async assertDimension(expected: number): Promise<void> {
+    const rows: Array<{ type: string }> = await this.db.query(
+      `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
+       WHERE a.attrelid = to_regclass($1) AND a.attname = 'embedding'`,
+      [TABLES.conversations],
+    );
+    const actual = Number(/vector\((\d+)\)/.exec(rows[0]?.type ?? '')?.[1]);
+    if (rows.length > 0 && actual !== expected) {
+      throw new ConfigurationError(
+        `Vector dimension mismatch: the store holds ${actual}-d vectors but the embedder ` +
+          `produces ${expected}-d. Use the embedding model the data was ingested with, or ` +
+          `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
+      );
+    }
+  }
+
+  private whereClause(filter: VectorFilter | undefined, params: unknown[]): string {
+    const clauses: string[] = [];
+    if (filter?.contact_uid !== undefined) {
+      clauses.push(`contact_uid = $${params.push(filter.contact_uid)}`);
+    }
+    if (filter?.location_uids !== undefined) {
+      clauses.push(`location_uid = ANY($${params.push(filter.location_uids)}::text[])`);
+    }
+    return clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+  }
+
+  private selectList(collection: CollectionName): string {
+    return ['id', 'content', ...PAYLOAD_COLUMNS[collection].map(([name]) => name)].join(', ');
+  }
+
+  private toHits<C extends CollectionName>(collection: C, rows: Row[]): VectorHit<C>[] {
+    return rows.map((row) => {
+      const payload: Record<string, unknown> = {};
+      for (const [name] of PAYLOAD_COLUMNS[collection]) {
+        const value = row[name];
+        payload[name] = value instanceof Date ? value.toISOString() : value;
+      }
+      return { id: row.id, content: row.content, score: Number(row.score), payload } as VectorHit<C>;
+    });
+  }
+
+  private async insert<C extends CollectionName>(
+    manager: EntityManager,
+    collection: C,
+    records: VectorRecord<C>[],
+  ): Promise<UpsertResult> {
+    if (records.length === 0) {
+      return { inserted: 0, skipped: 0 };
+    }
+    const columns = PAYLOAD_COLUMNS[collection];
+    const payloadRows = records.map((r) => r.payload as unknown as Record<string, unknown>);
+    const params: unknown[] = [
+      records.map((r) => r.id),
+      records.map((r) => r.content),
+      records.map((r) => toVectorLiteral(r.embedding)),
+      ...columns.map(([name]) => payloadRows.map((p) => p[name] ?? null)),
+    ];
+    const names = columns.map(([name]) => name);
+    const unnestArgs = ['$1::uuid[]', '$2::text[]', '$3::text[]', ...columns.map(([, type], i) => `$${i + 4}::${type}[]`)];
+    // Arrays of text cast per element: `$n::vector[]` is rejected as a malformed array literal.
+    const inserted: Array<{ id: string }> = await manager.query(
+      `INSERT INTO ${TABLES[collection]} (id, content, embedding, ${names.join(', ')})
+       SELECT id, content, embedding::vector, ${names.join(', ')}
+       FROM unnest(${unnestArgs.join(', ')}) AS t(id, content, embedding, ${names.join(', ')})
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      params,
+    );
+    return { inserted: inserted.length, skipped: records.length - inserted.length };
+  }
+}

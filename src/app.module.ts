@@ -1,0 +1,68 @@
+import { EmbeddingModule } from '@app/embedding';
+import { VectorModule } from '@app/vector';
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { type AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DemoModule } from './demo/demo.module';
+import { HealthModule } from './health/health.module';
+import { IngestModule } from './ingest/ingest.module';
+import { RetrievalModule } from './retrieval/retrieval.module';
+
+/** The composition root: every provider choice is made here, from the validated config. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.server.logLevel,
+            // Only method, url and id: headers carry credentials and bodies carry customer text.
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            customProps: (req) => ({ request_id: (req as { id?: string }).id }),
+            autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
+          },
+        }),
+        EmbeddingModule.forRoot({
+          isGlobal: true,
+          provider: config.embedding.provider,
+          model: config.embedding.model,
+          dimension: config.embedding.dimension,
+          workers: config.embedding.workers,
+          openaiApiKey: config.embedding.openaiApiKey,
+          openaiBaseUrl: config.embedding.openaiBaseUrl,
+          teiUrl: config.embedding.teiUrl,
+          threshold: config.chat.scoreThreshold,
+        }),
+        VectorModule.forRoot({
+          isGlobal: true,
+          provider: config.storage.vectorProvider,
+          dataDir: config.storage.dataDir,
+          databaseUrl: config.storage.databaseUrl,
+          qdrantUrl: config.storage.qdrantUrl,
+          qdrantApiKey: config.storage.qdrantApiKey,
+        }),
+        IngestModule,
+        DemoModule,
+        RetrievalModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+        },
+      ],
+    };
+  }
+}

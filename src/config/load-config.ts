@@ -1,0 +1,75 @@
+import { availableParallelism } from 'node:os';
+
+import { plainToInstance } from 'class-transformer';
+import { type ValidationError, validateSync } from 'class-validator';
+
+import { type AppConfig } from './app-config';
+import { EnvSchema } from './env.schema';
+
+/** Thrown at boot with every bad variable listed, so an operator fixes them in one go. */
+export class InvalidEnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment (${problems.length} problem(s)):\n  - ${problems.join('\n  - ')}`);
+    this.name = 'InvalidEnvironmentError';
+  }
+}
+
+function describe(errors: ValidationError[]): string[] {
+  return errors.flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((msg) => `${e.property}: ${msg}`),
+  );
+}
+
+/** Cross-field rules that a single decorator cannot express. */
+function crossFieldProblems(env: EnvSchema): string[] {
+  const problems: string[] = [];
+  if (env.EMBEDDING_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
+    problems.push('OPENAI_API_KEY: required when EMBEDDING_PROVIDER=openai');
+  }
+  if (env.EMBEDDING_PROVIDER === 'tei' && !env.TEI_URL) {
+    problems.push('TEI_URL: required when EMBEDDING_PROVIDER=tei');
+  }
+  if (env.VECTOR_PROVIDER === 'qdrant' && !env.QDRANT_URL) {
+    problems.push('QDRANT_URL: required when VECTOR_PROVIDER=qdrant');
+  }
+  return problems;
+}
+
+/** Validates `raw` (normally `process.env`) and maps it into the typed config. */
+export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
+  const env = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
+  const problems = [
+    ...describe(validateSync(env, { whitelist: false, skipMissingProperties: false })),
+    ...crossFieldProblems(env),
+  ];
+  if (problems.length > 0) {
+    throw new InvalidEnvironmentError(problems);
+  }
+  return {
+    server: {
+      port: env.PORT ?? env.CHAT_PORT ?? 3004,
+      env: env.NODE_ENV ?? 'development',
+      logLevel: env.LOG_LEVEL ?? 'info',
+    },
+    storage: {
+      vectorProvider: env.VECTOR_PROVIDER ?? 'pgvector',
+      dataDir: env.DATA_DIR ?? './data',
+      databaseUrl: env.DATABASE_URL,
+      qdrantUrl: env.QDRANT_URL,
+      qdrantApiKey: env.QDRANT_API_KEY,
+      redisUrl: env.REDIS_URL,
+    },
+    embedding: {
+      provider: env.EMBEDDING_PROVIDER ?? 'local',
+      model: env.EMBEDDING_MODEL,
+      dimension: env.EMBEDDING_DIMENSION,
+      workers: env.EMBEDDING_WORKERS ?? Math.min(4, Math.max(1, availableParallelism())),
+      openaiApiKey: env.OPENAI_API_KEY,
+      openaiBaseUrl: env.OPENAI_BASE_URL,
+      teiUrl: env.TEI_URL,
+    },
+    chat: { scoreThreshold: env.CHAT_SCORE_THRESHOLD },
+    ingest: { maxRecords: env.INGEST_MAX_RECORDS ?? 5000 },
+    seedDemoData: env.SEED_DEMO_DATA !== 'false',
+  };
+}

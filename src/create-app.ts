@@ -1,0 +1,53 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+
+import { AppModule } from './app.module';
+import { toErrorResponse } from './common/error-body';
+import { genRequestId } from './common/request-id';
+import { type AppConfig } from './config/app-config';
+
+/** Default JSON body limit; ingestion routes get a larger one. */
+const BODY_LIMIT = 1024 * 1024;
+export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * Builds the Fastify-backed Nest app exactly as production runs it; e2e tests call this
+ * too, so they exercise the same pipes, filters, parsers and hooks.
+ */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    genReqId: genRequestId,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  // Routes are registered at init, after this hook: only bulk ingestion gets the big limit.
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/ingest/')) {
+      route.bodyLimit = INGEST_BODY_LIMIT;
+    }
+  });
+  fastify.addContentTypeParser(
+    'application/x-ndjson',
+    { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT },
+    (_req, body, done) => done(null, body),
+  );
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  // Errors raised by Fastify itself (bad JSON, oversize bodies) get the same shape as ours.
+  fastify.setErrorHandler((error, request, reply) => {
+    const [status, body] = toErrorResponse(error, String(request.id));
+    void reply.status(status).send(body);
+  });
+  return app;
+}

@@ -1,0 +1,55 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+
+import { type IngestFailure } from './ingest.dto';
+
+/**
+ * Validates records one by one so a bad record is reported by index and never sinks the
+ * batch. Unknown fields are stripped, not rejected: exports from other tools carry extras.
+ */
+export function validateRecords<T extends object>(
+  cls: new () => T,
+  records: unknown[],
+  /** Failures already known (e.g. unparseable NDJSON lines); those indexes are not re-checked. */
+  known: IngestFailure[] = [],
+): { valid: Array<{ index: number; value: T }>; failed: IngestFailure[] } {
+  const valid: Array<{ index: number; value: T }> = [];
+  const failed: IngestFailure[] = [...known];
+  const skip = new Set(known.map((f) => f.index));
+  records.forEach((record, index) => {
+    if (skip.has(index)) {
+      return;
+    }
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+      failed.push({ index, error: 'record must be a JSON object' });
+      return;
+    }
+    const value = plainToInstance(cls, record);
+    const errors = validateSync(value, { whitelist: true });
+    if (errors.length > 0) {
+      const messages = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+      failed.push({ index, error: messages.join('; ') });
+    } else {
+      valid.push({ index, value });
+    }
+  });
+  return { valid, failed: failed.sort((a, b) => a.index - b.index) };
+}
+
+/** Parses NDJSON; a malformed line becomes a failure at its record index, not a 400. */
+export function parseNdjson(body: string): { records: unknown[]; failed: IngestFailure[] } {
+  const records: unknown[] = [];
+  const failed: IngestFailure[] = [];
+  for (const line of body.split(/\r?\n/)) {
+    if (line.trim().length === 0) {
+      continue;
+    }
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      failed.push({ index: records.length, error: 'invalid JSON' });
+      records.push(undefined);
+    }
+  }
+  return { records, failed };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+
+import { DemoModule } from '../demo/demo.module';
+import { SearchController } from './search.controller';
+import { SearchService } from './search.service';
+import { StoreBootstrap } from './store-bootstrap.service';
+
+/** The shared retrieval core's app side: store bring-up and raw search. */
+@Module({
+  imports: [DemoModule],
+  controllers: [SearchController],
+  providers: [StoreBootstrap, SearchService],
+  exports: [StoreBootstrap, SearchService],
+})
+export class RetrievalModule {}

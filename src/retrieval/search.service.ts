@@ -1,0 +1,34 @@
+import { EmbeddingService } from '@app/embedding';
+import { VECTOR_STORE, type VectorFilter, type VectorStore } from '@app/vector';
+import { Inject, Injectable } from '@nestjs/common';
+
+import { type SearchRequestDto, type SearchResponseDto } from './search.dto';
+
+/** Dense nearest-neighbour search over conversation history (the spec's `vector_query`). */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly embedding: EmbeddingService,
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+  ) {}
+
+  async search(request: SearchRequestDto): Promise<SearchResponseDto> {
+    const embedding = await this.embedding.embedQuery(request.query);
+    const filter: VectorFilter = request.contact_uid ? { contact_uid: request.contact_uid } : {};
+    const hits = await this.store.search('conversations', { embedding, topK: request.top_k, filter });
+    return {
+      query: request.query,
+      contact_uid: request.contact_uid,
+      top_k: request.top_k,
+      hits: hits.map((h) => ({
+        id: h.id,
+        content: h.content,
+        score: Number(h.score.toFixed(6)),
+        contact_uid: h.payload.contact_uid,
+        conversation_uid: h.payload.conversation_uid,
+        channel: h.payload.channel,
+        occurred_at: h.payload.occurred_at,
+      })),
+    };
+  }
+}

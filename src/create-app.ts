@@ -1,9 +1,9 @@
+import { InvalidInputError } from '@app/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
-import { toErrorResponse } from './common/error-body';
 import { genRequestId } from './common/request-id';
 import { type AppConfig } from './config/app-config';
 
@@ -24,6 +24,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     bufferLogs: true,
+    // We register the JSON parser ourselves (below) to give parse errors a stable code.
+    bodyParser: false,
   });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
@@ -35,6 +37,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       route.bodyLimit = INGEST_BODY_LIMIT;
     }
   });
+  // Fastify's JSON parser (with its prototype-poisoning guard), but a parse failure becomes
+  // our stable `invalid_json` code instead of a generic 400.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (error, value) =>
+      error ? done(new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`)) : done(null, value),
+    );
+  });
   fastify.addContentTypeParser(
     'application/x-ndjson',
     { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT },
@@ -43,11 +54,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
-  });
-  // Errors raised by Fastify itself (bad JSON, oversize bodies) get the same shape as ours.
-  fastify.setErrorHandler((error, request, reply) => {
-    const [status, body] = toErrorResponse(error, String(request.id));
-    void reply.status(status).send(body);
   });
   return app;
 }

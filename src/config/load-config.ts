@@ -39,7 +39,7 @@ function crossFieldProblems(env: EnvSchema): string[] {
 export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   const env = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
   const problems = [
-    ...describe(validateSync(env, { whitelist: false, skipMissingProperties: false })),
+    ...describe(validateSync(env, { stopAtFirstError: true })),
     ...crossFieldProblems(env),
   ];
   if (problems.length > 0) {

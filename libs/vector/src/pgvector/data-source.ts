@@ -5,6 +5,8 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { DataSource, type MigrationInterface } from 'typeorm';
 
+import { lockDataDir } from './data-dir-lock';
+
 export interface PgConnectionOptions {
   dataDir: string;
   databaseUrl?: string;
@@ -15,6 +17,8 @@ export interface PgConnection {
   dataSource: DataSource;
   /** The embedded engine, when there is one; closed after the data source. */
   embedded?: PGlite;
+  /** Releases the embedded data dir's process lock. */
+  unlock?: () => void;
 }
 
 /**
@@ -34,14 +38,21 @@ export async function openPgConnection(options: PgConnectionOptions): Promise<Pg
     });
     return { dataSource: await dataSource.initialize() };
   }
+  let unlock: (() => void) | undefined;
   if (!options.dataDir.startsWith('memory://')) {
     mkdirSync(options.dataDir, { recursive: true });
+    unlock = lockDataDir(options.dataDir);
   }
-  const embedded = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
-  const dataSource = new DataSource({
-    ...common,
-    migrations: options.migrations,
-    extra: { ...createPgConfig(embedded), max: 1 },
-  });
-  return { dataSource: await dataSource.initialize(), embedded };
+  try {
+    const embedded = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
+    const dataSource = new DataSource({
+      ...common,
+      migrations: options.migrations,
+      extra: { ...createPgConfig(embedded), max: 1 },
+    });
+    return { dataSource: await dataSource.initialize(), embedded, unlock };
+  } catch (error) {
+    unlock?.();
+    throw error;
+  }
 }

@@ -110,6 +110,15 @@ export class PgVectorStore implements VectorStore {
     return (row as { n: number }).n;
   }
 
+  /** Bytes on disk of the three tables with their indexes (benchmarks, operators). */
+  async storageBytes(): Promise<number> {
+    const [row] = await this.db.query(
+      `SELECT sum(pg_total_relation_size(to_regclass(t)))::bigint AS bytes FROM unnest($1::text[]) AS t`,
+      [Object.values(TABLES)],
+    );
+    return Number((row as { bytes: string }).bytes);
+  }
+
   async isHealthy(): Promise<boolean> {
     try {
       await this.db.query('SELECT 1');
@@ -124,6 +133,7 @@ export class PgVectorStore implements VectorStore {
       await this.connection.dataSource.destroy();
     }
     await this.connection?.embedded?.close();
+    this.connection?.unlock?.();
     this.connection = undefined;
   }
 

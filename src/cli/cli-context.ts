@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+
+import { type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+import { AppModule } from '../app.module';
+import { type AppConfig } from '../config/app-config';
+import { InvalidEnvironmentError, loadConfig } from '../config/load-config';
+
+/**
+ * The same modules the server runs, without HTTP. The CLI never seeds demo data: an ingest
+ * into an empty store should hold exactly what was ingested.
+ */
+export async function withAppContext<T>(run: (ctx: INestApplicationContext) => Promise<T>): Promise<T> {
+  let config: AppConfig;
+  try {
+    config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, SEED_DEMO_DATA: 'false' });
+  } catch (error) {
+    if (error instanceof InvalidEnvironmentError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
+  try {
+    return await run(ctx);
+  } finally {
+    await ctx.close();
+  }
+}

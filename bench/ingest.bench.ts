@@ -52,7 +52,9 @@ async function ingestRun(messages: unknown[], workers: number) {
 }
 
 async function main() {
-  const limit = process.env.BENCH_CONVERSATIONS ? Number(process.env.BENCH_CONVERSATIONS) : undefined;
+  const limit = process.env.BENCH_CONVERSATIONS
+    ? Number(process.env.BENCH_CONVERSATIONS)
+    : undefined;
   const sliceSize = Number(process.env.BENCH_BASELINE_CONVERSATIONS ?? 120);
   const all = loadSgdConversations(limit);
   const slice = sgdToMessages(all.slice(0, sliceSize));

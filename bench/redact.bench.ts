@@ -56,6 +56,7 @@ const AMEX = ['378282246310005', '371449635398431'];
 const IBANS = ['GB82 WEST 1234 5698 7654 32', 'DE89 3704 0044 0532 0130 00', 'FR14 2004 1010 0505 0001 3M02 606'];
 const STREETS = ['742 Evergreen Terrace, Springfield, IL 62704', '1350 Grant Road', '77 Oak Ave, Apt 4B', 'PO Box 1234'];
 const MONTHS = ['January', 'March', 'June', 'September', 'November'];
+const octet = (): number => Math.floor(random() * 256);
 const group4 = (d: string, sep: string): string => d.match(/.{1,4}/g)!.join(sep);
 const phone = (): string => `${200 + Math.floor(random() * 700)}-${200 + Math.floor(random() * 700)}-${digits(4)}`;
 
@@ -69,7 +70,7 @@ const INJECTIONS: ReadonlyArray<() => { line: string; pii: string }> = [
   () => ((p) => ({ line: `my number is ${p}`, pii: p }))(spoken(`555${pick(['0', '2', '7'])}${digits(3)}`)),
   () => ((e) => ({ line: `email me at ${e} please`, pii: e }))(`${pick(['jane', 'j.doe', 'mark+bills'])}${digits(2)}@${pick(['example.com', 'mail.co.uk', 'corp.io'])}`),
   () => ((i) => ({ line: `wire the refund to ${i}`, pii: i }))(pick(IBANS)),
-  () => ((i) => ({ line: `I logged in from ${i} yesterday`, pii: i }))(pick([`10.${digits(1)}.${digits(2)}.${digits(2)}`, `2001:db8::${digits(2)}`])),
+  () => ((i) => ({ line: `I logged in from ${i} yesterday`, pii: i }))(pick([`10.${octet()}.${octet()}.${octet()}`, `2001:db8::${octet().toString(16)}`])),
   () => ((a) => ({ line: `ship it to ${a} please`, pii: a }))(pick(STREETS)),
   () => ((d) => ({ line: `my date of birth is ${d}`, pii: d }))(pick([`03/${10 + Math.floor(random() * 18)}/19${60 + Math.floor(random() * 39)}`, `${pick(MONTHS)} ${1 + Math.floor(random() * 27)}th, 19${60 + Math.floor(random() * 39)}`])),
 ];
@@ -129,12 +130,15 @@ function measure(name: string, redact: (text: string) => string, excerpts: Excer
     }
   }
   const perBundle: number[] = [];
+  const bestPerBundle: number[] = []; // fastest round per bundle: the cost without GC or CPU-steal noise
   for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i + BUNDLE <= excerpts.length; i += BUNDLE) {
+    for (let i = 0, b = 0; i + BUNDLE <= excerpts.length; i += BUNDLE, b++) {
       const bundle = excerpts.slice(i, i + BUNDLE);
       const t0 = performance.now();
       bundle.map((e) => ({ ...e, content: redact(e.content) }));
-      perBundle.push(performance.now() - t0);
+      const dt = performance.now() - t0;
+      perBundle.push(dt);
+      bestPerBundle[b] = Math.min(bestPerBundle[b] ?? Infinity, dt);
     }
   }
   perExcerpt.sort((a, b) => a - b);
@@ -152,7 +156,12 @@ function measure(name: string, redact: (text: string) => string, excerpts: Excer
     name,
     throughput_mb_s: round(bytes / 1e6 / (elapsed / 1000), 1),
     excerpt_ms: { p50: round(percentile(perExcerpt, 50)), p95: round(percentile(perExcerpt, 95)), p99: round(percentile(perExcerpt, 99)) },
-    bundle_ms: { p50: round(percentile(perBundle, 50)), p99: round(percentile(perBundle, 99)), max: round(perBundle[perBundle.length - 1]) },
+    bundle_ms: {
+      p50: round(percentile(perBundle, 50)),
+      p99: round(percentile(perBundle, 99)),
+      max: round(perBundle[perBundle.length - 1]),
+      worst_best_of_rounds: round(Math.max(...bestPerBundle)),
+    },
     recall: round(masked / injected),
     masks_per_100kb_wikipedia: round((controlMasks / controlBytes) * 100_000, 1),
   };

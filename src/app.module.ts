@@ -25,7 +25,11 @@ export class AppModule {
             level: config.server.logLevel,
             // Only method, url and id: headers carry credentials and bodies carry customer text.
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              req: (req: { id: string; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+              }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             customProps: (req) => ({ request_id: (req as { id?: string }).id }),
@@ -60,7 +64,11 @@ export class AppModule {
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         {
           provide: APP_PIPE,
-          useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+          }),
         },
       ],
     };

@@ -42,8 +42,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (error, value) =>
-      error ? done(new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`)) : done(null, value),
+    void parseJson(request, body as string, (error, value) =>
+      error
+        ? done(new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`))
+        : done(null, value),
     );
   });
   fastify.addContentTypeParser(

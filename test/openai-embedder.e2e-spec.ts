@@ -21,7 +21,11 @@ describe('EMBEDDING_PROVIDER=openai (e2e, real SDK against a loopback OpenAI)', 
 
   beforeAll(async () => {
     openai = await startFakeOpenAi({ apiKey: 'sk-test' });
-    t = await bootTestApp({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseURL });
+    t = await bootTestApp({
+      EMBEDDING_PROVIDER: 'openai',
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: openai.baseURL,
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -31,7 +35,13 @@ describe('EMBEDDING_PROVIDER=openai (e2e, real SDK against a loopback OpenAI)', 
   it('a crash mid-ingest followed by a re-run loses nothing and duplicates nothing', async () => {
     // The first batch (64 windows) is embedded and stored; the second fails past the SDK's
     // three retries, which aborts the request like a crash would.
-    openai.failNext({ status: 200 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    openai.failNext(
+      { status: 200 },
+      { status: 500 },
+      { status: 500 },
+      { status: 500 },
+      { status: 500 },
+    );
 
     const crashed = await postJson<{ error: string }>(`${t.url}/ingest/conversations`, RECORDS);
     expect(crashed.status).toBe(503);
@@ -46,7 +56,11 @@ describe('EMBEDDING_PROVIDER=openai (e2e, real SDK against a loopback OpenAI)', 
   });
 
   it('searches with OpenAI vectors end to end, filtered per contact', async () => {
-    const search = await postJson<SearchResponseDto>(`${t.url}/search`, { query: 'message', contact_uid: 'ctc_3', top_k: 50 });
+    const search = await postJson<SearchResponseDto>(`${t.url}/search`, {
+      query: 'message',
+      contact_uid: 'ctc_3',
+      top_k: 50,
+    });
     expect(search.status).toBe(200);
     expect(search.body.hits).toHaveLength(10);
     expect(search.body.hits.every((h) => h.contact_uid === 'ctc_3')).toBe(true);

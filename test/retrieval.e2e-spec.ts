@@ -3,7 +3,13 @@ import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { DEMO_TOPICS } from '../src/demo/demo-kb';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 
-const message = (conversation: string, contact: string, minute: number, sender: string, text: string) => ({
+const message = (
+  conversation: string,
+  contact: string,
+  minute: number,
+  sender: string,
+  text: string,
+) => ({
   conversation_uid: conversation,
   contact_uid: contact,
   location_uid: 'loc_1',
@@ -14,7 +20,13 @@ const message = (conversation: string, contact: string, minute: number, sender: 
 });
 
 const HISTORY = [
-  message('c1', 'ctc_a', 0, 'customer', 'My espresso machine leaks water from the bottom every morning.'),
+  message(
+    'c1',
+    'ctc_a',
+    0,
+    'customer',
+    'My espresso machine leaks water from the bottom every morning.',
+  ),
   message('c1', 'ctc_a', 1, 'agent', 'Sorry to hear that. Is the drip tray seated correctly?'),
   message('c1', 'ctc_a', 2, 'customer', 'Yes, the leak comes from the boiler gasket I think.'),
   message('c2', 'ctc_a', 10, 'customer', 'Can I change the delivery address for my grinder order?'),
@@ -58,8 +70,13 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
     expect(search.body.hits[0].content).toContain('boiler gasket');
     expect(search.body.hits[0].score).toBeGreaterThan(search.body.hits[1].score);
 
-    const unfiltered = await postJson<SearchResponseDto>(`${t.url}/search`, { query: 'leaking espresso machine', top_k: 3 });
-    expect(new Set(unfiltered.body.hits.map((h) => h.contact_uid))).toEqual(new Set(['ctc_a', 'ctc_b']));
+    const unfiltered = await postJson<SearchResponseDto>(`${t.url}/search`, {
+      query: 'leaking espresso machine',
+      top_k: 3,
+    });
+    expect(new Set(unfiltered.body.hits.map((h) => h.contact_uid))).toEqual(
+      new Set(['ctc_a', 'ctc_b']),
+    );
   });
 
   it('re-ingesting the same data inserts nothing', async () => {
@@ -68,13 +85,21 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
   });
 
   it('reports bad records by index and keeps the good ones (NDJSON)', async () => {
-    const good = message('c9', 'ctc_c', 0, 'customer', 'Please cancel my subscription to the bean club.');
+    const good = message(
+      'c9',
+      'ctc_c',
+      0,
+      'customer',
+      'Please cancel my subscription to the bean club.',
+    );
     const lines = [
       JSON.stringify(good),
       '{not json',
       JSON.stringify({ ...good, occurred_at: 'yesterday' }),
       JSON.stringify({ ...good, text: '   ' }),
-      JSON.stringify(message('c9', 'ctc_c', 1, 'agent', 'Done, the bean club subscription is cancelled.')),
+      JSON.stringify(
+        message('c9', 'ctc_c', 1, 'agent', 'Done, the bean club subscription is cancelled.'),
+      ),
     ].join('\n');
     const response = await fetch(`${t.url}/ingest/conversations`, {
       method: 'POST',
@@ -87,7 +112,10 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
     expect(report.failed.map((f) => f.index)).toEqual([1, 2, 3]);
     expect(report.failed[0].error).toBe('invalid JSON');
     expect(report.failed[1].error).toMatch(/occurred_at/);
-    const search = await postJson<SearchResponseDto>(`${t.url}/search`, { query: 'cancel subscription', contact_uid: 'ctc_c' });
+    const search = await postJson<SearchResponseDto>(`${t.url}/search`, {
+      query: 'cancel subscription',
+      contact_uid: 'ctc_c',
+    });
     expect(search.body.hits[0].content).toContain('bean club subscription is cancelled');
   });
 
@@ -102,17 +130,32 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
   });
 
   it('answers bad requests with a stable error shape and a request id', async () => {
-    const tooMany = await postJson<Record<string, string>>(`${t.url}/search`, { query: 'x', top_k: 0 });
+    const tooMany = await postJson<Record<string, string>>(`${t.url}/search`, {
+      query: 'x',
+      top_k: 0,
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body).toMatchObject({ error: 'validation_failed' });
     expect(tooMany.body.request_id).toBe(tooMany.headers.get('x-request-id'));
 
-    const unknown = await postJson<Record<string, string>>(`${t.url}/search`, { query: 'x', extra: 1 });
-    expect(unknown.body).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('extra') });
+    const unknown = await postJson<Record<string, string>>(`${t.url}/search`, {
+      query: 'x',
+      extra: 1,
+    });
+    expect(unknown.body).toMatchObject({
+      error: 'validation_failed',
+      message: expect.stringContaining('extra'),
+    });
 
-    const badJson = await postJson<Record<string, string>>(`${t.url}/search`, '{"query":', { 'x-request-id': 'trace-42' });
+    const badJson = await postJson<Record<string, string>>(`${t.url}/search`, '{"query":', {
+      'x-request-id': 'trace-42',
+    });
     expect(badJson.status).toBe(400);
-    expect(badJson.body).toEqual({ error: 'invalid_json', message: expect.any(String), request_id: 'trace-42' });
+    expect(badJson.body).toEqual({
+      error: 'invalid_json',
+      message: expect.any(String),
+      request_id: 'trace-42',
+    });
 
     const empty = await postJson<Record<string, string>>(`${t.url}/ingest/conversations`, []);
     expect(empty.body.error).toBe('empty_batch');

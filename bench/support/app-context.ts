@@ -10,8 +10,13 @@ import { createApp } from '../../src/create-app';
 /** Benchmarks run on a fresh in-memory store with no demo data and quiet logs. */
 export const BENCH_ENV = { DATA_DIR: 'memory://', SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn' };
 
-export async function benchContext(env: Record<string, string> = {}): Promise<INestApplicationContext> {
-  return NestFactory.createApplicationContext(AppModule.forRoot(loadConfig({ ...BENCH_ENV, ...env })), { logger: ['error', 'warn'] });
+export async function benchContext(
+  env: Record<string, string> = {},
+): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(
+    AppModule.forRoot(loadConfig({ ...BENCH_ENV, ...env })),
+    { logger: ['error', 'warn'] },
+  );
 }
 
 /** The real HTTP app on a loopback port, for latency benchmarks. */

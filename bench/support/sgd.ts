@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The shared evaluation data lives beside the repo (`../shared/data`). */
-export const SHARED_DATA = process.env.SHARED_DATA_DIR ?? join(__dirname, '..', '..', '..', 'shared', 'data');
+export const SHARED_DATA =
+  process.env.SHARED_DATA_DIR ?? join(__dirname, '..', '..', '..', 'shared', 'data');
 
 interface SgdConversation {
   conversation_id: string;
@@ -23,12 +24,16 @@ export interface SgdSlotFact {
 const CHANNELS = ['sms', 'call', 'webchat'] as const;
 
 export function loadSgdConversations(limit?: number): SgdConversation[] {
-  const lines = readFileSync(join(SHARED_DATA, 'sgd', 'conversations.jsonl'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(SHARED_DATA, 'sgd', 'conversations.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   return lines.slice(0, limit).map((l) => JSON.parse(l) as SgdConversation);
 }
 
 export function loadSgdSlotFacts(): SgdSlotFact[] {
-  const lines = readFileSync(join(SHARED_DATA, 'sgd', 'slot_facts.jsonl'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(SHARED_DATA, 'sgd', 'slot_facts.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   return lines.map((l) => JSON.parse(l) as SgdSlotFact);
 }
 
@@ -39,7 +44,10 @@ export function loadSgdSlotFacts(): SgdSlotFact[] {
  */
 export function sgdToMessages(conversations: SgdConversation[], groupSize = 1) {
   return conversations.flatMap((c, i) => {
-    const contact = groupSize === 1 ? c.fake_contact_id : `contact-g${String(Math.floor(i / groupSize)).padStart(4, '0')}`;
+    const contact =
+      groupSize === 1
+        ? c.fake_contact_id
+        : `contact-g${String(Math.floor(i / groupSize)).padStart(4, '0')}`;
     const start = Date.UTC(2025, 0, 1) + i * 86_400_000;
     return c.turns.map((t) => ({
       conversation_uid: `sgd-${c.conversation_id}`,

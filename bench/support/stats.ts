@@ -12,9 +12,17 @@ const round = (x: number) => Math.round(x * 100) / 100;
 
 export function summarize(samples: number[]): LatencySummary {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
   const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
-  return { n: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(mean), max: round(sorted[sorted.length - 1] ?? 0) };
+  return {
+    n: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    mean: round(mean),
+    max: round(sorted[sorted.length - 1] ?? 0),
+  };
 }
 
 /** Runs `task(i)` for i in [0, total) with `concurrency` workers; returns per-call ms and wall time. */

@@ -11,7 +11,9 @@ import { InvalidEnvironmentError, loadConfig } from '../config/load-config';
  * The same modules the server runs, without HTTP. The CLI never seeds demo data: an ingest
  * into an empty store should hold exactly what was ingested.
  */
-export async function withAppContext<T>(run: (ctx: INestApplicationContext) => Promise<T>): Promise<T> {
+export async function withAppContext<T>(
+  run: (ctx: INestApplicationContext) => Promise<T>,
+): Promise<T> {
   let config: AppConfig;
   try {
     config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, SEED_DEMO_DATA: 'false' });
@@ -22,7 +24,9 @@ export async function withAppContext<T>(run: (ctx: INestApplicationContext) => P
     }
     throw error;
   }
-  const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
+  const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+    logger: ['error', 'warn'],
+  });
   try {
     return await run(ctx);
   } finally {

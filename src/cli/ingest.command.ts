@@ -16,11 +16,16 @@ export function readRecords(file: string) {
 }
 
 /** `context-bridge ingest conversations|kb FILE`: the HTTP ingest path, with a progress bar. */
-export async function ingestCommand(kind: 'conversations' | 'kb', file: string): Promise<IngestReport> {
+export async function ingestCommand(
+  kind: 'conversations' | 'kb',
+  file: string,
+): Promise<IngestReport> {
   const { records, failed } = readRecords(file);
   return withAppContext(async (ctx) => {
     const ingest = ctx.get(IngestService);
-    const bar = process.stderr.isTTY ? new SingleBar({ stream: process.stderr, format: `${kind} [{bar}] {value}/{total} chunks` }) : undefined;
+    const bar = process.stderr.isTTY
+      ? new SingleBar({ stream: process.stderr, format: `${kind} [{bar}] {value}/{total} chunks` })
+      : undefined;
     const onProgress: ProgressListener = (done, total) => {
       if (bar && !bar.isActive) {
         bar.start(total, 0);

@@ -16,7 +16,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status >= 500) {
       // Log the class and stack only: messages of unknown errors may carry customer text.
       const err = exception as Error;
-      this.logger.error({ request_id: request.id, err: { type: err?.name, stack: err?.stack } }, 'unhandled error');
+      this.logger.error(
+        { request_id: request.id, err: { type: err?.name, stack: err?.stack } },
+        'unhandled error',
+      );
     }
     if (reply.sent || reply.raw.headersSent) {
       return;

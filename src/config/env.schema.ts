@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -25,68 +25,113 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
  * `process.env`. Defaults give the embedded mode; `.env.example` documents each variable.
  */
 export class EnvSchema {
-  @IsOptional() @Transform(toOptionalNumber) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
   /** The R42 spec's name for the port; accepted as an alias of PORT. */
-  @IsOptional() @Transform(toOptionalNumber) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   CHAT_PORT?: number;
 
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV?: 'development' | 'production' | 'test';
 
-  @IsOptional() @IsIn(LOG_LEVELS)
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
   LOG_LEVEL?: (typeof LOG_LEVELS)[number];
 
-  @IsOptional() @Transform(emptyAsUndefined) @IsString() @MinLength(1)
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsString()
+  @MinLength(1)
   DATA_DIR?: string;
 
-  @IsOptional() @Transform(emptyAsUndefined)
+  @IsOptional()
+  @Transform(emptyAsUndefined)
   @IsUrl({ require_tld: false, protocols: ['postgres', 'postgresql'] })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsIn(VECTOR_PROVIDERS)
+  @IsOptional()
+  @IsIn(VECTOR_PROVIDERS)
   VECTOR_PROVIDER?: (typeof VECTOR_PROVIDERS)[number];
 
-  @IsOptional() @Transform(emptyAsUndefined) @IsUrl(url)
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
   QDRANT_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   QDRANT_API_KEY?: string;
 
-  @IsOptional() @Transform(emptyAsUndefined) @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'] })
   REDIS_URL?: string;
 
-  @IsOptional() @IsIn(EMBEDDING_PROVIDERS)
+  @IsOptional()
+  @IsIn(EMBEDDING_PROVIDERS)
   EMBEDDING_PROVIDER?: (typeof EMBEDDING_PROVIDERS)[number];
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   EMBEDDING_MODEL?: string;
 
   /** Only needed when a provider's model dimension is not known in advance (TEI, custom). */
-  @IsOptional() @Transform(toOptionalNumber) @IsInt() @Min(1) @Max(16000)
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(16000)
   EMBEDDING_DIMENSION?: number;
 
   /** Worker threads for the local embedder (default: CPU cores, at most 4). */
-  @IsOptional() @Transform(toOptionalNumber) @IsInt() @Min(1) @Max(16)
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(16)
   EMBEDDING_WORKERS?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   OPENAI_API_KEY?: string;
 
-  @IsOptional() @Transform(emptyAsUndefined) @IsUrl(url)
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
   OPENAI_BASE_URL?: string;
 
-  @IsOptional() @Transform(emptyAsUndefined) @IsUrl(url)
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
   TEI_URL?: string;
 
-  @IsOptional() @Transform(toOptionalNumber) @IsNumber() @Min(-1) @Max(1)
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsNumber()
+  @Min(-1)
+  @Max(1)
   CHAT_SCORE_THRESHOLD?: number;
 
   /** Skip seeding the demo data set into an empty embedded store. */
-  @IsOptional() @IsIn(['true', 'false'])
+  @IsOptional()
+  @IsIn(['true', 'false'])
   SEED_DEMO_DATA?: 'true' | 'false';
 
-  @IsOptional() @Transform(toOptionalNumber) @IsInt() @Min(1) @Max(10000)
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
   INGEST_MAX_RECORDS?: number;
 }

@@ -4,7 +4,11 @@ describe('loadConfig', () => {
   it('gives the embedded defaults with an empty env', () => {
     const sut = loadConfig({});
     expect(sut.server.port).toBe(3004);
-    expect(sut.storage).toMatchObject({ vectorProvider: 'pgvector', dataDir: './data', databaseUrl: undefined });
+    expect(sut.storage).toMatchObject({
+      vectorProvider: 'pgvector',
+      dataDir: './data',
+      databaseUrl: undefined,
+    });
     expect(sut.embedding.provider).toBe('local');
     expect(sut.seedDemoData).toBe(true);
   });
@@ -17,13 +21,23 @@ describe('loadConfig', () => {
   it('lists every problem at once', () => {
     const error = (() => {
       try {
-        loadConfig({ PORT: '-1', EMBEDDING_PROVIDER: 'openai', TEI_URL: 'ftp://x', NODE_ENV: 'staging' });
+        loadConfig({
+          PORT: '-1',
+          EMBEDDING_PROVIDER: 'openai',
+          TEI_URL: 'ftp://x',
+          NODE_ENV: 'staging',
+        });
       } catch (e) {
         return e;
       }
     })() as InvalidEnvironmentError;
     expect(error).toBeInstanceOf(InvalidEnvironmentError);
-    expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual(['NODE_ENV', 'OPENAI_API_KEY', 'PORT', 'TEI_URL']);
+    expect(error.problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'NODE_ENV',
+      'OPENAI_API_KEY',
+      'PORT',
+      'TEI_URL',
+    ]);
   });
 
   it('treats empty strings as unset for optional URLs', () => {

@@ -20,10 +20,16 @@ export const DEMO_CONVERSATIONS: DemoConversation[] = [
     channel: 'sms',
     started_at: '2026-03-02T15:04:00Z',
     turns: [
-      ['customer', 'Hi, I ordered a walnut dining table last week and it still shows as processing.'],
+      [
+        'customer',
+        'Hi, I ordered a walnut dining table last week and it still shows as processing.',
+      ],
       ['agent', 'Thanks for reaching out! Can you share your order number?'],
       ['customer', 'Sure, my order number is ORD-48213.'],
-      ['agent', 'Found it. The table is back-ordered from the workshop; it should ship on March 20.'],
+      [
+        'agent',
+        'Found it. The table is back-ordered from the workshop; it should ship on March 20.',
+      ],
       ['customer', 'OK. Can you text me at (555) 0100 when it ships?'],
       ['agent', 'Will do. Have a great day!'],
     ],
@@ -93,7 +99,10 @@ export const DEMO_CONVERSATIONS: DemoConversation[] = [
     started_at: '2026-08-19T19:20:00Z',
     turns: [
       ['customer', 'Do you do custom sizes for bookshelves? I need one 40 inches wide.'],
-      ['agent', 'Yes, custom widths from 24 to 60 inches, six weeks lead time, 15 percent surcharge.'],
+      [
+        'agent',
+        'Yes, custom widths from 24 to 60 inches, six weeks lead time, 15 percent surcharge.',
+      ],
       ['customer', 'Perfect, please quote me a 40 inch oak bookshelf with five shelves.'],
       ['agent', 'Quote Q-2291: 1,240 dollars including the surcharge, valid for 30 days.'],
       ['customer', 'Thanks, I will think about it over the weekend.'],

@@ -35,7 +35,9 @@ export class HealthController {
       },
       () => {
         const session = this.indicator.check('embedder');
-        return this.embedding.ready ? session.up({ model: this.embedding.info.model }) : session.down();
+        return this.embedding.ready
+          ? session.up({ model: this.embedding.info.model })
+          : session.down();
       },
     ]);
   }

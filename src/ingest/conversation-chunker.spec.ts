@@ -1,7 +1,12 @@
 import { chunkConversations } from './conversation-chunker';
 import { type ConversationMessageDto } from './ingest.dto';
 
-const msg = (conv: string, minute: number, text: string, contact = 'ctc_1'): ConversationMessageDto => ({
+const msg = (
+  conv: string,
+  minute: number,
+  text: string,
+  contact = 'ctc_1',
+): ConversationMessageDto => ({
   conversation_uid: conv,
   contact_uid: contact,
   channel: 'sms',
@@ -45,6 +50,8 @@ describe('chunkConversations', () => {
   it('covers every turn exactly at the tail (no dangling duplicate window)', () => {
     const turns = Array.from({ length: 6 }, (_, i) => msg('c1', i, `t${i}`));
     expect(chunkConversations(turns, { size: 6, overlap: 2 })).toHaveLength(1);
-    expect(chunkConversations([...turns, msg('c1', 7, 't7')], { size: 6, overlap: 2 })).toHaveLength(2);
+    expect(
+      chunkConversations([...turns, msg('c1', 7, 't7')], { size: 6, overlap: 2 }),
+    ).toHaveLength(2);
   });
 });

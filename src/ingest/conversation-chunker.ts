@@ -39,7 +39,9 @@ export function chunkConversations(
   const windows: ConversationWindow[] = [];
   for (const list of byConversation.values()) {
     const turns = list
-      .sort((a, b) => Date.parse(a.m.occurred_at) - Date.parse(b.m.occurred_at) || a.order - b.order)
+      .sort(
+        (a, b) => Date.parse(a.m.occurred_at) - Date.parse(b.m.occurred_at) || a.order - b.order,
+      )
       .map((x) => x.m);
     for (let start = 0; ; start += stride) {
       const slice = turns.slice(start, start + options.size);

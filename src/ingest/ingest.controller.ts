@@ -19,7 +19,10 @@ export class IngestController {
 
   @Post('conversations')
   @HttpCode(200)
-  conversations(@Body() body: unknown, @Headers('content-type') type?: string): Promise<IngestReport> {
+  conversations(
+    @Body() body: unknown,
+    @Headers('content-type') type?: string,
+  ): Promise<IngestReport> {
     const { records, failed } = this.toRecords(body, type);
     return this.ingest.ingestConversations(records, failed);
   }
@@ -32,9 +35,10 @@ export class IngestController {
   }
 
   private toRecords(body: unknown, type?: string): { records: unknown[]; failed: IngestFailure[] } {
-    const parsed = type?.startsWith('application/x-ndjson') && typeof body === 'string'
-      ? parseNdjson(body)
-      : { records: Array.isArray(body) ? body : [body], failed: [] };
+    const parsed =
+      type?.startsWith('application/x-ndjson') && typeof body === 'string'
+        ? parseNdjson(body)
+        : { records: Array.isArray(body) ? body : [body], failed: [] };
     if (body === undefined || body === null || parsed.records.length === 0) {
       throw new InvalidInputError('empty_batch', 'The body holds no records.');
     }

@@ -10,7 +10,12 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 
 import { chunkConversations } from './conversation-chunker';
-import { ConversationMessageDto, type IngestFailure, type IngestReport, KbTopicDto } from './ingest.dto';
+import {
+  ConversationMessageDto,
+  type IngestFailure,
+  type IngestReport,
+  KbTopicDto,
+} from './ingest.dto';
 import { validateRecords } from './record-validation';
 import { chunkText } from './text-chunker';
 
@@ -45,11 +50,15 @@ export class IngestService {
   ): Promise<IngestReport> {
     const { valid, failed } = validateRecords(ConversationMessageDto, records, priorFailures);
     const windows = chunkConversations(valid.map((v) => v.value));
-    const pending: Array<PendingRecord<'conversations'>> = windows.map(({ content, ...payload }) => ({
-      id: uuidFromHash(contentHash('conversation', payload.contact_uid, payload.conversation_uid, content)),
-      content,
-      payload,
-    }));
+    const pending: Array<PendingRecord<'conversations'>> = windows.map(
+      ({ content, ...payload }) => ({
+        id: uuidFromHash(
+          contentHash('conversation', payload.contact_uid, payload.conversation_uid, content),
+        ),
+        content,
+        payload,
+      }),
+    );
     const { inserted, skipped } = await this.storeInBatches('conversations', pending, onProgress);
     return { received: records.length, inserted, skipped, failed };
   }
@@ -65,7 +74,9 @@ export class IngestService {
     for (const [done, { value: topic }] of valid.entries()) {
       const theme_id = topic.theme_id ?? null;
       const chunks = chunkText(topic.text).map((content, chunk_index) => ({
-        id: uuidFromHash(contentHash('source_chunk', topic.topic_id, String(chunk_index), topic.title, content)),
+        id: uuidFromHash(
+          contentHash('source_chunk', topic.topic_id, String(chunk_index), topic.title, content),
+        ),
         content,
         payload: { topic_id: topic.topic_id, title: topic.title, theme_id, chunk_index },
       }));
@@ -104,10 +115,16 @@ export class IngestService {
     let inserted = 0;
     for (let i = 0; i < unique.length; i += BATCH) {
       const batch = unique.slice(i, i + BATCH);
-      const existing = await this.store.existingIds(collection, batch.map((p) => p.id));
+      const existing = await this.store.existingIds(
+        collection,
+        batch.map((p) => p.id),
+      );
       const fresh = batch.filter((p) => !existing.has(p.id));
       const vectors = await this.embedding.embedDocuments(fresh.map((p) => p.content));
-      const records: Array<VectorRecord<C>> = fresh.map((p, j) => ({ ...p, embedding: vectors[j] }));
+      const records: Array<VectorRecord<C>> = fresh.map((p, j) => ({
+        ...p,
+        embedding: vectors[j],
+      }));
       const result = await this.store.upsert(collection, records);
       inserted += result.inserted;
       skipped += existing.size + result.skipped;

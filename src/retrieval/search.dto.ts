@@ -3,13 +3,22 @@ import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'cl
 
 /** The spec's `vector_query`. */
 export class SearchRequestDto {
-  @IsString() @IsNotEmpty() @MaxLength(8000)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(8000)
   query!: string;
 
-  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(128)
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
   contact_uid?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   top_k: number = 5;
 }
 

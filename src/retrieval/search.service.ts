@@ -15,7 +15,11 @@ export class SearchService {
   async search(request: SearchRequestDto): Promise<SearchResponseDto> {
     const embedding = await this.embedding.embedQuery(request.query);
     const filter: VectorFilter = request.contact_uid ? { contact_uid: request.contact_uid } : {};
-    const hits = await this.store.search('conversations', { embedding, topK: request.top_k, filter });
+    const hits = await this.store.search('conversations', {
+      embedding,
+      topK: request.top_k,
+      filter,
+    });
     return {
       query: request.query,
       contact_uid: request.contact_uid,

@@ -44,13 +44,24 @@ function errorBody(status: number): Record<string, unknown> {
  * `input` as a string or array, `encoding_format` float or base64 (the SDK's default), the
  * `dimensions` parameter, usage accounting, and OpenAI's error bodies for 401/429/5xx.
  */
-export async function startFakeOpenAi(options: { dimension?: number; apiKey?: string } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  options: { dimension?: number; apiKey?: string } = {},
+): Promise<FakeOpenAi> {
   const nativeDimension = options.dimension ?? 1536;
   const failures: ScriptedFailure[] = [];
   const requests: FakeOpenAi['requests'] = [];
 
-  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_${requests.length}`, ...headers });
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': `req_${requests.length}`,
+      ...headers,
+    });
     res.end(JSON.stringify(body));
   };
 
@@ -59,13 +70,30 @@ export async function startFakeOpenAi(options: { dimension?: number; apiKey?: st
     for await (const chunk of req) {
       chunks.push(chunk as Buffer);
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<
+      string,
+      unknown
+    >;
     requests.push({ path: req.url ?? '', body, authorization: req.headers.authorization });
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
-      return send(res, 404, { error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+      return send(res, 404, {
+        error: {
+          message: `Unknown request URL: ${req.method} ${req.url}`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'unknown_url',
+        },
+      });
     }
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return send(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      return send(res, 401, {
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
     }
     const failure = failures.shift();
     if (failure && failure.status !== 200) {
@@ -75,8 +103,19 @@ export async function startFakeOpenAi(options: { dimension?: number; apiKey?: st
     }
     const input = body.input;
     const texts = typeof input === 'string' ? [input] : (input as string[]);
-    if (!Array.isArray(texts) || texts.length === 0 || texts.some((t) => typeof t !== 'string' || t.length === 0)) {
-      return send(res, 400, { error: { message: "'$.input' is invalid.", type: 'invalid_request_error', param: null, code: null } });
+    if (
+      !Array.isArray(texts) ||
+      texts.length === 0 ||
+      texts.some((t) => typeof t !== 'string' || t.length === 0)
+    ) {
+      return send(res, 400, {
+        error: {
+          message: "'$.input' is invalid.",
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      });
     }
     const dimension = typeof body.dimensions === 'number' ? body.dimensions : nativeDimension;
     const data = texts.map((text, index) => {
@@ -88,7 +127,12 @@ export async function startFakeOpenAi(options: { dimension?: number; apiKey?: st
       return { object: 'embedding', index, embedding };
     });
     const tokens = texts.reduce((n, t) => n + t.split(/\s+/).length, 0);
-    send(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+    send(res, 200, {
+      object: 'list',
+      data,
+      model: body.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   };
 
   const server = createServer((req, res) => {

@@ -44,5 +44,9 @@ export async function postJson<T = unknown>(
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+  return {
+    status: response.status,
+    body: (text ? JSON.parse(text) : undefined) as T,
+    headers: response.headers,
+  };
 }

@@ -2,7 +2,10 @@ import { withDeadline } from './deadline';
 
 describe('withDeadline', () => {
   it('returns the value when work finishes in time', async () => {
-    await expect(withDeadline(1000, () => Promise.resolve(42))).resolves.toMatchObject({ status: 'ok', value: 42 });
+    await expect(withDeadline(1000, () => Promise.resolve(42))).resolves.toMatchObject({
+      status: 'ok',
+      value: 42,
+    });
   });
 
   it('times out work that never settles, and aborts its signal', async () => {

@@ -1,7 +1,10 @@
 import { type Provider } from '@nestjs/common';
 
 import { EMBEDDING_OPTIONS, type EmbeddingModuleOptions } from './embedding.module-definition';
-import { EMBEDDING_PROVIDER, type EmbeddingProvider } from './interfaces/embedding-provider.interface';
+import {
+  EMBEDDING_PROVIDER,
+  type EmbeddingProvider,
+} from './interfaces/embedding-provider.interface';
 import { LocalEmbeddingProvider } from './local/local-embedding.provider';
 import { OpenAiEmbeddingProvider } from './openai/openai-embedding.provider';
 import { TeiEmbeddingProvider } from './tei/tei-embedding.provider';

@@ -1,6 +1,10 @@
 import { DependencyError } from '@app/common';
 
-import { type FakeOpenAi, fakeEmbedding, startFakeOpenAi } from '../../../../test/fakes/openai-server';
+import {
+  type FakeOpenAi,
+  fakeEmbedding,
+  startFakeOpenAi,
+} from '../../../../test/fakes/openai-server';
 import { OpenAiEmbeddingProvider } from './openai-embedding.provider';
 
 describe('OpenAiEmbeddingProvider (real SDK against a loopback OpenAI)', () => {
@@ -12,8 +16,15 @@ describe('OpenAiEmbeddingProvider (real SDK against a loopback OpenAI)', () => {
   afterAll(() => server.close());
   beforeEach(() => server.requests.splice(0));
 
-  const make = (overrides: Partial<ConstructorParameters<typeof OpenAiEmbeddingProvider>[0]> = {}) =>
-    new OpenAiEmbeddingProvider({ apiKey: 'sk-test', baseURL: server.baseURL, maxRetries: 2, ...overrides });
+  const make = (
+    overrides: Partial<ConstructorParameters<typeof OpenAiEmbeddingProvider>[0]> = {},
+  ) =>
+    new OpenAiEmbeddingProvider({
+      apiKey: 'sk-test',
+      baseURL: server.baseURL,
+      maxRetries: 2,
+      ...overrides,
+    });
 
   it('declares text-embedding-3-small as 1536-d with the spec threshold 0.70', async () => {
     const sut = make();
@@ -70,6 +81,8 @@ describe('OpenAiEmbeddingProvider (real SDK against a loopback OpenAI)', () => {
 
   it('refuses an unknown model without a configured dimension', async () => {
     await expect(make({ model: 'my-custom-model' }).init()).rejects.toThrow(/EMBEDDING_DIMENSION/);
-    await expect(make({ model: 'my-custom-model', dimension: 256 }).init()).resolves.toMatchObject({ dimension: 256 });
+    await expect(make({ model: 'my-custom-model', dimension: 256 }).init()).resolves.toMatchObject({
+      dimension: 256,
+    });
   });
 });

@@ -53,7 +53,12 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       );
     }
     // 0.70 is the threshold the R42 spec calibrated on text-embedding-3-small.
-    return Promise.resolve({ provider: 'openai', model: this.model, dimension, defaultThreshold: 0.7 });
+    return Promise.resolve({
+      provider: 'openai',
+      model: this.model,
+      dimension,
+      defaultThreshold: 0.7,
+    });
   }
 
   async embedBatch(texts: string[], signal?: AbortSignal): Promise<number[][]> {

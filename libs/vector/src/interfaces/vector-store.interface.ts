@@ -65,7 +65,10 @@ export interface UpsertResult {
 export interface VectorStore {
   /** Creates or migrates the schema and fails if its dimension differs from the embedder's. */
   init(dimension: number): Promise<void>;
-  upsert<C extends CollectionName>(collection: C, records: VectorRecord<C>[]): Promise<UpsertResult>;
+  upsert<C extends CollectionName>(
+    collection: C,
+    records: VectorRecord<C>[],
+  ): Promise<UpsertResult>;
   /**
    * Replaces every KB record of one topic with `records` atomically, so an edited topic
    * leaves no stale chunks behind and a re-run changes nothing.
@@ -76,7 +79,10 @@ export interface VectorStore {
     records: VectorRecord<C>[],
   ): Promise<UpsertResult>;
   search<C extends CollectionName>(collection: C, query: DenseQuery): Promise<VectorHit<C>[]>;
-  lexicalSearch<C extends CollectionName>(collection: C, query: LexicalQuery): Promise<VectorHit<C>[]>;
+  lexicalSearch<C extends CollectionName>(
+    collection: C,
+    query: LexicalQuery,
+  ): Promise<VectorHit<C>[]>;
   /** Ids already stored, out of `ids` (lets ingestion skip embedding known chunks). */
   existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>>;
   count(collection: CollectionName): Promise<number>;

@@ -59,7 +59,9 @@ export function initialSchemaMigration(dimension: number): new () => MigrationIn
     }
 
     async down(q: QueryRunner): Promise<void> {
-      await q.query(`DROP TABLE IF EXISTS ${t}; DROP TABLE IF EXISTS ${s}; DROP TABLE IF EXISTS ${c};`);
+      await q.query(
+        `DROP TABLE IF EXISTS ${t}; DROP TABLE IF EXISTS ${s}; DROP TABLE IF EXISTS ${c};`,
+      );
     }
   };
 }

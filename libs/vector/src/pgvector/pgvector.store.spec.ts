@@ -10,7 +10,13 @@ const vec = (axis: number, tilt = 0): number[] => {
   return v.map((x) => x / n);
 };
 
-const conversation = (n: number, contact: string, axis: number, tilt: number, content: string): VectorRecord<'conversations'> => ({
+const conversation = (
+  n: number,
+  contact: string,
+  axis: number,
+  tilt: number,
+  content: string,
+): VectorRecord<'conversations'> => ({
   id: uuidFromHash(contentHash(String(n))),
   content,
   embedding: vec(axis, tilt),
@@ -29,17 +35,29 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
   beforeAll(async () => {
     await sut.init(8);
     // 300 rows for one busy contact in other directions, and 25 for ctc_target near axis 0.
-    const noise = Array.from({ length: 300 }, (_, i) => conversation(1000 + i, 'ctc_busy', 1 + (i % 6), i / 300, `noise row ${i}`));
-    const target = Array.from({ length: 25 }, (_, i) => conversation(i, 'ctc_target', 0, i / 25, `target row ${i} about refunds`));
+    const noise = Array.from({ length: 300 }, (_, i) =>
+      conversation(1000 + i, 'ctc_busy', 1 + (i % 6), i / 300, `noise row ${i}`),
+    );
+    const target = Array.from({ length: 25 }, (_, i) =>
+      conversation(i, 'ctc_target', 0, i / 25, `target row ${i} about refunds`),
+    );
     await sut.upsert('conversations', [...noise, ...target]);
   });
   afterAll(() => sut.close());
 
   it('per-contact search is exact: topK rows, in cosine order, only that contact', async () => {
-    const hits = await sut.search('conversations', { embedding: vec(0), topK: 20, filter: { contact_uid: 'ctc_target' } });
+    const hits = await sut.search('conversations', {
+      embedding: vec(0),
+      topK: 20,
+      filter: { contact_uid: 'ctc_target' },
+    });
     expect(hits).toHaveLength(20);
     expect(hits.every((h) => h.payload.contact_uid === 'ctc_target')).toBe(true);
-    expect(hits.map((h) => h.content).slice(0, 3)).toEqual(['target row 0 about refunds', 'target row 1 about refunds', 'target row 2 about refunds']);
+    expect(hits.map((h) => h.content).slice(0, 3)).toEqual([
+      'target row 0 about refunds',
+      'target row 1 about refunds',
+      'target row 2 about refunds',
+    ]);
     const scores = hits.map((h) => h.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(hits[0].score).toBeCloseTo(1, 5);
@@ -63,13 +81,19 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
   });
 
   it('upserts are idempotent by id', async () => {
-    const again = await sut.upsert('conversations', [conversation(0, 'ctc_target', 0, 0, 'target row 0 about refunds')]);
+    const again = await sut.upsert('conversations', [
+      conversation(0, 'ctc_target', 0, 0, 'target row 0 about refunds'),
+    ]);
     expect(again).toEqual({ inserted: 0, skipped: 1 });
     expect(await sut.count('conversations')).toBe(325);
   });
 
   it('lexical search matches stemmed terms with OR semantics and respects the filter', async () => {
-    const hits = await sut.lexicalSearch('conversations', { text: 'Can I get a refund, please?', topK: 5, filter: { contact_uid: 'ctc_target' } });
+    const hits = await sut.lexicalSearch('conversations', {
+      text: 'Can I get a refund, please?',
+      topK: 5,
+      filter: { contact_uid: 'ctc_target' },
+    });
     expect(hits).toHaveLength(5);
     expect(hits.every((h) => h.content.includes('refunds'))).toBe(true);
     const none = await sut.lexicalSearch('conversations', { text: 'the and of', topK: 5 });
@@ -83,9 +107,15 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
       embedding: vec(i % 8),
       payload: { topic_id: topic, title: 'T', theme_id: null, chunk_index: i },
     });
-    await sut.replaceTopic('source_chunks', 't1', [chunk('t1', 0, 'old a'), chunk('t1', 1, 'old b')]);
+    await sut.replaceTopic('source_chunks', 't1', [
+      chunk('t1', 0, 'old a'),
+      chunk('t1', 1, 'old b'),
+    ]);
     await sut.replaceTopic('source_chunks', 't2', [chunk('t2', 0, 'other topic')]);
-    const result = await sut.replaceTopic('source_chunks', 't1', [chunk('t1', 0, 'old a'), chunk('t1', 1, 'new b')]);
+    const result = await sut.replaceTopic('source_chunks', 't1', [
+      chunk('t1', 0, 'old a'),
+      chunk('t1', 1, 'new b'),
+    ]);
     expect(result).toEqual({ inserted: 1, skipped: 1 });
     const all = await sut.search('source_chunks', { embedding: vec(0), topK: 10 });
     expect(all.map((h) => h.content).sort()).toEqual(['new b', 'old a', 'other topic']);

@@ -43,7 +43,10 @@ export class PgVectorStore implements VectorStore {
     );
   }
 
-  async upsert<C extends CollectionName>(collection: C, records: VectorRecord<C>[]): Promise<UpsertResult> {
+  async upsert<C extends CollectionName>(
+    collection: C,
+    records: VectorRecord<C>[],
+  ): Promise<UpsertResult> {
     return this.insert(this.db.manager, collection, records);
   }
 
@@ -53,19 +56,24 @@ export class PgVectorStore implements VectorStore {
     records: VectorRecord<C>[],
   ): Promise<UpsertResult> {
     return this.db.transaction(async (tx) => {
-      await tx.query(`DELETE FROM ${TABLES[collection]} WHERE topic_id = $1 AND NOT (id = ANY($2::uuid[]))`, [
-        topicId,
-        records.map((r) => r.id),
-      ]);
+      await tx.query(
+        `DELETE FROM ${TABLES[collection]} WHERE topic_id = $1 AND NOT (id = ANY($2::uuid[]))`,
+        [topicId, records.map((r) => r.id)],
+      );
       return this.insert(tx, collection, records);
     });
   }
 
-  async search<C extends CollectionName>(collection: C, query: DenseQuery): Promise<VectorHit<C>[]> {
+  async search<C extends CollectionName>(
+    collection: C,
+    query: DenseQuery,
+  ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [toVectorLiteral(query.embedding), query.topK];
     const where = this.whereClause(query.filter, params);
     const threshold =
-      query.scoreThreshold === undefined ? '' : `WHERE score >= $${params.push(query.scoreThreshold)}`;
+      query.scoreThreshold === undefined
+        ? ''
+        : `WHERE score >= $${params.push(query.scoreThreshold)}`;
     const table = TABLES[collection];
     // With a filter, a MATERIALIZED CTE forces btree + exact sort: a filtered HNSW scan can
     // silently return fewer than topK rows. Unfiltered queries keep the HNSW index.
@@ -78,7 +86,10 @@ export class PgVectorStore implements VectorStore {
     return this.toHits(collection, await this.db.query(sql, params));
   }
 
-  async lexicalSearch<C extends CollectionName>(collection: C, query: LexicalQuery): Promise<VectorHit<C>[]> {
+  async lexicalSearch<C extends CollectionName>(
+    collection: C,
+    query: LexicalQuery,
+  ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [query.text, query.topK];
     const where = this.whereClause(query.filter, params);
     // OR the query's lexemes together: a spoken turn is long and AND semantics would match
@@ -183,7 +194,12 @@ export class PgVectorStore implements VectorStore {
         const value = row[name];
         payload[name] = value instanceof Date ? value.toISOString() : value;
       }
-      return { id: row.id, content: row.content, score: Number(row.score), payload } as VectorHit<C>;
+      return {
+        id: row.id,
+        content: row.content,
+        score: Number(row.score),
+        payload,
+      } as VectorHit<C>;
     });
   }
 
@@ -204,7 +220,12 @@ export class PgVectorStore implements VectorStore {
       ...columns.map(([name]) => payloadRows.map((p) => p[name] ?? null)),
     ];
     const names = columns.map(([name]) => name);
-    const unnestArgs = ['$1::uuid[]', '$2::text[]', '$3::text[]', ...columns.map(([, type], i) => `$${i + 4}::${type}[]`)];
+    const unnestArgs = [
+      '$1::uuid[]',
+      '$2::text[]',
+      '$3::text[]',
+      ...columns.map(([, type], i) => `$${i + 4}::${type}[]`),
+    ];
     // Arrays of text cast per element: `$n::vector[]` is rejected as a malformed array literal.
     const inserted: Array<{ id: string }> = await manager.query(
       `INSERT INTO ${TABLES[collection]} (id, content, embedding, ${names.join(', ')})

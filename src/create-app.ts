@@ -53,6 +53,19 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT },
     (_req, body, done) => done(null, body),
   );
+  // Graceful shutdown: requests in flight finish, then their keep-alive sockets close, so
+  // the drain does not wait out Fastify's 72 s keep-alive timeout.
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) {
+      void reply.header('connection', 'close');
+    }
+    done(null, payload);
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();

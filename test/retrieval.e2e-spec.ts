@@ -41,7 +41,7 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
   beforeAll(async () => {
     t = await bootTestApp();
   });
-  afterAll(() => t.close());
+  afterAll(() => t.close().catch(() => undefined));
 
   it('reports ready once the store is migrated and the embedder loaded', async () => {
     const response = await fetch(`${t.url}/health/ready`);
@@ -163,5 +163,18 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
     const missing = await fetch(`${t.url}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: 'not_found' });
+  });
+
+  it('drains in-flight requests on shutdown (graceful SIGTERM path)', async () => {
+    const records = Array.from({ length: 24 }, (_, i) =>
+      message(`drain_${i}`, 'ctc_drain', i, 'customer', `Question number ${i} about the warranty on my kettle.`),
+    );
+    const inFlight = postJson<IngestReport>(`${t.url}/ingest/conversations`, records);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = t.close();
+    const response = await inFlight;
+    await closing;
+    expect(response.status).toBe(200);
+    expect(response.body.inserted).toBe(24);
   });
 });

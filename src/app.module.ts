@@ -1,3 +1,4 @@
+import { DatabaseModule } from '@app/database';
 import { EmbeddingModule } from '@app/embedding';
 import { VectorModule } from '@app/vector';
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
@@ -47,11 +48,14 @@ export class AppModule {
           teiUrl: config.embedding.teiUrl,
           threshold: config.chat.scoreThreshold,
         }),
+        DatabaseModule.forRoot({
+          isGlobal: true,
+          dataDir: config.storage.dataDir,
+          databaseUrl: config.storage.databaseUrl,
+        }),
         VectorModule.forRoot({
           isGlobal: true,
           provider: config.storage.vectorProvider,
-          dataDir: config.storage.dataDir,
-          databaseUrl: config.storage.databaseUrl,
           qdrantUrl: config.storage.qdrantUrl,
           qdrantApiKey: config.storage.qdrantApiKey,
         }),

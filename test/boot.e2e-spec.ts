@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Database } from '@app/database';
 import { PgVectorStore } from '@app/vector';
 
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
@@ -38,9 +39,9 @@ describe('boot-time checks (e2e)', () => {
       dataDir = mkdtempSync(join(tmpdir(), 'cb-dim-'));
       openai = await startFakeOpenAi();
       // A store built for the local 512-d model...
-      const store = new PgVectorStore({ dataDir });
-      await store.init(512);
-      await store.close();
+      const database = new Database({ dataDir });
+      await new PgVectorStore(database).init(512);
+      await database.close();
     });
     afterAll(async () => {
       await openai.close();

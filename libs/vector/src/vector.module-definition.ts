@@ -2,9 +2,6 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 
 export interface VectorModuleOptions {
   provider: 'pgvector' | 'qdrant';
-  /** Embedded PGlite data dir (`memory://` for RAM); used when no databaseUrl is set. */
-  dataDir: string;
-  databaseUrl?: string;
   qdrantUrl?: string;
   qdrantApiKey?: string;
 }

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@app/common';
+import { Database } from '@app/database';
 import { type Provider } from '@nestjs/common';
 
 import { VECTOR_STORE, type VectorStore } from './interfaces/vector-store.interface';
@@ -6,10 +7,10 @@ import { PgVectorStore } from './pgvector/pgvector.store';
 import { VECTOR_OPTIONS, type VectorModuleOptions } from './vector.module-definition';
 
 /** Picks the store implementation from config; exhaustive so a new provider must be handled. */
-export function createVectorStore(options: VectorModuleOptions): VectorStore {
+export function createVectorStore(options: VectorModuleOptions, database: Database): VectorStore {
   switch (options.provider) {
     case 'pgvector':
-      return new PgVectorStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+      return new PgVectorStore(database);
     case 'qdrant':
       throw new ConfigurationError(
         'VECTOR_PROVIDER=qdrant is not available in this build yet; use pgvector.',
@@ -19,6 +20,6 @@ export function createVectorStore(options: VectorModuleOptions): VectorStore {
 
 export const vectorStoreProvider: Provider = {
   provide: VECTOR_STORE,
-  inject: [VECTOR_OPTIONS],
+  inject: [VECTOR_OPTIONS, Database],
   useFactory: createVectorStore,
 };

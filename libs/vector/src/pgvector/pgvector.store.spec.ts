@@ -1,4 +1,5 @@
 import { contentHash, uuidFromHash } from '@app/common';
+import { Database } from '@app/database';
 
 import { type VectorRecord } from '../interfaces/vector-store.interface';
 import { PgVectorStore } from './pgvector.store';
@@ -30,7 +31,8 @@ const conversation = (
 });
 
 describe('PgVectorStore on real PGlite + pgvector', () => {
-  const sut = new PgVectorStore({ dataDir: 'memory://' });
+  const database = new Database({ dataDir: 'memory://' });
+  const sut = new PgVectorStore(database);
 
   beforeAll(async () => {
     await sut.init(8);
@@ -43,7 +45,7 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     );
     await sut.upsert('conversations', [...noise, ...target]);
   });
-  afterAll(() => sut.close());
+  afterAll(() => database.close());
 
   it('per-contact search is exact: topK rows, in cosine order, only that contact', async () => {
     const hits = await sut.search('conversations', {

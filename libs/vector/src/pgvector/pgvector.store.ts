@@ -1,5 +1,4 @@
-import { ConfigurationError } from '@app/common';
-import { Logger } from '@nestjs/common';
+import { type Database } from '@app/database';
 import { type EntityManager } from 'typeorm';
 
 import {
@@ -12,8 +11,6 @@ import {
   type VectorRecord,
   type VectorStore,
 } from '../interfaces/vector-store.interface';
-import { type PgConnection, openPgConnection } from './data-source';
-import { initialSchemaMigration } from './initial-schema.migration';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
@@ -23,24 +20,11 @@ const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(','
 
 /** The pgvector provider: Postgres tables with HNSW, a btree per contact, and full-text. */
 export class PgVectorStore implements VectorStore {
-  private readonly logger = new Logger(PgVectorStore.name);
-  private connection?: PgConnection;
+  constructor(private readonly database: Database) {}
 
-  constructor(private readonly options: { dataDir: string; databaseUrl?: string }) {}
-
+  /** Opens the shared database; it checks the stored dimension and migrates. */
   async init(dimension: number): Promise<void> {
-    this.connection = await openPgConnection({
-      ...this.options,
-      migrations: [initialSchemaMigration(dimension)],
-    });
-    await this.assertDimension(dimension);
-    const ran = await this.db.runMigrations({ transaction: 'each' });
-    ran.forEach((m) => this.logger.log(`migration applied: ${m.name}`));
-    this.logger.log(
-      this.connection.embedded
-        ? `embedded PGlite + pgvector at ${this.options.dataDir}`
-        : 'connected to Postgres (DATABASE_URL)',
-    );
+    await this.database.open(dimension);
   }
 
   async upsert<C extends CollectionName>(
@@ -139,37 +123,11 @@ export class PgVectorStore implements VectorStore {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.connection?.dataSource.isInitialized) {
-      await this.connection.dataSource.destroy();
-    }
-    await this.connection?.embedded?.close();
-    this.connection?.unlock?.();
-    this.connection = undefined;
-  }
+  /** The connection belongs to the Database, which closes it at shutdown. */
+  async close(): Promise<void> {}
 
   private get db() {
-    if (!this.connection) {
-      throw new Error('PgVectorStore used before init()');
-    }
-    return this.connection.dataSource;
-  }
-
-  /** Fails fast, with the fix, when the table was built for another embedding model. */
-  private async assertDimension(expected: number): Promise<void> {
-    const rows: Array<{ type: string }> = await this.db.query(
-      `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
-       WHERE a.attrelid = to_regclass($1) AND a.attname = 'embedding'`,
-      [TABLES.conversations],
-    );
-    const actual = Number(/vector\((\d+)\)/.exec(rows[0]?.type ?? '')?.[1]);
-    if (rows.length > 0 && actual !== expected) {
-      throw new ConfigurationError(
-        `Vector dimension mismatch: the store holds ${actual}-d vectors but the embedder ` +
-          `produces ${expected}-d. Use the embedding model the data was ingested with, or ` +
-          `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
-      );
-    }
+    return this.database.dataSource;
   }
 
   private whereClause(filter: VectorFilter | undefined, params: unknown[]): string {

@@ -1,6 +1,5 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
-import { TABLES } from './tables';
 
 /**
  * Builds the first migration for a given embedding dimension. pgvector columns are typed
@@ -22,9 +21,10 @@ export function initialSchemaMigration(dimension: number): new () => MigrationIn
     CREATE INDEX ${table}_embedding_hnsw ON ${table} USING hnsw (embedding vector_cosine_ops);
     CREATE INDEX ${table}_tsv_gin ON ${table} USING gin (tsv);`;
 
-  const c = TABLES.conversations;
-  const s = TABLES.source_chunks;
-  const t = TABLES.topic_summaries;
+  // Literal names: a migration is a frozen snapshot and must not follow later renames.
+  const c = 'podium_conversations';
+  const s = 'kb_source_chunks';
+  const t = 'kb_topic_summaries';
 
   return class InitialSchema1700000000000 implements MigrationInterface {
     name = 'InitialSchema1700000000000';

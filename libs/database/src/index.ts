@@ -1,0 +1,2 @@
+export { Database, type DatabaseOptions } from './database';
+export { DatabaseModule } from './database.module';

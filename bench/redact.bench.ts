@@ -13,6 +13,7 @@
  */
 import { Redactor } from '@app/redaction';
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 const SGD = process.env.SGD_CONVERSATIONS ?? '/work/shared/data/sgd/conversations.jsonl';
 const SQUAD = process.env.SQUAD_CORPUS ?? '/work/shared/data/squad/corpus.jsonl';
@@ -47,32 +48,82 @@ function prng(seed: number): () => number {
 }
 const random = prng(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-const digits = (n: number): string => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+const digits = (n: number): string =>
+  Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const spoken = (d: string): string => [...d].map((c) => (c === '0' && random() < 0.5 ? 'oh' : WORDS[+c])).join(' ');
+const spoken = (d: string): string =>
+  [...d].map((c) => (c === '0' && random() < 0.5 ? 'oh' : WORDS[+c])).join(' ');
 
-const CARDS = ['4111111111111111', '5500005555555559', '6011111111111117', '4012888888881881', '5105105105105100'];
+const CARDS = [
+  '4111111111111111',
+  '5500005555555559',
+  '6011111111111117',
+  '4012888888881881',
+  '5105105105105100',
+];
 const AMEX = ['378282246310005', '371449635398431'];
-const IBANS = ['GB82 WEST 1234 5698 7654 32', 'DE89 3704 0044 0532 0130 00', 'FR14 2004 1010 0505 0001 3M02 606'];
-const STREETS = ['742 Evergreen Terrace, Springfield, IL 62704', '1350 Grant Road', '77 Oak Ave, Apt 4B', 'PO Box 1234'];
+const IBANS = [
+  'GB82 WEST 1234 5698 7654 32',
+  'DE89 3704 0044 0532 0130 00',
+  'FR14 2004 1010 0505 0001 3M02 606',
+];
+const STREETS = [
+  '742 Evergreen Terrace, Springfield, IL 62704',
+  '1350 Grant Road',
+  '77 Oak Ave, Apt 4B',
+  'PO Box 1234',
+];
 const MONTHS = ['January', 'March', 'June', 'September', 'November'];
 const octet = (): number => Math.floor(random() * 256);
 const group4 = (d: string, sep: string): string => d.match(/.{1,4}/g)!.join(sep);
-const phone = (): string => `${200 + Math.floor(random() * 700)}-${200 + Math.floor(random() * 700)}-${digits(4)}`;
+const phone = (): string =>
+  `${200 + Math.floor(random() * 700)}-${200 + Math.floor(random() * 700)}-${digits(4)}`;
 
 /** Each injection: the sentence a customer says, and the PII string that must disappear. */
 const INJECTIONS: ReadonlyArray<() => { line: string; pii: string }> = [
-  () => ((c) => ({ line: `my card number is ${c}, expiry 12/27`, pii: c }))(group4(pick(CARDS), pick([' ', '-', '']))),
-  () => ((c) => ({ line: `the amex is ${c}`, pii: c }))(pick(AMEX).replace(/^(\d{4})(\d{6})(\d{5})$/, '$1 $2 $3')),
+  () =>
+    ((c) => ({ line: `my card number is ${c}, expiry 12/27`, pii: c }))(
+      group4(pick(CARDS), pick([' ', '-', ''])),
+    ),
+  () =>
+    ((c) => ({ line: `the amex is ${c}`, pii: c }))(
+      pick(AMEX).replace(/^(\d{4})(\d{6})(\d{5})$/, '$1 $2 $3'),
+    ),
   () => ((c) => ({ line: `my card is ${c} thanks`, pii: c }))(spoken(pick(CARDS))),
-  () => ((s) => ({ line: `my social is ${s}`, pii: s }))(`${100 + Math.floor(random() * 500)}-${10 + Math.floor(random() * 89)}-${1000 + Math.floor(random() * 8999)}`),
-  () => ((p) => ({ line: `you can reach me at ${p} after six`, pii: p }))(pick([phone(), `(415) 555-${digits(4)}`, `+1 212 555 ${digits(4)}`, `+44 20 7946 ${digits(4)}`])),
-  () => ((p) => ({ line: `my number is ${p}`, pii: p }))(spoken(`555${pick(['0', '2', '7'])}${digits(3)}`)),
-  () => ((e) => ({ line: `email me at ${e} please`, pii: e }))(`${pick(['jane', 'j.doe', 'mark+bills'])}${digits(2)}@${pick(['example.com', 'mail.co.uk', 'corp.io'])}`),
+  () =>
+    ((s) => ({ line: `my social is ${s}`, pii: s }))(
+      `${100 + Math.floor(random() * 500)}-${10 + Math.floor(random() * 89)}-${1000 + Math.floor(random() * 8999)}`,
+    ),
+  () =>
+    ((p) => ({ line: `you can reach me at ${p} after six`, pii: p }))(
+      pick([
+        phone(),
+        `(415) 555-${digits(4)}`,
+        `+1 212 555 ${digits(4)}`,
+        `+44 20 7946 ${digits(4)}`,
+      ]),
+    ),
+  () =>
+    ((p) => ({ line: `my number is ${p}`, pii: p }))(
+      spoken(`555${pick(['0', '2', '7'])}${digits(3)}`),
+    ),
+  () =>
+    ((e) => ({ line: `email me at ${e} please`, pii: e }))(
+      `${pick(['jane', 'j.doe', 'mark+bills'])}${digits(2)}@${pick(['example.com', 'mail.co.uk', 'corp.io'])}`,
+    ),
   () => ((i) => ({ line: `wire the refund to ${i}`, pii: i }))(pick(IBANS)),
-  () => ((i) => ({ line: `I logged in from ${i} yesterday`, pii: i }))(pick([`10.${octet()}.${octet()}.${octet()}`, `2001:db8::${octet().toString(16)}`])),
+  () =>
+    ((i) => ({ line: `I logged in from ${i} yesterday`, pii: i }))(
+      pick([`10.${octet()}.${octet()}.${octet()}`, `2001:db8::${octet().toString(16)}`]),
+    ),
   () => ((a) => ({ line: `ship it to ${a} please`, pii: a }))(pick(STREETS)),
-  () => ((d) => ({ line: `my date of birth is ${d}`, pii: d }))(pick([`03/${10 + Math.floor(random() * 18)}/19${60 + Math.floor(random() * 39)}`, `${pick(MONTHS)} ${1 + Math.floor(random() * 27)}th, 19${60 + Math.floor(random() * 39)}`])),
+  () =>
+    ((d) => ({ line: `my date of birth is ${d}`, pii: d }))(
+      pick([
+        `03/${10 + Math.floor(random() * 18)}/19${60 + Math.floor(random() * 39)}`,
+        `${pick(MONTHS)} ${1 + Math.floor(random() * 27)}th, 19${60 + Math.floor(random() * 39)}`,
+      ]),
+    ),
 ];
 
 interface Excerpt {
@@ -85,7 +136,8 @@ function buildExcerpts(): Excerpt[] {
   const turns: string[] = [];
   for (const line of readFileSync(SGD, 'utf8').split('\n')) {
     if (line) {
-      for (const t of (JSON.parse(line) as { turns: Array<{ speaker: string; text: string }> }).turns) {
+      for (const t of (JSON.parse(line) as { turns: Array<{ speaker: string; text: string }> })
+        .turns) {
         turns.push(`${t.speaker}: ${t.text}`);
       }
     }
@@ -112,10 +164,21 @@ const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (n: number, places = 3): number => Number(n.toFixed(places));
 
-function measure(name: string, redact: (text: string) => string, excerpts: Excerpt[], control: string[]) {
+async function measure(
+  name: string,
+  redact: (text: string) => string,
+  excerpts: Excerpt[],
+  control: string[],
+) {
   for (const e of excerpts.slice(0, 100)) {
     redact(e.content); // warm-up: JIT, regex compilation, libphonenumber metadata
   }
+  // GC pauses during the timed loops, to tell allocation cost from scheduler noise.
+  const gc: number[] = [];
+  const observer = new PerformanceObserver((list) =>
+    gc.push(...list.getEntries().map((e) => e.duration)),
+  );
+  observer.observe({ entryTypes: ['gc'] });
   const perExcerpt: number[] = [];
   let bytes = 0;
   let elapsed = 0;
@@ -141,6 +204,8 @@ function measure(name: string, redact: (text: string) => string, excerpts: Excer
       bestPerBundle[b] = Math.min(bestPerBundle[b] ?? Infinity, dt);
     }
   }
+  await new Promise((resolve) => setTimeout(resolve, 50)); // GC entries arrive asynchronously
+  observer.disconnect();
   perExcerpt.sort((a, b) => a - b);
   perBundle.sort((a, b) => a - b);
   let injected = 0;
@@ -151,32 +216,48 @@ function measure(name: string, redact: (text: string) => string, excerpts: Excer
     masked += e.pii.filter((p) => !out.includes(p)).length;
   }
   const controlBytes = control.reduce((n, t) => n + Buffer.byteLength(t), 0);
-  const controlMasks = control.reduce((n, t) => n + (redact(t).match(/\[REDACTED:[A-Z]+\]/g)?.length ?? 0), 0);
+  const controlMasks = control.reduce(
+    (n, t) => n + (redact(t).match(/\[REDACTED:[A-Z]+\]/g)?.length ?? 0),
+    0,
+  );
   return {
     name,
     throughput_mb_s: round(bytes / 1e6 / (elapsed / 1000), 1),
-    excerpt_ms: { p50: round(percentile(perExcerpt, 50)), p95: round(percentile(perExcerpt, 95)), p99: round(percentile(perExcerpt, 99)) },
+    excerpt_ms: {
+      p50: round(percentile(perExcerpt, 50)),
+      p95: round(percentile(perExcerpt, 95)),
+      p99: round(percentile(perExcerpt, 99)),
+    },
     bundle_ms: {
       p50: round(percentile(perBundle, 50)),
       p99: round(percentile(perBundle, 99)),
       max: round(perBundle[perBundle.length - 1]),
       worst_best_of_rounds: round(Math.max(...bestPerBundle)),
     },
+    gc_pauses: {
+      count: gc.length,
+      total_ms: round(
+        gc.reduce((a, b) => a + b, 0),
+        1,
+      ),
+      max_ms: round(Math.max(0, ...gc)),
+    },
     recall: round(masked / injected),
     masks_per_100kb_wikipedia: round((controlMasks / controlBytes) * 100_000, 1),
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const excerpts = buildExcerpts();
   const control = readFileSync(SQUAD, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { text: string }).text);
   const redactor = new Redactor();
-  const ours = measure('Redactor', (t) => redactor.redact(t).text, excerpts, control);
-  const baseline = measure('naive spec regex list', naiveRedact, excerpts, control);
-  const meanBytes = excerpts.reduce((n, e) => n + Buffer.byteLength(e.content), 0) / excerpts.length;
+  const ours = await measure('Redactor', (t) => redactor.redact(t).text, excerpts, control);
+  const baseline = await measure('naive spec regex list', naiveRedact, excerpts, control);
+  const meanBytes =
+    excerpts.reduce((n, e) => n + Buffer.byteLength(e.content), 0) / excerpts.length;
   console.log(
     JSON.stringify(
       {
@@ -196,4 +277,4 @@ function main(): void {
   );
 }
 
-main();
+void main();

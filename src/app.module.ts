@@ -1,5 +1,10 @@
+import { CoalescerModule } from '@app/coalescer';
 import { DatabaseModule } from '@app/database';
 import { EmbeddingModule } from '@app/embedding';
+import { PodiumModule } from '@app/podium';
+import { PromptModule } from '@app/prompt';
+import { RedactionModule } from '@app/redaction';
+import { RerankModule } from '@app/rerank';
 import { VectorModule } from '@app/vector';
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
@@ -8,9 +13,11 @@ import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ContextModule } from './context/context.module';
 import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
+import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 
 /** The composition root: every provider choice is made here, from the validated config. */
@@ -59,9 +66,32 @@ export class AppModule {
           qdrantUrl: config.storage.qdrantUrl,
           qdrantApiKey: config.storage.qdrantApiKey,
         }),
+        PodiumModule.forRoot({ isGlobal: true, provider: config.podium.provider }),
+        RedactionModule.forRoot({
+          isGlobal: true,
+          entities: config.redaction.entities,
+          phoneRegions: config.redaction.phoneRegions,
+        }),
+        RerankModule.forRoot({
+          isGlobal: true,
+          provider: config.rerank.provider,
+          teiUrl: config.rerank.teiUrl,
+          cohereApiKey: config.rerank.cohereApiKey,
+          cohereBaseUrl: config.rerank.cohereBaseUrl,
+          cohereModel: config.rerank.cohereModel,
+        }),
+        PromptModule.forRoot({ isGlobal: true }),
+        CoalescerModule.forRoot({
+          isGlobal: true,
+          redisUrl: config.storage.redisUrl,
+          tailWords: config.context.coalesceTailWords,
+          ttlMs: config.context.coalesceTtlMs,
+        }),
         IngestModule,
         DemoModule,
         RetrievalModule,
+        ContextModule,
+        RedactModule,
         HealthModule,
       ],
       providers: [

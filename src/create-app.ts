@@ -11,22 +11,36 @@ import { type AppConfig } from './config/app-config';
 const BODY_LIMIT = 1024 * 1024;
 export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
 
-/**
- * Builds the Fastify-backed Nest app exactly as production runs it; e2e tests call this
- * too, so they exercise the same pipes, filters, parsers and hooks.
- */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+export function createFastifyAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
     genReqId: genRequestId,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     return503OnClosing: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    bufferLogs: true,
-    // We register the JSON parser ourselves (below) to give parse errors a stable code.
-    bodyParser: false,
-  });
+}
+
+export const APP_OPTIONS = {
+  bufferLogs: true,
+  // We register the JSON parser ourselves (configureApp) to give parse errors a stable code.
+  bodyParser: false,
+};
+
+/**
+ * Builds the Fastify-backed Nest app exactly as production runs it; e2e tests call this
+ * too, so they exercise the same pipes, filters, parsers and hooks.
+ */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config),
+    createFastifyAdapter(),
+    APP_OPTIONS,
+  );
+  return configureApp(app);
+}
+
+/** Logger, shutdown hooks, body parsers and response hooks: everything outside the modules. */
+export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
 

@@ -1,4 +1,13 @@
-import { type EMBEDDING_PROVIDERS, type LOG_LEVELS, type VECTOR_PROVIDERS } from './env.schema';
+import { type EntityType } from '@app/redaction';
+import { type CountryCode } from 'libphonenumber-js';
+
+import {
+  type EMBEDDING_PROVIDERS,
+  type LOG_LEVELS,
+  type PODIUM_PROVIDERS,
+  type RERANK_PROVIDERS,
+  type VECTOR_PROVIDERS,
+} from './env.schema';
 
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 export type VectorProviderName = (typeof VECTOR_PROVIDERS)[number];
@@ -28,6 +37,23 @@ export interface AppConfig {
     openaiBaseUrl?: string;
     teiUrl?: string;
   };
+  rerank: {
+    provider: (typeof RERANK_PROVIDERS)[number];
+    teiUrl?: string;
+    cohereApiKey?: string;
+    cohereBaseUrl?: string;
+    cohereModel?: string;
+  };
+  podium: { provider: (typeof PODIUM_PROVIDERS)[number] };
+  context: {
+    timeoutMs: number;
+    maxTokens: number;
+    poolK: number;
+    finalK: number;
+    coalesceTailWords: number;
+    coalesceTtlMs: number;
+  };
+  redaction: { entities: EntityType[]; phoneRegions: CountryCode[] };
   chat: { scoreThreshold?: number };
   ingest: { maxRecords: number };
   seedDemoData: boolean;

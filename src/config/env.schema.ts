@@ -18,6 +18,8 @@ const url = { require_tld: false, protocols: ['http', 'https'] };
 
 export const EMBEDDING_PROVIDERS = ['local', 'openai', 'tei'] as const;
 export const VECTOR_PROVIDERS = ['pgvector', 'qdrant'] as const;
+export const PODIUM_PROVIDERS = ['local', 'api'] as const;
+export const RERANK_PROVIDERS = ['fusion', 'none', 'tei', 'cohere'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -122,6 +124,86 @@ export class EnvSchema {
   @Min(-1)
   @Max(1)
   CHAT_SCORE_THRESHOLD?: number;
+
+  @IsOptional()
+  @IsIn(PODIUM_PROVIDERS)
+  PODIUM_PROVIDER?: (typeof PODIUM_PROVIDERS)[number];
+
+  @IsOptional()
+  @IsIn(RERANK_PROVIDERS)
+  RERANK_PROVIDER?: (typeof RERANK_PROVIDERS)[number];
+
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
+  TEI_RERANK_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  COHERE_API_KEY?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
+  COHERE_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  COHERE_RERANK_MODEL?: string;
+
+  /** The whole /context deadline in ms (the spec's 800). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(50)
+  @Max(10000)
+  CONTEXT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(32000)
+  CONTEXT_MAX_TOKENS?: number;
+
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  POOL_K?: number;
+
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  FINAL_K?: number;
+
+  /** Words of the previous transcript chunk(s) carried into the next query. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  COALESCE_TAIL_WORDS?: number;
+
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1000)
+  @Max(86400000)
+  COALESCE_TTL_MS?: number;
+
+  /** Comma list of entity types to redact (default: all). */
+  @IsOptional()
+  @IsString()
+  REDACT_ENTITIES?: string;
+
+  /** Comma list of ISO regions for phone detection (default: US). */
+  @IsOptional()
+  @IsString()
+  REDACT_PHONE_REGIONS?: string;
 
   /** Skip seeding the demo data set into an empty embedded store. */
   @IsOptional()

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 
+import { parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
+import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 
 import { type AppConfig } from './app-config';
 import { EnvSchema } from './env.schema';
@@ -20,6 +22,11 @@ function describe(errors: ValidationError[]): string[] {
   );
 }
 
+function parsePhoneRegions(csv: string | undefined): string[] {
+  const regions = (csv ?? 'US').split(',').map((r) => r.trim().toUpperCase()).filter(Boolean);
+  return regions.length > 0 ? regions : ['US'];
+}
+
 /** Cross-field rules that a single decorator cannot express. */
 function crossFieldProblems(env: EnvSchema): string[] {
   const problems: string[] = [];
@@ -28,6 +35,21 @@ function crossFieldProblems(env: EnvSchema): string[] {
   }
   if (env.EMBEDDING_PROVIDER === 'tei' && !env.TEI_URL) {
     problems.push('TEI_URL: required when EMBEDDING_PROVIDER=tei');
+  }
+  if (env.RERANK_PROVIDER === 'tei' && !env.TEI_RERANK_URL && !env.TEI_URL) {
+    problems.push('TEI_RERANK_URL: required when RERANK_PROVIDER=tei');
+  }
+  if (env.RERANK_PROVIDER === 'cohere' && !env.COHERE_API_KEY) {
+    problems.push('COHERE_API_KEY: required when RERANK_PROVIDER=cohere');
+  }
+  try {
+    parseRedactEntities(env.REDACT_ENTITIES);
+  } catch (error) {
+    problems.push(`REDACT_ENTITIES: ${(error as Error).message}`);
+  }
+  const badRegions = parsePhoneRegions(env.REDACT_PHONE_REGIONS).filter((r) => !isSupportedCountry(r));
+  if (badRegions.length > 0) {
+    problems.push(`REDACT_PHONE_REGIONS: unknown region(s) ${badRegions.join(', ')}`);
   }
   if (env.VECTOR_PROVIDER === 'qdrant' && !env.QDRANT_URL) {
     problems.push('QDRANT_URL: required when VECTOR_PROVIDER=qdrant');
@@ -67,6 +89,26 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       openaiApiKey: env.OPENAI_API_KEY,
       openaiBaseUrl: env.OPENAI_BASE_URL,
       teiUrl: env.TEI_URL,
+    },
+    rerank: {
+      provider: env.RERANK_PROVIDER ?? 'fusion',
+      teiUrl: env.TEI_RERANK_URL ?? env.TEI_URL,
+      cohereApiKey: env.COHERE_API_KEY,
+      cohereBaseUrl: env.COHERE_BASE_URL,
+      cohereModel: env.COHERE_RERANK_MODEL,
+    },
+    podium: { provider: env.PODIUM_PROVIDER ?? 'local' },
+    context: {
+      timeoutMs: env.CONTEXT_TIMEOUT_MS ?? 800,
+      maxTokens: env.CONTEXT_MAX_TOKENS ?? 1500,
+      poolK: env.POOL_K ?? 20,
+      finalK: env.FINAL_K ?? 5,
+      coalesceTailWords: env.COALESCE_TAIL_WORDS ?? 8,
+      coalesceTtlMs: env.COALESCE_TTL_MS ?? 10 * 60_000,
+    },
+    redaction: {
+      entities: parseRedactEntities(env.REDACT_ENTITIES),
+      phoneRegions: parsePhoneRegions(env.REDACT_PHONE_REGIONS) as CountryCode[],
     },
     chat: { scoreThreshold: env.CHAT_SCORE_THRESHOLD },
     ingest: { maxRecords: env.INGEST_MAX_RECORDS ?? 5000 },

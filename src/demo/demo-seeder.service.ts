@@ -1,8 +1,10 @@
+import { LocalPodiumContacts, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { type IngestReport } from '../ingest/ingest.dto';
 import { IngestService } from '../ingest/ingest.service';
+import { DEMO_CONTACTS } from './demo-contacts';
 import { DEMO_CONVERSATIONS } from './demo-conversations';
 import { DEMO_TOPICS } from './demo-kb';
 
@@ -27,9 +29,14 @@ export class DemoSeeder {
   constructor(
     private readonly ingest: IngestService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
   ) {}
 
   async seedIfEmpty(): Promise<{ conversations: IngestReport; kb: IngestReport } | undefined> {
+    // Only the embedded CRM is ours to seed; a real Podium account has its own contacts.
+    if (this.contacts instanceof LocalPodiumContacts && (await this.contacts.count()) === 0) {
+      await this.contacts.upsert(DEMO_CONTACTS);
+    }
     const counts = await Promise.all([
       this.store.count('conversations'),
       this.store.count('source_chunks'),

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { DemoModule } from '../demo/demo.module';
+import { HybridSearchService } from './hybrid-search.service';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
 import { StoreBootstrap } from './store-bootstrap.service';
@@ -9,7 +10,7 @@ import { StoreBootstrap } from './store-bootstrap.service';
 @Module({
   imports: [DemoModule],
   controllers: [SearchController],
-  providers: [StoreBootstrap, SearchService],
-  exports: [StoreBootstrap, SearchService],
+  providers: [StoreBootstrap, SearchService, HybridSearchService],
+  exports: [StoreBootstrap, SearchService, HybridSearchService],
 })
 export class RetrievalModule {}

@@ -1,7 +1,9 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 
+import { AppModule } from '../../src/app.module';
 import { loadConfig } from '../../src/config/load-config';
-import { createApp } from '../../src/create-app';
+import { APP_OPTIONS, configureApp, createApp, createFastifyAdapter } from '../../src/create-app';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -18,9 +20,21 @@ export const TEST_ENV: Record<string, string> = {
   NODE_ENV: 'test',
 };
 
-/** Boots the real app (Fastify, real pipes and filters, real store) on a loopback port. */
-export async function bootTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const app = await createApp(loadConfig({ ...TEST_ENV, ...env }));
+/**
+ * Boots the real app (Fastify, real pipes and filters, real store) on a loopback port.
+ * `override` may swap providers (e.g. wrap one in a fault switch); everything else is real.
+ */
+export async function bootTestApp(
+  env: Record<string, string> = {},
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder,
+): Promise<TestApp> {
+  const config = loadConfig({ ...TEST_ENV, ...env });
+  const app = override
+    ? configureApp(
+        (await override(Test.createTestingModule({ imports: [AppModule.forRoot(config)] })).compile())
+          .createNestApplication<NestFastifyApplication>(createFastifyAdapter(), APP_OPTIONS),
+      )
+    : await createApp(config);
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {

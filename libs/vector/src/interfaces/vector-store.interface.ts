@@ -32,6 +32,8 @@ export interface VectorHit<C extends CollectionName = CollectionName> {
   content: string;
   /** Cosine similarity for dense search; a text-rank score for lexical search. */
   score: number;
+  /** Cosine similarity to `LexicalQuery.embedding`, when one was given to a lexical search. */
+  similarity?: number;
   payload: CollectionPayloads[C];
 }
 
@@ -52,6 +54,8 @@ export interface DenseQuery {
 
 export interface LexicalQuery {
   text: string;
+  /** When given, each lexical hit also reports its cosine similarity to this vector. */
+  embedding?: number[];
   topK: number;
   filter?: VectorFilter;
 }

@@ -76,13 +76,16 @@ export class PgVectorStore implements VectorStore {
   ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [query.text, query.topK];
     const where = this.whereClause(query.filter, params);
+    const similarity = query.embedding
+      ? `, 1 - (embedding <=> $${params.push(toVectorLiteral(query.embedding))}::vector) AS similarity`
+      : '';
     // OR the query's lexemes together: a spoken turn is long and AND semantics would match
     // nothing. ts_rank_cd then rewards documents covering more of the terms, closer together.
     const sql = `
       WITH q AS (
         SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) AS query
         FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme)
-      SELECT ${this.selectList(collection)}, ts_rank_cd(tsv, q.query) AS score
+      SELECT ${this.selectList(collection)}, ts_rank_cd(tsv, q.query) AS score${similarity}
       FROM ${TABLES[collection]}, q
       ${where ? `${where} AND` : 'WHERE'} q.query IS NOT NULL AND tsv @@ q.query
       ORDER BY score DESC, id LIMIT $2`;

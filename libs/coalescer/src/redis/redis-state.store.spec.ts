@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+
+import { Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
+
+import {
+  freePort,
+  spawnRedisServer,
+  startRedis,
+  type TestRedis,
+} from '../../../../test/support/redis';
+import { resolveCoalescerConfig } from '../coalescer.config';
+import { type CoalescerModuleOptions } from '../coalescer.module-definition';
+import { createCoalescerStateStore } from '../coalescer.providers';
+import { TranscriptCoalescer } from '../transcript-coalescer';
+import { REDIS_KEY_PREFIX, RedisStateStore } from './redis-state.store';
+
+/** A coalescer as one replica builds it: its own Redis connection, via the module factory. */
+async function replica(options: CoalescerModuleOptions) {
+  const store = (await createCoalescerStateStore(options)) as RedisStateStore;
+  return { sut: new TranscriptCoalescer(store, resolveCoalescerConfig(options)), store };
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) {
+      throw new Error('condition not met in time');
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('RedisStateStore (real redis-server)', () => {
+  let redis: TestRedis;
+  let raw: Redis;
+  const closers: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    // The outage tests log warnings on purpose; keep the test output readable.
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    redis = await startRedis();
+    raw = new Redis(redis.url);
+  });
+
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+
+  afterAll(async () => {
+    await raw.quit();
+    await redis.stop();
+    jest.restoreAllMocks();
+  });
+
+  it('shares a call between two replicas: a split order number becomes one query', async () => {
+    const a = await replica({ redisUrl: redis.url });
+    const b = await replica({ redisUrl: redis.url });
+    closers.push(
+      () => a.store.close(),
+      () => b.store.close(),
+    );
+    const callId = randomUUID();
+
+    await a.sut.feed(callId, 'my order number is');
+    await expect(b.sut.feed(callId, 'ABC-12345')).resolves.toEqual({
+      query: 'my order number is ABC-12345',
+      tail: 'my order number is',
+      degraded: false,
+    });
+    await expect(a.sut.feed(randomUUID(), 'hello')).resolves.toMatchObject({ tail: '' });
+  });
+
+  it('writes cb:coalesce:<call_id> with a PX expiry that Redis enforces', async () => {
+    const { sut, store } = await replica({ redisUrl: redis.url, ttlMs: 300 });
+    closers.push(() => store.close());
+    const callId = randomUUID();
+    await sut.feed(callId, 'my order number is');
+
+    const key = `${REDIS_KEY_PREFIX}${callId}`;
+    await expect(raw.get(key)).resolves.toBe('my order number is');
+    const pttl = await raw.pttl(key);
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(300);
+
+    await eventually(async () => (await raw.exists(key)) === 0);
+    await expect(sut.feed(callId, 'ABC-12345')).resolves.toMatchObject({
+      query: 'ABC-12345',
+      tail: '',
+    });
+  });
+
+  it('caps the stored value so one call cannot grow its key', async () => {
+    const store = new RedisStateStore({ url: redis.url, maxTailChars: 32, commandTimeoutMs: 200 });
+    closers.push(() => store.close());
+    await store.waitUntilReady(2000);
+    const callId = randomUUID();
+
+    await store.set(callId, `${'word '.repeat(1000)}end`, 10_000);
+    const stored = await raw.get(`${REDIS_KEY_PREFIX}${callId}`);
+    expect(stored?.length).toBeLessThanOrEqual(32);
+    expect(stored?.endsWith(' word end')).toBe(true);
+  });
+
+  it('answers without a tail, fast, when Redis is unreachable', async () => {
+    const deadUrl = `redis://127.0.0.1:${await freePort()}`;
+    const { sut, store } = await replica({ redisUrl: deadUrl, redisConnectTimeoutMs: 100 });
+    closers.push(() => store.close());
+
+    const started = performance.now();
+    await expect(sut.feed('call-1', 'my order number is')).resolves.toEqual({
+      query: 'my order number is',
+      tail: '',
+      degraded: true,
+    });
+    await expect(sut.feed('call-1', 'ABC-12345')).resolves.toMatchObject({
+      query: 'ABC-12345',
+      degraded: true,
+    });
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('degrades while Redis is down mid-call and recovers when it is back', async () => {
+    const own = await spawnRedisServer();
+    const { sut, store } = await replica({ redisUrl: own.url });
+    closers.push(
+      () => store.close(),
+      () => own.stop(),
+    );
+
+    await expect(sut.feed('call-1', 'my order')).resolves.toMatchObject({ degraded: false });
+    await own.stop();
+    await expect(sut.feed('call-1', 'number is')).resolves.toMatchObject({
+      query: 'number is',
+      degraded: true,
+    });
+
+    const restarted = await spawnRedisServer(own.port);
+    closers.push(() => restarted.stop());
+    await eventually(() => Promise.resolve(store.status === 'ready'));
+    await sut.feed('call-1', 'my order number is');
+    await expect(sut.feed('call-1', 'ABC-12345')).resolves.toEqual({
+      query: 'my order number is ABC-12345',
+      tail: 'my order number is',
+      degraded: false,
+    });
+  });
+
+  it('close() ends the connection', async () => {
+    const { store } = await replica({ redisUrl: redis.url });
+    expect(store.status).toBe('ready');
+    await store.close();
+    expect(store.status).toBe('end');
+  });
+});

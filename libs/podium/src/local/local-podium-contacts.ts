@@ -1,0 +1,81 @@
+import { type Database } from '@app/database';
+
+import {
+  type ContactLookup,
+  type LiveContact,
+  type PodiumContacts,
+} from '../interfaces/podium-contacts.interface';
+
+interface ContactRow {
+  contact_uid: string;
+  phone: string | null;
+  email: string | null;
+  opt_out_sms: boolean;
+  opt_out_email: boolean;
+  location_uid: string | null;
+  last_seen_at: Date | null;
+}
+
+export type LocalContact = Omit<LiveContact, 'opt_out_sms' | 'opt_out_email'> & {
+  name?: string;
+  opt_out_sms: boolean;
+  opt_out_email: boolean;
+};
+
+/**
+ * The embedded CRM: a `podium_contacts` table in the service's own database, with the same
+ * interface as the Podium API client. Used for the embedded mode, demos and tests.
+ */
+export class LocalPodiumContacts implements PodiumContacts {
+  constructor(private readonly database: Database) {}
+
+  async getContact(contactUid: string): Promise<ContactLookup> {
+    const db = await this.database.whenOpen();
+    const rows: ContactRow[] = await db.query(
+      `SELECT contact_uid, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at
+       FROM podium_contacts WHERE contact_uid = $1`,
+      [contactUid],
+    );
+    const row = rows[0];
+    if (!row) {
+      return { status: 'not_found' };
+    }
+    return {
+      status: 'found',
+      contact: { ...row, last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null },
+    };
+  }
+
+  /** Inserts or updates contacts (demo seed, tests, and later webhooks). */
+  async upsert(contacts: LocalContact[]): Promise<void> {
+    const db = await this.database.whenOpen();
+    for (const c of contacts) {
+      await db.query(
+        `INSERT INTO podium_contacts (contact_uid, name, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+         ON CONFLICT (contact_uid) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
+           email = EXCLUDED.email, opt_out_sms = EXCLUDED.opt_out_sms, opt_out_email = EXCLUDED.opt_out_email,
+           location_uid = EXCLUDED.location_uid, last_seen_at = EXCLUDED.last_seen_at, updated_at = now()`,
+        [c.contact_uid, c.name ?? null, c.phone, c.email, c.opt_out_sms, c.opt_out_email, c.location_uid, c.last_seen_at],
+      );
+    }
+  }
+
+  async count(): Promise<number> {
+    const db = await this.database.whenOpen();
+    const [row] = await db.query(`SELECT count(*)::int AS n FROM podium_contacts`);
+    return (row as { n: number }).n;
+  }
+
+  async isHealthy(): Promise<boolean> {
+    if (!this.database.isOpen) {
+      return false;
+    }
+    try {
+      await this.database.dataSource.query('SELECT 1 FROM podium_contacts LIMIT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

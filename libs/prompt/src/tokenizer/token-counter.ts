@@ -1,0 +1,84 @@
+/** The BPE vocabularies {@link TokenCounter} can load. */
+export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
+
+type EncodingApi = Pick<
+  typeof import('gpt-tokenizer/encoding/o200k_base'),
+  'countTokens' | 'isWithinTokenLimit'
+>;
+
+/**
+ * Loads one vocabulary. `require` rather than a top-level import so that only the chosen
+ * encoding's rank table is parsed (~0.13-0.35 s and ~20 MB each); the switch is exhaustive,
+ * so adding a name to {@link TokenizerEncoding} without a loader fails to compile.
+ */
+function loadEncoding(encoding: TokenizerEncoding): EncodingApi {
+  switch (encoding) {
+    case 'o200k_base':
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return require('gpt-tokenizer/encoding/o200k_base') as EncodingApi;
+    case 'cl100k_base':
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return require('gpt-tokenizer/encoding/cl100k_base') as EncodingApi;
+  }
+}
+
+/**
+ * Customer text is data, not control: `<|endoftext|>` typed by a caller must be counted as
+ * the ordinary characters an LLM API would see, never rejected (gpt-tokenizer's default
+ * throws on special tokens) nor collapsed into one special token.
+ */
+const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** What the budget functions need from a tokenizer; {@link TokenCounter} is the real one. */
+export interface TokenCounterLike {
+  count(text: string): number;
+  fits(text: string, limit: number): boolean;
+}
+
+/**
+ * Exact token counts for one BPE vocabulary (gpt-tokenizer). Build it once per process —
+ * the rank table is parsed on construction — and inject it; the class is its own Nest token.
+ */
+export class TokenCounter implements TokenCounterLike {
+  private readonly api: EncodingApi;
+
+  constructor(readonly encoding: TokenizerEncoding = 'o200k_base') {
+    this.api = loadEncoding(encoding);
+  }
+
+  /** Number of tokens `text` encodes to, special-token look-alikes counted as plain text. */
+  count(text: string): number {
+    return text.length === 0 ? 0 : this.api.countTokens(text, AS_PLAIN_TEXT);
+  }
+
+  /** True when `text` is at most `limit` tokens; stops encoding early on long inputs. */
+  fits(text: string, limit: number): boolean {
+    if (limit < 0) {
+      return false;
+    }
+    return text.length === 0 || this.api.isWithinTokenLimit(text, limit, AS_PLAIN_TEXT) !== false;
+  }
+}
+
+/**
+ * Wraps a counter with a per-use cache. Prompt assembly re-measures the same excerpt and
+ * block texts while it searches for the largest fitting budget; the cache makes every
+ * repeat free. Keep one per operation: it holds the texts it has seen.
+ */
+export function memoizeCounter(counter: TokenCounterLike): TokenCounterLike {
+  const counts = new Map<string, number>();
+  return {
+    count(text) {
+      let n = counts.get(text);
+      if (n === undefined) {
+        n = counter.count(text);
+        counts.set(text, n);
+      }
+      return n;
+    },
+    fits(text, limit) {
+      const n = counts.get(text);
+      return n === undefined ? counter.fits(text, limit) : limit >= 0 && n <= limit;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { EntityType } from '../entity-types';
+import { Redactor } from '../redactor';
+
+type Finding = [EntityType, string];
+
+describe('EMAIL', () => {
+  const sut = new Redactor();
+  const findings = (text: string): Finding[] =>
+    sut.redact(text).entities.map((e) => [e.type, text.slice(e.start, e.end)]);
+
+  it.each<[string, string, string]>([
+    ['a plain address', 'mail jane@example.com today', 'jane@example.com'],
+    [
+      'dots and plus tags',
+      'mail john.doe+billing@mail.example.co.uk.',
+      'john.doe+billing@mail.example.co.uk',
+    ],
+    ['an address in angle brackets', 'From: Jane <jane_d@corp-mail.io>', 'jane_d@corp-mail.io'],
+    ['an address after mailto:', 'mailto:ops@example.org', 'ops@example.org'],
+    ['an address with digits', 'user 42 is j42@ex4mple.net', 'j42@ex4mple.net'],
+    ['an upper-case address', 'JANE.DOE@EXAMPLE.COM', 'JANE.DOE@EXAMPLE.COM'],
+    [
+      'a dictated address',
+      'it is john dot smith at gmail dot com okay',
+      'john dot smith at gmail dot com',
+    ],
+    [
+      'a dictated address with a plain local part',
+      'email jsmith at example dot org',
+      'jsmith at example dot org',
+    ],
+  ])('masks %s', (_name, text, expected) => {
+    expect(findings(text)).toEqual([['EMAIL', expected]]);
+  });
+
+  it.each<[string, string]>([
+    ['a handle', 'follow @janedoe on social'],
+    ['an address without a TLD', 'user@localhost is the default'],
+    ['an at-sign in prose', 'meet @ 5 pm'],
+    ['a domain on its own', 'see example.com for details'],
+    ['"at" and "dot" without a TLD', 'look at the dot over the i'],
+    ['a dictated domain with an unknown TLD', 'jsmith at example dot banana'],
+  ])('leaves %s alone', (_name, text) => {
+    expect(findings(text)).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import { BASE_CONFIDENCE } from '../entity-types';
+import type { Detection, DetectorOptions } from './detector';
+
+/**
+ * A practical address: any RFC 5322 `atext` (plus dots) in the local part, since people do
+ * use `o'brien@` and `a&b@`, and a dotted domain ending in an alphabetic TLD. Sticky: it is
+ * only ever tried where a local part starts (see {@link detectEmails}), and each domain
+ * label must be followed by a dot, so a match attempt is linear.
+ */
+const EMAIL_AT =
+  /[\w.!#$%&'*+/=?^`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\w-])/y;
+const ATEXT = new Uint8Array(128);
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.!#$%&'*+/=?^`{|}~-") {
+  ATEXT[c.charCodeAt(0)] = 1;
+}
+
+/**
+ * The ASR rendering: "john dot smith at example dot com". Limited to common TLDs because
+ * "at" and "dot" are ordinary words; a two-word local part ("john smith at …") masks only
+ * its last word, which is the part that identifies the mailbox. The dotted parts are
+ * bounded ({0,4}) so "a dot a dot a dot …" without an "at" fails in linear time.
+ */
+const SPOKEN_EMAIL =
+  /\b[a-z0-9][\w-]*(?:\s+dot\s+[\w-]+){0,4}\s+at\s+[a-z0-9][\w-]*(?:\s+dot\s+[\w-]+){0,4}\s+dot\s+(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|info|biz|me|ai|app|dev)\b/gi;
+const HAS_SPOKEN_DOT = /\bdot\b/i;
+
+/** Written and spoken email addresses. */
+export function detectEmails(text: string, _options: DetectorOptions, out: Detection[]): void {
+  // Anchor on each "@" and walk back to the start of its local part, instead of trying a
+  // pattern at every position of the text.
+  let minStart = 0;
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', Math.max(at + 1, minStart))) {
+    let start = at;
+    while (start > minStart && ATEXT[text.charCodeAt(start - 1)] === 1) {
+      start--;
+    }
+    EMAIL_AT.lastIndex = start;
+    const m = start < at ? EMAIL_AT.exec(text) : null;
+    if (m) {
+      minStart = start + m[0].length;
+      out.push({ type: 'EMAIL', start, end: minStart, score: BASE_CONFIDENCE.EMAIL });
+    }
+  }
+  if (HAS_SPOKEN_DOT.test(text)) {
+    for (const m of text.matchAll(SPOKEN_EMAIL)) {
+      const start = m.index;
+      out.push({
+        type: 'EMAIL',
+        start,
+        end: start + m[0].length,
+        score: BASE_CONFIDENCE.EMAIL - 0.1,
+      });
+    }
+  }
+}

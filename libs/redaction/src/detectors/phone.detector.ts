@@ -1,0 +1,182 @@
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+import { BASE_CONFIDENCE } from '../entity-types';
+import {
+  countDigits,
+  type Detection,
+  type DetectorOptions,
+  digitsOf,
+  hasContext,
+  NON_PHONE_LABEL,
+} from './detector';
+
+/**
+ * A run of digit groups that could be a phone number: optional `+country`, optional
+ * `(area)`, then groups joined by one space, dot or dash. It refuses to start inside a
+ * word, after a currency sign or `#`, after `word-` (order ids like `ABC-1234567`) or
+ * inside a decimal, and refuses to end before `/`, `:digit` (times), a decimal or a word
+ * character other than an extension (`x12`, `ext`).
+ * Separators are mandatory between groups, so matching stays linear.
+ */
+const CANDIDATE =
+  /(?<![\w+$#€£¥/]|\w-|\d[.,])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,14}(?:[ .-]\d{1,14}){0,6}(?:(?=x\d|ext)|(?![\w/]|[.,-]\d|:\d))/g;
+/** One group of a candidate, keeping its `+` or parentheses. */
+const GROUP = /\+?\(?\d+\)?/g;
+const HAS_SEPARATOR = /[ .()-]/;
+/** Calendar dates (`2024-03-14`, `03.14.1985`) share the shape of some national numbers. */
+const DATE_SHAPE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
+const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+/** Two groups joined by a dot is a decimal number, whatever its digits. */
+const DECIMAL = /^\d+\.\d+$/;
+/**
+ * NANP numbers written in a phone layout: `555-0199`, `(555) 0100`, `(415) 555-0134`,
+ * `+1 415.555.0134`, `+14155550134`. The layout is itself the evidence, so the
+ * numbering-plan structure (area code and exchange start 2–9) is enough and fictional 555
+ * numbers still count; bare digit strings have no layout and go through libphonenumber's
+ * full validation.
+ */
+const NANP_LOCAL = /^\(?[2-9]\d{2}\)?[-. ]?\d{4}$/;
+const NANP_FORMATTED =
+  /^(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-]?)[2-9]\d{2}[ .-]?\d{4}$/;
+const NANP_LENGTH = /^1?\d{10}$/;
+/** Three or more groups of at most four digits: how phone numbers are grouped everywhere. */
+const SHORT_GROUPS = /^[(+]?\d{1,4}\)?(?:[ .-]\(?\d{1,4}\)?){2,}$/;
+const NANP_E164 = /^\+1[2-9]\d{2}[2-9]\d{6}$/;
+const NANP_REGIONS: ReadonlySet<CountryCode> = new Set<CountryCode>(['US', 'CA']);
+
+/**
+ * True when dictated digits `digits[from..to)` (layout lost) form a phone number in one of
+ * `regions`. For NANP regions the numbering-plan structure is enough, local 7-digit
+ * numbers included: reading digits out one by one is how people give phone numbers, and
+ * the number that is PII when written `555-0199` must be PII when said "five five five oh
+ * one nine nine". Other regions go through libphonenumber.
+ */
+export function isDictatedPhone(
+  digits: string,
+  regions: readonly CountryCode[],
+  from = 0,
+  to = digits.length,
+): boolean {
+  for (const region of regions) {
+    if (NANP_REGIONS.has(region)) {
+      if (nanpDigits(digits, from, to)) {
+        return true;
+      }
+    } else if (parsePhoneNumberFromString(digits.slice(from, to), region)?.isValid()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** NANP structure on bare digits: NXX-XXXX, or [1]NXX-NXX-XXXX (N is 2–9). */
+function nanpDigits(digits: string, from: number, to: number): boolean {
+  const atLeast2 = (i: number): boolean => digits.charCodeAt(i) >= 50;
+  switch (to - from) {
+    case 7:
+      return atLeast2(from);
+    case 10:
+      return atLeast2(from) && atLeast2(from + 3);
+    case 11:
+      return digits[from] === '1' && atLeast2(from + 1) && atLeast2(from + 4);
+    default:
+      return false;
+  }
+}
+
+/** Validates one written candidate string as a phone number. */
+function isWrittenPhone(raw: string, regions: readonly CountryCode[]): boolean {
+  const digits = digitsOf(raw);
+  if (
+    digits.length < 7 ||
+    digits.length > 15 ||
+    DATE_SHAPE.test(raw) ||
+    DOTTED_QUAD.test(raw) ||
+    DECIMAL.test(raw)
+  ) {
+    return false;
+  }
+  const separated = HAS_SEPARATOR.test(raw);
+  if (regions.some((r) => NANP_REGIONS.has(r))) {
+    if (separated ? NANP_LOCAL.test(raw) || NANP_FORMATTED.test(raw) : NANP_E164.test(raw)) {
+      return true;
+    }
+  }
+  if (raw.startsWith('+')) {
+    // An international number is valid or not regardless of the configured regions.
+    return parsePhoneNumberFromString(raw)?.isValid() === true;
+  }
+  if (!separated && digits.length < 10) {
+    return false; // bare short digit strings are ids, amounts and dates far more often
+  }
+  for (const region of regions) {
+    // The parse costs tens of microseconds (more for non-US NANP area codes): only 10 or 11
+    // digits, bare or in short groups ("20 7276 5000"), can be NANP; "87622673 29" is not.
+    if (
+      NANP_REGIONS.has(region) &&
+      (!NANP_LENGTH.test(digits) || (separated && !SHORT_GROUPS.test(raw)))
+    ) {
+      continue;
+    }
+    if (parsePhoneNumberFromString(raw, region)?.isValid()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Written phone numbers. For each candidate run the whole run is tried first, then
+ * sub-runs, so "call 415 555 0134 5 times" still finds the number. A sub-run may only be
+ * cut at a space (a dash or dot binds its groups: `123-456-7890` is one invalid number,
+ * not a local `456-7890`), and one cut on the left must keep at least ten digits.
+ * Candidates right after an order/ticket/price label are skipped.
+ */
+export function detectPhones(text: string, options: DetectorOptions, out: Detection[]): void {
+  for (const m of text.matchAll(CANDIDATE)) {
+    if (
+      m[0].length < 7 ||
+      countDigits(m[0]) < 7 ||
+      hasContext(text, m.index, m.index, NON_PHONE_LABEL, 32)
+    ) {
+      continue;
+    }
+    const found = longestValidSubrun(m[0], options.phoneRegions);
+    if (found) {
+      const start = m.index + found[0];
+      out.push({ type: 'PHONE', start, end: m.index + found[1], score: BASE_CONFIDENCE.PHONE });
+    }
+  }
+}
+
+function longestValidSubrun(
+  raw: string,
+  regions: readonly CountryCode[],
+): [number, number] | undefined {
+  const groups = [...raw.matchAll(GROUP)].map((g) => [g.index, g.index + g[0].length] as const);
+  const n = groups.length;
+  // digitsBefore[k]: digits in groups 0..k-1, so a window's digit count costs no allocation.
+  const digitsBefore = [0];
+  for (let k = 0; k < n; k++) {
+    digitsBefore.push(digitsBefore[k] + countDigits(raw.slice(groups[k][0], groups[k][1])));
+  }
+  /** Whether the run may be cut between group k-1 and group k. */
+  const cuttable = (k: number): boolean => raw.slice(groups[k - 1][1], groups[k][0]).includes(' ');
+  // Windows in order of decreasing size, leftmost first: the first valid one is the answer.
+  for (let size = n; size >= 1; size--) {
+    for (let i = 0; i + size <= n; i++) {
+      const j = i + size - 1;
+      const digits = digitsBefore[j + 1] - digitsBefore[i];
+      if (digits < (i > 0 ? 10 : 7) || digits > 15) {
+        continue;
+      }
+      if ((i > 0 && !cuttable(i)) || (j < n - 1 && !cuttable(j + 1))) {
+        continue;
+      }
+      if (isWrittenPhone(raw.slice(groups[i][0], groups[j][1]), regions)) {
+        return [groups[i][0], groups[j][1]];
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+import { BASE_CONFIDENCE } from '../entity-types';
+import { type Detection, type DetectorOptions, hasContext } from './detector';
+
+/**
+ * Numbers printed in ads, wallets and SSA examples. They are valid-range but belong to no
+ * customer, and they show up in test data and docs, so masking them would only add noise.
+ */
+const SAMPLE_SSNS: ReadonlySet<string> = new Set([
+  '078051120', // the Woolworth wallet insert
+  '219099999', // SSA pamphlet
+  '123456789',
+  '457555462', // LifeLock advertising
+]);
+
+/**
+ * True for nine digits (`digits[from..to)`) that the SSA could have issued: area not 000,
+ * 666 or 900–999, group not 00, serial not 0000; known sample numbers are excluded.
+ */
+export function isSsn(digits: string, from = 0, to = digits.length): boolean {
+  if (to - from !== 9) {
+    return false;
+  }
+  const at = (i: number): number => digits.charCodeAt(from + i) - 48;
+  const area = at(0) * 100 + at(1) * 10 + at(2);
+  const group = at(3) * 10 + at(4);
+  const serial = at(5) * 1000 + at(6) * 100 + at(7) * 10 + at(8);
+  if (area === 0 || area === 666 || area >= 900 || group === 0 || serial === 0) {
+    return false;
+  }
+  return !SAMPLE_SSNS.has(from === 0 && to === digits.length ? digits : digits.slice(from, to));
+}
+
+/**
+ * 3-2-4 with one delimiter used twice: the back-reference makes `123-45 6789` (mixed
+ * delimiters) fail to match at all. Not glued to words or to a further `-digit`, so a
+ * fragment of `ABC-123-45-6789-0` is not a start.
+ */
+const DELIMITED = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w]|-\d)/g;
+
+/** Nine bare digits are an SSN only when the text says so (see {@link SSN_CONTEXT}). */
+const BARE = /(?<![\w.,-])\d{9}(?![\w]|[.,-]\d)/g;
+
+/** Words that announce an SSN; without one, nine bare digits are more often an id. */
+const SSN_CONTEXT = /(?:\b(?:ssn|social(?:\s+security)?|soc\.?\s*sec|tax\s*id|tin)\b|\bss\s?#)/i;
+
+/** Written SSNs: delimited 3-2-4 anywhere; bare nine digits only near an SSN keyword. */
+export function detectSsns(text: string, _options: DetectorOptions, out: Detection[]): void {
+  for (const m of text.matchAll(DELIMITED)) {
+    if (isSsn(m[1] + m[3] + m[4])) {
+      out.push({
+        type: 'US_SSN',
+        start: m.index,
+        end: m.index + m[0].length,
+        score: BASE_CONFIDENCE.US_SSN,
+      });
+    }
+  }
+  for (const m of text.matchAll(BARE)) {
+    const end = m.index + 9;
+    if (isSsn(m[0]) && hasContext(text, m.index, end, SSN_CONTEXT, 40, 24)) {
+      out.push({ type: 'US_SSN', start: m.index, end, score: BASE_CONFIDENCE.US_SSN - 0.05 });
+    }
+  }
+}

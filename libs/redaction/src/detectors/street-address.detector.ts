@@ -1,0 +1,212 @@
+import { BASE_CONFIDENCE } from '../entity-types';
+import {
+  AMBIGUOUS_SUFFIXES,
+  NOT_STREET_NAME_WORDS,
+  STATE_CODES,
+  STATE_NAMES,
+  STREET_LIKE_AFTER_BIG_NUMBER,
+  STREET_SUFFIXES,
+  SUFFIX_ABBREVIATIONS,
+} from './address-vocabulary';
+import type { Detection, DetectorOptions } from './detector';
+
+const SUFFIX = `(?:${[...STREET_SUFFIXES, ...SUFFIX_ABBREVIATIONS].join('|')})`;
+const ABBREVIATIONS: ReadonlySet<string> = new Set(SUFFIX_ABBREVIATIONS);
+const STATE = `(?:${STATE_CODES.join('|')}|${STATE_NAMES.join('|')})`;
+/**
+ * "123", "123A", "100-15"; not glued to words, money, ids, decimals or times, and not the
+ * tail of another number ("(415) 555-0134 Main St" holds a phone, not house 555-0134).
+ */
+const HOUSE = String.raw`(?<![\w$#.,/:-]|\d[ .]|\)\s?)\d{1,6}(?:-\d{1,4})?[A-Za-z]?`;
+/**
+ * A street-name word: "Main", "O'Farrell", a short abbreviation ("Mt.", "E."), or an
+ * ordinal ("44th"). Longer words may not end in a dot, which would be a sentence ending.
+ */
+const NAME_WORD = String.raw`(?:[A-Za-z][A-Za-z'-]*|[A-Za-z]{1,3}\.|\d{1,3}(?:st|nd|rd|th))`;
+
+/**
+ * House number, one to four name words (lazy, so the first suffix ends the street) and a
+ * suffix; or a suffix-less name ("Broadway", "El Camino Real"). Every repetition is bounded and words are separated by
+ * mandatory whitespace, so a failed attempt costs a few steps per digit in the text.
+ */
+const CORE = new RegExp(
+  String.raw`${HOUSE}\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
+  'gi',
+);
+/** Literal pre-check, far cheaper than trying the PO box alternation at every word. */
+const BOX_HINT = /box/i;
+const PO_BOX = /\b(?:p\.?\s?o\.?\s*box|post\s+office\s+box)\s*#?\s*\d{1,8}(?![\w])/gi;
+
+// The tail after the street, tried in order at the end of the match (sticky, so each is
+// one anchored attempt). State codes are case-sensitive so "in" is never Indiana.
+/** "Inner Circle Drive", "Broadway Street": a second suffix continues the street name. */
+const NEXT_SUFFIX = new RegExp(String.raw`\s+(${SUFFIX})(?![\w'])`, 'iy');
+const POST_DIRECTION =
+  /\s+(?:(?:N|S|E|W|NE|NW|SE|SW)\.?|North|South|East|West|Northeast|Northwest|Southeast|Southwest)(?![\w])/y;
+const UNIT =
+  /,?\s*(?:(?:apt|apartment|suite|ste|unit|rm|room|fl|floor|bldg|building)\b\.?\s*#?|#)\s*(?:[a-z]?\d[a-z0-9-]{0,5}|[a-z])(?![\w])/iy;
+const CITY = String.raw`[A-Z][a-zA-Z'.-]*(?:\s+[A-Z][a-zA-Z'.-]*){0,2}`;
+const ZIP = String.raw`\d{5}(?:-\d{4})?`;
+const CITY_STATE = new RegExp(
+  String.raw`(?:,\s*|\s+)(${CITY})(?:,\s*|\s+)${STATE}(?:,?\s+${ZIP})?(?![\w])`,
+  'y',
+);
+const STATE_ONLY = new RegExp(String.raw`(?:,\s*|\s+)${STATE}(?:,?\s+${ZIP})?(?![\w])`, 'y');
+const ZIP_ONLY = new RegExp(String.raw`,?\s+${ZIP}(?![\w])`, 'y');
+/**
+ * Without a state to confirm it, a city must look like a name ("Brooklyn", not "DOB") and
+ * end the clause: in "at 7 West 66th Street, Goldenson found…" the name starts a sentence.
+ */
+const TITLE_CITY = String.raw`[A-Z][a-z][a-zA-Z'.-]*(?:\s+[A-Z][a-z][a-zA-Z'.-]*){0,2}`;
+const COMMA_CITY = new RegExp(
+  String.raw`,\s*(${TITLE_CITY})(?:,?\s+${ZIP})?(?![\w])(?=\s*(?:[.,;:!?)"\n]|$))`,
+  'y',
+);
+const COUNTRY = /,?\s+(?:USA|U\.S\.A\.|United States(?: of America)?)(?![\w])/y;
+const WHITESPACE = /\s+/;
+const CAPITALISED = /^[A-Z]/;
+const YEAR = /^(?:18|19|20)\d\d$/;
+const HOUSE_100_PLUS = /^\d{3}/;
+const SINGLE_CAPITAL = /^[A-Z]$/;
+const DIRECTIONS: ReadonlySet<string> = new Set([
+  'north',
+  'south',
+  'east',
+  'west',
+  'n',
+  's',
+  'e',
+  'w',
+]);
+const HOUSE_NUMBER = /^\d[\dA-Za-z-]*/;
+const LOWERCASE_WORD = /^[a-z]/;
+
+function stickyAt(re: RegExp, text: string, at: number): RegExpExecArray | null {
+  re.lastIndex = at;
+  return re.exec(text);
+}
+
+/** Whether a city candidate is really the next sentence ("…, But then"). */
+function plausibleCity(city: string): boolean {
+  return !NOT_STREET_NAME_WORDS.has(city.split(WHITESPACE, 1)[0].toLowerCase());
+}
+
+/**
+ * Extends a street at `end` with an optional post-direction, unit, "city, state ZIP" (in
+ * any of the usual partial forms) and country. Returns the new end and whether a locality
+ * was found, which is the extra evidence an ambiguous suffix needs.
+ */
+function extendTail(text: string, end: number): { end: number; locality: boolean } {
+  let at = end;
+  for (const re of [POST_DIRECTION, UNIT]) {
+    const m = stickyAt(re, text, at);
+    at += m ? m[0].length : 0;
+  }
+  let locality = false;
+  for (const re of [CITY_STATE, STATE_ONLY, ZIP_ONLY, COMMA_CITY]) {
+    const m = stickyAt(re, text, at);
+    if (m && (m[1] === undefined || plausibleCity(m[1]))) {
+      at += m[0].length;
+      locality = true;
+      break;
+    }
+  }
+  if (locality) {
+    at += stickyAt(COUNTRY, text, at)?.[0].length ?? 0;
+  }
+  return { end: at, locality };
+}
+
+/**
+ * Rejects sentence text that merely contains a number and a suffix-like word:
+ * - a name word that is a function word or a counted noun ("3 dogs in the park"); a
+ *   single capital letter is a name, though ("1400 A Street");
+ * - a lowercase word before a capitalised one ("3 star hotel called Abbey Court"), since
+ *   real street names are written in one case throughout (directions aside: "1639 north
+ *   California Blvd");
+ * - an ambiguous suffix ("5 minute walk") unless a city, state or ZIP follows, the street
+ *   is capitalised, or the house number has three digits or more (counts in prose are
+ *   small) and the suffix is street-like ({@link STREET_LIKE_AFTER_BIG_NUMBER}); a year
+ *   for a number ("the 1978 Supreme Court") needs the locality.
+ */
+function plausibleStreet(
+  house: string,
+  nameWords: string,
+  suffix: string,
+  locality: boolean,
+): boolean {
+  let sawLowercase = false;
+  let allCapitalised = true;
+  for (const word of nameWords.trim().split(WHITESPACE)) {
+    const lower = word.toLowerCase();
+    if (NOT_STREET_NAME_WORDS.has(lower) && !SINGLE_CAPITAL.test(word)) {
+      return false;
+    }
+    if (DIRECTIONS.has(lower)) {
+      continue;
+    }
+    if (CAPITALISED.test(word)) {
+      if (sawLowercase) {
+        return false;
+      }
+    } else if (LOWERCASE_WORD.test(word)) {
+      sawLowercase = true;
+      allCapitalised = false;
+    }
+  }
+  if (!AMBIGUOUS_SUFFIXES.has(suffix.toLowerCase()) || locality) {
+    return true;
+  }
+  if (YEAR.test(house)) {
+    return false;
+  }
+  if (allCapitalised && CAPITALISED.test(suffix)) {
+    return true;
+  }
+  return HOUSE_100_PLUS.test(house) && STREET_LIKE_AFTER_BIG_NUMBER.has(suffix.toLowerCase());
+}
+
+/** End of the street proper: a second suffix, and the dot an abbreviation owns. */
+function streetEnd(text: string, end: number, suffix: string): number {
+  let last = suffix;
+  const next = stickyAt(NEXT_SUFFIX, text, end);
+  if (next && CAPITALISED.test(next[1]) === CAPITALISED.test(suffix)) {
+    end += next[0].length;
+    last = next[1];
+  }
+  return text[end] === '.' && ABBREVIATIONS.has(last.toLowerCase()) ? end + 1 : end;
+}
+
+/**
+ * US street addresses (number, name, suffix, then optional unit, city, state, ZIP) and PO
+ * boxes. Deliberately US-only: number-last layouts ("Rue Gustave 6"), named buildings and
+ * spelled-out house numbers ("One Infinite Loop") are out of scope for this grammar.
+ */
+export function detectStreetAddresses(
+  text: string,
+  _options: DetectorOptions,
+  out: Detection[],
+): void {
+  const score = BASE_CONFIDENCE.STREET_ADDRESS;
+  CORE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CORE.exec(text)) !== null) {
+    const suffix = m[2] ?? m[3];
+    const tail = extendTail(text, streetEnd(text, m.index + m[0].length, suffix));
+    const house = HOUSE_NUMBER.exec(m[0])?.[0] ?? '';
+    if (m[3] !== undefined || plausibleStreet(house, m[1], m[2], tail.locality)) {
+      out.push({ type: 'STREET_ADDRESS', start: m.index, end: tail.end, score });
+      CORE.lastIndex = tail.end;
+    } else {
+      // A rejected match may hide a real street that starts inside it.
+      CORE.lastIndex = m.index + 1;
+    }
+  }
+  if (!BOX_HINT.test(text)) {
+    return;
+  }
+  for (const box of text.matchAll(PO_BOX)) {
+    const tail = extendTail(text, box.index + box[0].length);
+    out.push({ type: 'STREET_ADDRESS', start: box.index, end: tail.end, score });
+  }
+}

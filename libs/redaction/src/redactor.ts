@@ -1,0 +1,150 @@
+import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
+
+import { detectCreditCards } from './detectors/credit-card.detector';
+import { detectDatesOfBirth } from './detectors/date-of-birth.detector';
+import type { DetectFn, Detection, DetectorOptions } from './detectors/detector';
+import { detectEmails } from './detectors/email.detector';
+import { detectIbans } from './detectors/iban.detector';
+import { detectIpAddresses } from './detectors/ip-address.detector';
+import { detectPhones } from './detectors/phone.detector';
+import { detectSpokenNumbers } from './detectors/spoken-number.detector';
+import { detectSsns } from './detectors/ssn.detector';
+import { detectStreetAddresses } from './detectors/street-address.detector';
+import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
+import { render, resolveOverlaps, type Span, toInputSpan } from './resolve';
+
+/** Configuration for a {@link Redactor}. */
+export interface RedactorOptions {
+  /** Entity types to mask. Omitted or empty means all, so a blank setting never disables
+   * redaction. */
+  entities?: readonly EntityType[];
+  /** Regions whose national phone formats are recognised (default `['US']`). Numbers
+   * written with a `+country` prefix are recognised for every country regardless. */
+  phoneRegions?: readonly CountryCode[];
+}
+
+/** One masked entity, with `[start, end)` offsets into the text given to `redact`. */
+export interface RedactedEntity {
+  type: EntityType;
+  start: number;
+  end: number;
+}
+
+/** The outcome of {@link Redactor.redact}. */
+export interface RedactionResult {
+  text: string;
+  entities: RedactedEntity[];
+}
+
+/** The outcome of {@link Redactor.redactBundle}. */
+export interface RedactedBundle<T> {
+  excerpts: T[];
+  /** Masked entities per type across all excerpts; types with none are absent. */
+  counts: Partial<Record<EntityType, number>>;
+}
+
+interface DetectorEntry {
+  types: readonly EntityType[];
+  detect: DetectFn;
+  /** Needs at least one ASCII digit in the text to find anything. */
+  needsDigit: boolean;
+}
+
+const DETECTORS: readonly DetectorEntry[] = [
+  { types: ['EMAIL'], detect: detectEmails, needsDigit: false },
+  { types: ['IBAN'], detect: detectIbans, needsDigit: true },
+  { types: ['CREDIT_CARD'], detect: detectCreditCards, needsDigit: true },
+  { types: ['US_SSN'], detect: detectSsns, needsDigit: true },
+  { types: ['PHONE'], detect: detectPhones, needsDigit: true },
+  { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: true },
+  { types: ['STREET_ADDRESS'], detect: detectStreetAddresses, needsDigit: true },
+  { types: ['DATE_OF_BIRTH'], detect: detectDatesOfBirth, needsDigit: true },
+  { types: ['CREDIT_CARD', 'US_SSN', 'PHONE'], detect: detectSpokenNumbers, needsDigit: false },
+];
+
+const HAS_DIGIT = /\d/;
+
+/**
+ * Redaction runs to a fixed point: masking can bring a date closer to its "born", so a
+ * second pass may find more. Two passes settle real text; the cap bounds adversarial input.
+ */
+const MAX_PASSES = 4;
+
+/**
+ * Masks PII in free text with typed placeholders (`[REDACTED:CC]`, …). Stateless after
+ * construction and safe to share. `redact` is idempotent: its output contains nothing it
+ * would mask again, and placeholders are never detected.
+ */
+export class Redactor {
+  private readonly options: DetectorOptions;
+  private readonly detectors: readonly DetectorEntry[];
+
+  /** @throws Error for an unknown entity type or an unsupported phone region. */
+  constructor(options: RedactorOptions = {}) {
+    const entities = options.entities?.length ? options.entities : ENTITY_TYPES;
+    const unknown = entities.filter((e) => !isEntityType(e));
+    if (unknown.length > 0) {
+      throw new Error(`Unknown redaction entity type(s): ${unknown.join(', ')}`);
+    }
+    const regions = options.phoneRegions?.length ? options.phoneRegions : (['US'] as const);
+    const unsupported = regions.filter((r) => !isSupportedCountry(r));
+    if (unsupported.length > 0) {
+      throw new Error(`Unsupported phone region(s): ${unsupported.join(', ')}`);
+    }
+    const enabled = new Set(entities);
+    this.options = { enabled, phoneRegions: [...new Set(regions)] };
+    this.detectors = DETECTORS.filter((d) => d.types.some((t) => enabled.has(t)));
+  }
+
+  /** The entity types this redactor masks. */
+  get entities(): EntityType[] {
+    return ENTITY_TYPES.filter((t) => this.options.enabled.has(t));
+  }
+
+  /** Masks every enabled entity in `text`; offsets in the result refer to `text`. */
+  redact(text: string): RedactionResult {
+    let spans: Span[] = [];
+    let current = text;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const found = this.detect(current);
+      if (found.length === 0) {
+        break;
+      }
+      const mapped = pass === 0 ? found : found.map((d) => toInputSpan(d, spans));
+      const added = mapped.filter((s): s is Span => s !== undefined);
+      if (added.length === 0) {
+        break;
+      }
+      spans = [...spans, ...added].sort((a, b) => a.start - b.start);
+      current = render(text, spans);
+    }
+    return { text: current, entities: spans.map(({ type, start, end }) => ({ type, start, end })) };
+  }
+
+  /**
+   * Redacts the `content` of every excerpt. Returns new objects (other fields copied) and
+   * leaves the inputs untouched.
+   */
+  redactBundle<T extends { content: string }>(excerpts: readonly T[]): RedactedBundle<T> {
+    const counts: Partial<Record<EntityType, number>> = {};
+    const redacted = excerpts.map((excerpt) => {
+      const result = this.redact(excerpt.content);
+      for (const { type } of result.entities) {
+        counts[type] = (counts[type] ?? 0) + 1;
+      }
+      return { ...excerpt, content: result.text };
+    });
+    return { excerpts: redacted, counts };
+  }
+
+  private detect(text: string): Detection[] {
+    const hasDigit = HAS_DIGIT.test(text);
+    const candidates: Detection[] = [];
+    for (const detector of this.detectors) {
+      if (hasDigit || !detector.needsDigit) {
+        detector.detect(text, this.options, candidates);
+      }
+    }
+    return resolveOverlaps(candidates.filter((c) => this.options.enabled.has(c.type)));
+  }
+}

@@ -1,0 +1,87 @@
+import type { Detection } from './detectors/detector';
+import { ENTITY_TYPES, type EntityType, PLACEHOLDERS } from './entity-types';
+
+const TYPE_RANK = Object.fromEntries(ENTITY_TYPES.map((type, rank) => [type, rank])) as Record<
+  EntityType,
+  number
+>;
+
+/** Total order used to pick among overlapping candidates: longest span, then highest
+ * confidence, then type rank, then leftmost. Total, so the outcome never depends on the
+ * order detectors ran in. */
+function compare(a: Detection, b: Detection): number {
+  return (
+    b.end - b.start - (a.end - a.start) ||
+    b.score - a.score ||
+    TYPE_RANK[a.type] - TYPE_RANK[b.type] ||
+    a.start - b.start
+  );
+}
+
+/**
+ * Keeps a non-overlapping subset of `candidates`, greedily in {@link compare} order, and
+ * returns it sorted by position. Kept spans are held sorted and disjoint, so each overlap
+ * check is a binary search: adversarial input with many candidates stays O(n log n).
+ */
+export function resolveOverlaps(candidates: readonly Detection[]): Detection[] {
+  const kept: Detection[] = []; // sorted by start, pairwise disjoint
+  for (const c of [...candidates].sort(compare)) {
+    if (c.end <= c.start) {
+      continue;
+    }
+    // First kept span that ends after c starts: the only one that can overlap c's start.
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (kept[mid].end <= c.start) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo === kept.length || kept[lo].start >= c.end) {
+      kept.splice(lo, 0, c);
+    }
+  }
+  return kept;
+}
+
+/** A masked span in the coordinates of the original input. */
+export interface Span {
+  type: EntityType;
+  start: number;
+  end: number;
+}
+
+/** Replaces each span (sorted, disjoint) of `input` with its type's placeholder. */
+export function render(input: string, spans: readonly Span[]): string {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += input.slice(at, s.start) + PLACEHOLDERS[s.type];
+    at = s.end;
+  }
+  return out + input.slice(at);
+}
+
+/**
+ * Maps a span found in `render(input, spans)` back to `input` coordinates. Returns
+ * undefined for a span touching a placeholder, which no detector should produce: masking
+ * it would mean re-detecting our own output.
+ */
+export function toInputSpan(found: Span, spans: readonly Span[]): Span | undefined {
+  let delta = 0; // output position − input position, after the spans passed so far
+  for (const s of spans) {
+    const outStart = s.start + delta;
+    const outEnd = outStart + PLACEHOLDERS[s.type].length;
+    if (found.end <= outStart) {
+      break;
+    }
+    if (found.start < outEnd) {
+      return undefined;
+    }
+    delta += PLACEHOLDERS[s.type].length - (s.end - s.start);
+  }
+  return { type: found.type, start: found.start - delta, end: found.end - delta };
+}

@@ -1,0 +1,34 @@
+/**
+ * One retrieval candidate as the hybrid pool hands it to a reranker. The retrieval signals
+ * are optional because a candidate may come from one list only, or from none at all (the
+ * `/relevance` endpoint scores a bare `(query, text)` pair).
+ */
+export interface RerankCandidate {
+  id: string;
+  content: string;
+  /** Cosine similarity from the dense search, when the candidate came from it. */
+  denseScore?: number;
+  /** 1-based rank in the dense result list (undefined = not in that list). */
+  denseRank?: number;
+  /** 1-based rank in the lexical (full-text) result list (undefined = not in that list). */
+  lexicalRank?: number;
+  /** ISO-8601 timestamp of the historical message window. */
+  occurredAt?: string;
+}
+
+/** The provider names `RERANK_PROVIDER` accepts (an `llm` reranker will join once an LLM port exists). */
+export type RerankerName = 'fusion' | 'none' | 'tei' | 'cohere';
+
+/** The port: scores `(query, candidate)` pairs so the pipeline can keep the best few. */
+export interface Reranker {
+  readonly name: RerankerName;
+  /**
+   * One score per candidate, in input order, higher = more relevant, each in [0, 1]. The
+   * caller sorts (stably) and cuts; a reranker never drops or reorders the array itself.
+   * Remote providers reject with `DependencyError('rerank_failed')` so the pipeline can fall
+   * back to the vector order.
+   */
+  score(query: string, candidates: RerankCandidate[], signal?: AbortSignal): Promise<number[]>;
+}
+
+export const RERANKER = 'RERANKER';

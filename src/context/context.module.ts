@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+
+import { RetrievalModule } from '../retrieval/retrieval.module';
+import { ContextController } from './context.controller';
+import { ContextService } from './context.service';
+import { RelevanceController } from './relevance.controller';
+
+/** The context bridge endpoints: /context, /context/prompt and /relevance. */
+@Module({
+  imports: [RetrievalModule],
+  controllers: [ContextController, RelevanceController],
+  providers: [ContextService],
+  exports: [ContextService],
+})
+export class ContextModule {}

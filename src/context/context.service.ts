@@ -1,0 +1,141 @@
+import { type DeadlineResult, withDeadline } from '@app/common';
+import { TranscriptCoalescer } from '@app/coalescer';
+import { type ContactLookup, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
+import { PromptService } from '@app/prompt';
+import { RedactionService } from '@app/redaction';
+import { RERANKER, type Reranker } from '@app/rerank';
+import { type VectorFilter } from '@app/vector';
+import { Inject, Injectable } from '@nestjs/common';
+
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { HybridSearchService, type HybridPool, type PoolCandidate } from '../retrieval/hybrid-search.service';
+import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
+import { toBundleContact } from './live-contact';
+
+/** Coalescing state lives in Redis when shared: never let it eat the whole deadline. */
+const COALESCE_MAX_MS = 40;
+
+/** Time kept back after the fan-out for merge, redaction, budget and serialization. */
+const reserveFor = (timeoutMs: number) => Math.min(25, Math.floor(timeoutMs * 0.15));
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/**
+ * The context bridge pipeline: coalesce → fan out (embed→search→rerank ‖ live lookup) →
+ * merge (live wins) → redact → budget. Every stage runs under what is left of one deadline;
+ * a stage that misses it is skipped and the bundle says so (`partial`), rather than late.
+ */
+@Injectable()
+export class ContextService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly coalescer: TranscriptCoalescer,
+    private readonly hybrid: HybridSearchService,
+    @Inject(RERANKER) private readonly reranker: Reranker,
+    @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
+    private readonly redaction: RedactionService,
+    private readonly prompt: PromptService,
+  ) {}
+
+  async build(request: ContextRequestDto): Promise<ContextBundle> {
+    const started = performance.now();
+    const defaults = this.config.context;
+    const timeoutMs = request.timeout_ms ?? defaults.timeoutMs;
+    const deadline = started + timeoutMs - reserveFor(timeoutMs);
+    const left = () => Math.max(0, deadline - performance.now());
+    const stages: Record<string, number> = {};
+
+    const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
+      this.coalescer.feed(request.call_id, request.transcript),
+    );
+    stages.coalesce_ms = round(coalesced.ms);
+    const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
+
+    // The 404 deviation: an unknown contact keeps the filter, it never widens the search.
+    const filter: VectorFilter = {
+      ...(request.contact_uid ? { contact_uid: request.contact_uid } : {}),
+      ...(request.location_uid ? { location_uids: [request.location_uid] } : {}),
+    };
+    const live: Promise<DeadlineResult<ContactLookup> | undefined> = request.contact_uid
+      ? withDeadline(left(), (signal) => this.podium.getContact(request.contact_uid as string, signal))
+      : Promise.resolve(undefined);
+    const retrieval = this.retrieve(query, filter, request, left, stages);
+    const [liveOutcome, ranked] = await Promise.all([live, retrieval]);
+    if (liveOutcome) {
+      stages.live_ms = round(liveOutcome.ms);
+    }
+
+    const contact = toBundleContact(liveOutcome);
+    const redactStart = performance.now();
+    const { excerpts: redacted, counts } = this.redaction.redactBundle(ranked.excerpts);
+    stages.redact_ms = round(performance.now() - redactStart);
+    const budgetStart = performance.now();
+    const budget = this.prompt.enforceBudget(redacted, request.max_tokens ?? defaults.maxTokens);
+    stages.budget_ms = round(performance.now() - budgetStart);
+
+    const liveMissed = liveOutcome !== undefined && liveOutcome.status !== 'ok';
+    return {
+      contact,
+      historical_excerpts: budget.excerpts,
+      token_count: budget.token_count,
+      meta: {
+        query,
+        elapsed_ms: round(performance.now() - started),
+        timeout_ms: timeoutMs,
+        partial: ranked.missed || liveMissed || coalesced.status !== 'ok',
+        had_vector_hits: ranked.excerpts.length > 0,
+        had_live_lookup: contact.live_fields_available,
+        reranked: ranked.reranked,
+        reranker: this.reranker.name,
+        stages,
+        redactions: counts as Record<string, number>,
+        dropped_excerpts: budget.dropped,
+      },
+    };
+  }
+
+  /** embed → hybrid pool → rerank, each under what is left of the deadline. */
+  private async retrieve(
+    query: string,
+    filter: VectorFilter,
+    request: ContextRequestDto,
+    left: () => number,
+    stages: Record<string, number>,
+  ): Promise<{ excerpts: HistoricalExcerpt[]; reranked: boolean; missed: boolean }> {
+    const finalK = request.final_k ?? this.config.context.finalK;
+    const poolK = Math.max(finalK, request.pool_k ?? this.config.context.poolK);
+    const pooled = await withDeadline<HybridPool>(left(), (signal) => this.hybrid.pool(query, filter, poolK, signal));
+    stages.retrieve_ms = round(pooled.ms);
+    if (pooled.status !== 'ok') {
+      return { excerpts: [], reranked: false, missed: true };
+    }
+    Object.entries(pooled.value.timings).forEach(([name, ms]) => (stages[name] = round(ms)));
+    const candidates = pooled.value.candidates;
+    if (candidates.length === 0) {
+      return { excerpts: [], reranked: false, missed: false };
+    }
+    const scored = await withDeadline(left(), (signal) => this.reranker.score(query, candidates, signal));
+    stages.rerank_ms = round(scored.ms);
+    if (scored.status === 'ok') {
+      const order = candidates
+        .map((c, i) => ({ c, score: scored.value[i] }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, finalK);
+      return { excerpts: order.map(({ c, score }) => toExcerpt(c, score)), reranked: true, missed: false };
+    }
+    // Degraded but timely: the vector order, with the cosine standing in for the rerank score.
+    const byVector = [...candidates].sort((a, b) => b.vectorScore - a.vectorScore).slice(0, finalK);
+    return { excerpts: byVector.map((c) => toExcerpt(c, c.vectorScore)), reranked: false, missed: true };
+  }
+}
+
+function toExcerpt(candidate: PoolCandidate, rerankScore: number): HistoricalExcerpt {
+  return {
+    id: candidate.id,
+    content: candidate.content,
+    channel: candidate.payload.channel,
+    occurred_at: candidate.payload.occurred_at,
+    rerank_score: Number(rerankScore.toFixed(6)),
+    vector_score: Number(candidate.vectorScore.toFixed(6)),
+  };
+}

@@ -1,0 +1,28 @@
+import { type DeadlineResult } from '@app/common';
+import { type ContactLookup, LIVE_FIELDS, PodiumAuthError } from '@app/podium';
+
+import { type BundleContact } from './context.dto';
+
+/**
+ * The contact block from the live lookup's outcome. Only live fields are copied, and only
+ * from the live surface: nothing remembered by the vector store can fill or override them.
+ */
+export function toBundleContact(outcome: DeadlineResult<ContactLookup> | undefined): BundleContact {
+  if (!outcome) {
+    return { live_fields_available: false };
+  }
+  switch (outcome.status) {
+    case 'timeout':
+      return { live_fields_available: false, error: 'timeout' };
+    case 'error':
+      return { live_fields_available: false, error: outcome.error instanceof PodiumAuthError ? 401 : 'unavailable' };
+    case 'ok':
+      if (outcome.value.status === 'not_found') {
+        return { live_fields_available: false, error: 404 };
+      }
+      return {
+        ...Object.fromEntries(LIVE_FIELDS.map((field) => [field, outcome.value.status === 'found' ? outcome.value.contact[field] : null])),
+        live_fields_available: true,
+      };
+  }
+}

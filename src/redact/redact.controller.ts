@@ -1,0 +1,29 @@
+import { InvalidInputError } from '@app/common';
+import { RedactionService } from '@app/redaction';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+
+import { MAX_REDACT_TEXT_LENGTH, RedactRequestDto, type RedactResponse } from './redact.dto';
+
+/** Redaction as a service: the same filter retrieval applies to historical excerpts. */
+@Controller('redact')
+export class RedactController {
+  constructor(private readonly redaction: RedactionService) {}
+
+  /**
+   * Masks PII in `text`. Answers 200 (nothing is created). A non-string `text` fails
+   * validation (`validation_failed`); a text over {@link MAX_REDACT_TEXT_LENGTH} is
+   * rejected with `text_too_large` before any scanning.
+   */
+  @Post()
+  @HttpCode(200)
+  redact(@Body() body: RedactRequestDto): RedactResponse {
+    if (body.text.length > MAX_REDACT_TEXT_LENGTH) {
+      throw new InvalidInputError(
+        'text_too_large',
+        `text is ${body.text.length} characters; the limit is ${MAX_REDACT_TEXT_LENGTH}.`,
+        { length: body.text.length, limit: MAX_REDACT_TEXT_LENGTH },
+      );
+    }
+    return this.redaction.redact(body.text);
+  }
+}

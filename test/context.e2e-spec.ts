@@ -1,0 +1,202 @@
+import { Database } from '@app/database';
+import { EMBEDDING_PROVIDER } from '@app/embedding';
+import { LocalPodiumContacts, PODIUM_CONTACTS, PodiumAuthError } from '@app/podium';
+import { FusionReranker, RERANKER } from '@app/rerank';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+
+import { LocalEmbeddingProvider } from '../libs/embedding/src/local/local-embedding.provider';
+import { type ContextBundle } from '../src/context/context.dto';
+import { bootTestApp, postJson, type TestApp } from './support/app';
+import { FaultSwitch } from './support/faults';
+
+const msg = (conversation: string, contact: string, day: number, turn: number, sender: string, text: string) => ({
+  conversation_uid: conversation,
+  contact_uid: contact,
+  location_uid: 'loc_main',
+  channel: turn % 2 ? 'call' : 'sms',
+  occurred_at: new Date(Date.UTC(2026, 0, day, 12, turn)).toISOString(),
+  sender,
+  text,
+});
+
+/** Each conversation is short, so it is one window; windows are named by their conversation. */
+const HISTORY = [
+  // Split order number: ABC-12345 is the one; XYZ-12345 and ABC-67890 are decoys.
+  msg('orders_abc', 'ctc_orders', 1, 0, 'customer', 'My order ABC-12345 arrived with a cracked lamp shade.'),
+  msg('orders_xyz', 'ctc_orders', 2, 0, 'customer', 'Please cancel order XYZ-12345, I bought the sofa elsewhere.'),
+  msg('orders_abc2', 'ctc_orders', 3, 0, 'customer', 'Order ABC-67890 is a gift, please add a card.'),
+  // Boilerplate against real content.
+  msg('bp_1', 'ctc_bp', 1, 0, 'agent', 'Thanks for reaching out! Have a great day!'),
+  msg('bp_1', 'ctc_bp', 1, 1, 'customer', 'Thanks, you too, have a great day.'),
+  msg('bp_2', 'ctc_bp', 2, 0, 'agent', 'Thank you for contacting us. Is there anything else I can help you with today?'),
+  msg('bp_2', 'ctc_bp', 2, 1, 'customer', 'No thanks, that is all. Bye!'),
+  msg('bp_real', 'ctc_bp', 3, 0, 'customer', 'The blender motor burns out after two minutes of use.'),
+  msg('bp_real', 'ctc_bp', 3, 1, 'agent', 'The blender is under warranty; we will ship a replacement motor base.'),
+  // Stale phone and PII in history.
+  msg('pii_1', 'ctc_pii', 1, 0, 'customer', 'Text me at (555) 0100 when the delivery is scheduled.'),
+  msg('pii_1', 'ctc_pii', 1, 1, 'customer', 'Deliver to 742 Evergreen Terrace, Springfield, IL 62704.'),
+  msg('pii_1', 'ctc_pii', 1, 2, 'customer', 'Charge the card 4111 1111 1111 1111 for the delivery fee.'),
+];
+
+const LONG_HISTORY = Array.from({ length: 8 }, (_, i) =>
+  msg(`long_${i}`, 'ctc_long', i + 1, 0, 'customer', `Visit ${i}: the dishwasher leaks from the door seal. The technician replaced the seal and tested a full cycle. It leaked again a week later, so we booked another visit for the pump.`),
+);
+
+const contents = (b: ContextBundle) => b.historical_excerpts.map((e) => e.content);
+
+describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)', () => {
+  let t: TestApp;
+  const rerankFault = new FaultSwitch();
+  const liveFault = new FaultSwitch();
+  const embedFault = new FaultSwitch();
+
+  beforeAll(async () => {
+    t = await bootTestApp({}, (builder) =>
+      builder
+        .overrideProvider(RERANKER)
+        .useValue(rerankFault.wrap(new FusionReranker(), ['score']))
+        .overrideProvider(PODIUM_CONTACTS)
+        .useFactory({ factory: (db: Database) => liveFault.wrap(new LocalPodiumContacts(db), ['getContact']), inject: [Database] })
+        .overrideProvider(EMBEDDING_PROVIDER)
+        .useValue(embedFault.wrap(new LocalEmbeddingProvider({ workers: 1 }), ['embedBatch'])),
+    );
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [...HISTORY, ...LONG_HISTORY]);
+    expect(ingest.status).toBe(200);
+    const contacts = t.app.get<LocalPodiumContacts>(PODIUM_CONTACTS);
+    await contacts.upsert([
+      { contact_uid: 'ctc_pii', phone: '+1 555 0199', email: 'pat@example.com', opt_out_sms: false, opt_out_email: false, location_uid: 'loc_main', last_seen_at: '2026-11-30T10:00:00.000Z' },
+      { contact_uid: 'ctc_orders', phone: null, email: null, opt_out_sms: true, opt_out_email: false, location_uid: 'loc_main', last_seen_at: null },
+    ]);
+  });
+  afterAll(() => t.close());
+  afterEach(() => {
+    rerankFault.mode = liveFault.mode = embedFault.mode = 'off';
+  });
+
+  const context = (body: Record<string, unknown>) => postJson<ContextBundle>(`${t.url}/context`, body);
+
+  describe('chunk boundaries', () => {
+    it('finds an order number split across two chunks only when coalesced', async () => {
+      const first = await context({ transcript: 'hi, my order number is ABC', contact_uid: 'ctc_orders', call_id: 'call-split' });
+      expect(first.status).toBe(200);
+      const joined = await context({ transcript: '12345', contact_uid: 'ctc_orders', call_id: 'call-split' });
+      expect(joined.body.meta.query).toBe('hi, my order number is ABC 12345');
+      expect(joined.body.historical_excerpts[0].content).toContain('ABC-12345');
+      expect(joined.body.historical_excerpts[0].rerank_score).toBeGreaterThan(joined.body.historical_excerpts[1].rerank_score);
+
+      const alone = await context({ transcript: '12345', contact_uid: 'ctc_orders' });
+      // The second chunk alone cannot tell ABC-12345 from the XYZ-12345 decoy, and loses it.
+      expect(alone.body.historical_excerpts[0].content).not.toContain('ABC-12345');
+    });
+  });
+
+  describe('relevance noise', () => {
+    it('pushes boilerplate below real content', async () => {
+      const res = await context({ transcript: 'thanks for taking my call, the blender stopped working again', contact_uid: 'ctc_bp' });
+      expect(res.body.meta.reranked).toBe(true);
+      expect(res.body.historical_excerpts[0].content).toContain('blender motor burns out');
+      const boilerplate = res.body.historical_excerpts.filter((e) => /great day|anything else/.test(e.content));
+      expect(boilerplate.every((e) => e.rerank_score < res.body.historical_excerpts[0].rerank_score)).toBe(true);
+    });
+  });
+
+  describe('stale data and PII', () => {
+    it('ships the live phone, never the remembered one, and masks PII in history', async () => {
+      const res = await context({ transcript: 'where should we deliver and what number do we text', contact_uid: 'ctc_pii' });
+      expect(res.body.contact).toMatchObject({ phone: '+1 555 0199', email: 'pat@example.com', live_fields_available: true });
+      expect(res.body.meta.had_live_lookup).toBe(true);
+      const text = contents(res.body).join('\n');
+      expect(text).toContain('[REDACTED:PHONE]');
+      expect(text).toContain('[REDACTED:CC]');
+      expect(text).toContain('[REDACTED:ADDR]');
+      expect(text).not.toMatch(/0100|4111|Evergreen/);
+      expect(JSON.stringify(res.body)).not.toContain('0100');
+      expect(res.body.meta.redactions).toMatchObject({ PHONE: 1, CREDIT_CARD: 1, STREET_ADDRESS: 1 });
+    });
+
+    it('keeps an unknown contact (404) filtered to that contact: no one else’s history', async () => {
+      const res = await context({ transcript: 'my order ABC-12345 and the blender', contact_uid: 'ctc_nobody' });
+      expect(res.body.contact).toEqual({ live_fields_available: false, error: 404 });
+      expect(res.body.historical_excerpts).toEqual([]);
+      expect(res.body.meta.partial).toBe(false);
+    });
+  });
+
+  describe('token budget', () => {
+    it('drops the lowest-scored excerpts and truncates the last at a sentence boundary', async () => {
+      const res = await context({ transcript: 'the dishwasher is leaking again', contact_uid: 'ctc_long', max_tokens: 80, final_k: 5 });
+      const excerpts = res.body.historical_excerpts;
+      expect(res.body.meta.dropped_excerpts).toBeGreaterThan(0);
+      expect(excerpts.length).toBeLessThan(5);
+      const last = excerpts[excerpts.length - 1];
+      expect(last.truncated).toBe(true);
+      expect(last.content).toMatch(/\.$/);
+      const recount = excerpts.reduce((n, e) => n + countTokens(e.content), 0);
+      expect(res.body.token_count).toBe(recount);
+      expect(res.body.token_count).toBeLessThanOrEqual(80);
+      const scores = excerpts.map((e) => e.rerank_score);
+      expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    });
+  });
+
+  describe('deadlines', () => {
+    const within = async (body: Record<string, unknown>) => {
+      const t0 = performance.now();
+      const res = await context(body);
+      const wall = performance.now() - t0;
+      expect(res.status).toBe(200);
+      // Server-side elapsed is the contract (+25 ms); the client bound only catches hangs.
+      expect(res.body.meta.elapsed_ms).toBeLessThanOrEqual((body.timeout_ms as number) + 25);
+      expect(wall).toBeLessThan((body.timeout_ms as number) + 500);
+      return res.body;
+    };
+
+    it('ships vector-ordered hits when the reranker hangs forever', async () => {
+      rerankFault.mode = 'hang';
+      const body = await within({ transcript: 'blender motor', contact_uid: 'ctc_bp', timeout_ms: 300 });
+      expect(body.meta).toMatchObject({ reranked: false, partial: true, had_vector_hits: true, had_live_lookup: false });
+      const vectorScores = body.historical_excerpts.map((e) => e.vector_score);
+      expect(vectorScores).toEqual([...vectorScores].sort((x, y) => y - x));
+    });
+
+    it('ships the bundle without live fields when the live lookup hangs', async () => {
+      liveFault.mode = 'hang';
+      const body = await within({ transcript: 'delivery address', contact_uid: 'ctc_pii', timeout_ms: 300 });
+      expect(body.contact).toEqual({ live_fields_available: false, error: 'timeout' });
+      expect(body.meta).toMatchObject({ partial: true, had_live_lookup: false, had_vector_hits: true, reranked: true });
+    });
+
+    it('returns an empty partial bundle on time when every surface hangs', async () => {
+      liveFault.mode = embedFault.mode = 'hang';
+      const body = await within({ transcript: 'a brand new question nobody asked before', contact_uid: 'ctc_pii', timeout_ms: 250 });
+      expect(body.historical_excerpts).toEqual([]);
+      expect(body.token_count).toBe(0);
+      expect(body.meta).toMatchObject({ partial: true, had_vector_hits: false, had_live_lookup: false });
+    });
+
+    it('degrades to a vector-only bundle when Podium rejects the credentials', async () => {
+      liveFault.mode = 'reject';
+      liveFault.rejectWith = new PodiumAuthError();
+      const res = await context({ transcript: 'delivery address', contact_uid: 'ctc_pii' });
+      expect(res.body.contact).toEqual({ live_fields_available: false, error: 401 });
+      expect(res.body.meta.had_vector_hits).toBe(true);
+    });
+  });
+
+  describe('bad input', () => {
+    it.each([
+      ['empty transcript', { transcript: '' }],
+      ['blank transcript', { transcript: '   ' }],
+      ['oversize transcript', { transcript: 'x'.repeat(8001) }],
+      ['wrong-type contact_uid', { transcript: 'hi', contact_uid: 42 }],
+      ['timeout_ms too small', { transcript: 'hi', timeout_ms: 1 }],
+      ['timeout_ms too large', { transcript: 'hi', timeout_ms: 60000 }],
+      ['unknown field', { transcript: 'hi', contactId: 'x' }],
+    ])('%s → 400 validation_failed', async (_name, body) => {
+      const res = await postJson<{ error: string; request_id: string }>(`${t.url}/context`, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('validation_failed');
+      expect(res.body.request_id).toEqual(expect.any(String));
+    });
+  });
+});

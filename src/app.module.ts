@@ -17,6 +17,7 @@ import { ContextModule } from './context/context.module';
 import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 
@@ -90,6 +91,7 @@ export class AppModule {
         IngestModule,
         DemoModule,
         RetrievalModule,
+        MetricsModule,
         ContextModule,
         RedactModule,
         HealthModule,

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { genRequestId } from './common/request-id';
 import { type AppConfig } from './config/app-config';
+import { MetricsService } from './metrics/metrics.service';
 
 /** Default JSON body limit; ingestion routes get a larger one. */
 const BODY_LIMIT = 1024 * 1024;
@@ -79,6 +80,16 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
       void reply.header('connection', 'close');
     }
     done(null, payload);
+  });
+  const metrics = app.get(MetricsService);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, not the URL: unmatched paths all count as one label value.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpDuration.observe(
+      { route, method: request.method, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    done();
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

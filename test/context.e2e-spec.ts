@@ -1,7 +1,10 @@
 import { Database } from '@app/database';
-import { EMBEDDING_PROVIDER } from '@app/embedding';
+import { contentHash, uuidFromHash } from '@app/common';
+import { EMBEDDING_PROVIDER, EmbeddingService } from '@app/embedding';
 import { LocalPodiumContacts, PODIUM_CONTACTS, PodiumAuthError } from '@app/podium';
 import { FusionReranker, RERANKER } from '@app/rerank';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
 import { LocalEmbeddingProvider } from '../libs/embedding/src/local/local-embedding.provider';
@@ -32,11 +35,14 @@ const HISTORY = [
   msg('bp_2', 'ctc_bp', 2, 1, 'customer', 'No thanks, that is all. Bye!'),
   msg('bp_real', 'ctc_bp', 3, 0, 'customer', 'The blender motor burns out after two minutes of use.'),
   msg('bp_real', 'ctc_bp', 3, 1, 'agent', 'The blender is under warranty; we will ship a replacement motor base.'),
-  // Stale phone and PII in history.
-  msg('pii_1', 'ctc_pii', 1, 0, 'customer', 'Text me at (555) 0100 when the delivery is scheduled.'),
-  msg('pii_1', 'ctc_pii', 1, 1, 'customer', 'Deliver to 742 Evergreen Terrace, Springfield, IL 62704.'),
-  msg('pii_1', 'ctc_pii', 1, 2, 'customer', 'Charge the card 4111 1111 1111 1111 for the delivery fee.'),
 ];
+
+/** History loaded by some other tool that forgot to redact: it reaches the store raw. */
+const RAW_PII_WINDOW = [
+  'customer: Text me at (555) 0100 when the delivery is scheduled.',
+  'customer: Deliver to 742 Evergreen Terrace, Springfield, IL 62704.',
+  'customer: Charge the card 4111 1111 1111 1111 for the delivery fee.',
+].join('\n');
 
 const LONG_HISTORY = Array.from({ length: 8 }, (_, i) =>
   msg(`long_${i}`, 'ctc_long', i + 1, 0, 'customer', `Visit ${i}: the dishwasher leaks from the door seal. The technician replaced the seal and tested a full cycle. It leaked again a week later, so we booked another visit for the pump.`),
@@ -62,6 +68,15 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
     );
     const ingest = await postJson(`${t.url}/ingest/conversations`, [...HISTORY, ...LONG_HISTORY]);
     expect(ingest.status).toBe(200);
+    const [embedding] = await t.app.get(EmbeddingService).embedDocuments([RAW_PII_WINDOW]);
+    await t.app.get<VectorStore>(VECTOR_STORE).upsert('conversations', [
+      {
+        id: uuidFromHash(contentHash(RAW_PII_WINDOW)),
+        content: RAW_PII_WINDOW,
+        embedding,
+        payload: { contact_uid: 'ctc_pii', location_uid: 'loc_main', conversation_uid: 'pii_1', channel: 'sms', occurred_at: '2026-01-01T12:00:00.000Z' },
+      },
+    ]);
     const contacts = t.app.get<LocalPodiumContacts>(PODIUM_CONTACTS);
     await contacts.upsert([
       { contact_uid: 'ctc_pii', phone: '+1 555 0199', email: 'pat@example.com', opt_out_sms: false, opt_out_email: false, location_uid: 'loc_main', last_seen_at: '2026-11-30T10:00:00.000Z' },
@@ -112,6 +127,14 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       expect(text).not.toMatch(/0100|4111|Evergreen/);
       expect(JSON.stringify(res.body)).not.toContain('0100');
       expect(res.body.meta.redactions).toMatchObject({ PHONE: 1, CREDIT_CARD: 1, STREET_ADDRESS: 1 });
+    });
+
+    it('stores ingested history already masked (the second line of defence)', async () => {
+      await postJson(`${t.url}/ingest/conversations`, [
+        msg('pii_2', 'ctc_pii_ingest', 1, 0, 'customer', 'My card is 4111 1111 1111 1111 and my email is pat@example.com.'),
+      ]);
+      const search = await postJson<{ hits: Array<{ content: string }> }>(`${t.url}/search`, { query: 'card email', contact_uid: 'ctc_pii_ingest' });
+      expect(search.body.hits[0].content).toBe('customer: My card is [REDACTED:CC] and my email is [REDACTED:EMAIL].');
     });
 
     it('keeps an unknown contact (404) filtered to that contact: no one else’s history', async () => {
@@ -197,6 +220,63 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('validation_failed');
       expect(res.body.request_id).toEqual(expect.any(String));
+    });
+  });
+
+  describe('companion endpoints', () => {
+    it('POST /context/prompt builds the four blocks under its own budget', async () => {
+      const res = await postJson<{ system: string; user: string; blocks: Array<{ name: string }>; token_count: number }>(
+        `${t.url}/context/prompt`,
+        { transcript: 'where should we deliver', contact_uid: 'ctc_pii', prompt_max_tokens: 400 },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.blocks.map((b) => b.name)).toEqual(['SYSTEM', 'LIVE CONTACT', 'HISTORICAL CONTEXT', 'TRANSCRIPT TURN']);
+      expect(res.body.user).toContain('+1 555 0199');
+      expect(res.body.user).toContain('[REDACTED:ADDR]');
+      expect(res.body.user).not.toContain('Evergreen');
+      expect(res.body.token_count).toBe(countTokens(res.body.system) + countTokens(res.body.user));
+      expect(res.body.token_count).toBeLessThanOrEqual(400);
+    });
+
+    it('POST /relevance scores a relevant candidate above an unrelated one', async () => {
+      const res = await postJson<{ scores: number[] }>(`${t.url}/relevance`, {
+        query: 'did they ask about the refund policy',
+        candidates: ['Our policy is 30-day refunds with a receipt.', 'The weather in Lisbon is sunny today.'],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.scores[0]).toBeGreaterThan(res.body.scores[1]);
+      res.body.scores.forEach((x) => expect(x).toBeGreaterThanOrEqual(0));
+      const neither = await postJson<{ error: string }>(`${t.url}/relevance`, { query: 'x' });
+      expect(neither.body.error).toBe('invalid_candidates');
+    });
+
+    it('GET /metrics exposes stage latencies and the partial rate', async () => {
+      const text = await (await fetch(`${t.url}/metrics`)).text();
+      expect(text).toMatch(/context_bridge_context_requests_total \d+/);
+      expect(text).toMatch(/context_bridge_context_partial_total [1-9]/);
+      expect(text).toContain('context_bridge_context_stage_duration_seconds_bucket{le="0.005",stage="rerank"}');
+      expect(text).toContain('context_bridge_http_request_duration_seconds_count{route="/context",method="POST",status="200"}');
+      expect(text).not.toContain('ctc_');
+    });
+  });
+
+  describe('fuzz', () => {
+    it('answers 500 malformed bodies without a single 5xx', async () => {
+      const arbitrary = fc.oneof(
+        fc.jsonValue(),
+        fc.record({ transcript: fc.jsonValue(), contact_uid: fc.jsonValue(), timeout_ms: fc.jsonValue() }, { requiredKeys: [] }),
+        fc.record({ transcript: fc.string({ maxLength: 50 }), max_tokens: fc.integer(), pool_k: fc.double(), final_k: fc.string() }, { requiredKeys: [] }),
+      );
+      const bodies = fc.sample(arbitrary, { numRuns: 450, seed: 42 }).map((v) => JSON.stringify(v));
+      const raw = fc.sample(fc.string({ maxLength: 40 }), { numRuns: 50, seed: 7 });
+      const statuses: number[] = [];
+      for (const body of [...bodies, ...raw]) {
+        const res = await fetch(`${t.url}/context`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      expect(statuses).toHaveLength(500);
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
     });
   });
 });

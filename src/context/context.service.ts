@@ -8,6 +8,7 @@ import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { HybridSearchService, type HybridPool, type PoolCandidate } from '../retrieval/hybrid-search.service';
 import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { toBundleContact } from './live-contact';
@@ -35,6 +36,7 @@ export class ContextService {
     @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
     private readonly redaction: RedactionService,
     private readonly prompt: PromptService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async build(request: ContextRequestDto): Promise<ContextBundle> {
@@ -74,6 +76,12 @@ export class ContextService {
     stages.budget_ms = round(performance.now() - budgetStart);
 
     const liveMissed = liveOutcome !== undefined && liveOutcome.status !== 'ok';
+    const partialReasons = [
+      ...(ranked.missed ? [ranked.reranked || ranked.excerpts.length === 0 ? 'retrieval' : 'rerank'] : []),
+      ...(liveMissed ? ['live'] : []),
+      ...(coalesced.status !== 'ok' ? ['coalesce'] : []),
+    ];
+    this.record(stages, partialReasons, budget.excerpts.length);
     return {
       contact,
       historical_excerpts: budget.excerpts,
@@ -82,7 +90,7 @@ export class ContextService {
         query,
         elapsed_ms: round(performance.now() - started),
         timeout_ms: timeoutMs,
-        partial: ranked.missed || liveMissed || coalesced.status !== 'ok',
+        partial: partialReasons.length > 0,
         had_vector_hits: ranked.excerpts.length > 0,
         had_live_lookup: contact.live_fields_available,
         reranked: ranked.reranked,
@@ -92,6 +100,18 @@ export class ContextService {
         dropped_excerpts: budget.dropped,
       },
     };
+  }
+
+  private record(stages: Record<string, number>, partialReasons: string[], hits: number): void {
+    this.metrics.contextRequests.inc();
+    if (partialReasons.length > 0) {
+      this.metrics.contextPartial.inc();
+    }
+    partialReasons.forEach((stage) => this.metrics.stageMisses.inc({ stage }));
+    this.metrics.contextHits.observe(hits);
+    Object.entries(stages).forEach(([stage, ms]) =>
+      this.metrics.stageDuration.observe({ stage: stage.replace(/_ms$/, '') }, ms / 1000),
+    );
   }
 
   /** embed → hybrid pool → rerank, each under what is left of the deadline. */

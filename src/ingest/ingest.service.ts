@@ -1,5 +1,6 @@
 import { contentHash, uuidFromHash } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
+import { RedactionService } from '@app/redaction';
 import {
   type CollectionName,
   type CollectionPayloads,
@@ -9,6 +10,7 @@ import {
 } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { MetricsService } from '../metrics/metrics.service';
 import { chunkConversations } from './conversation-chunker';
 import {
   ConversationMessageDto,
@@ -41,6 +43,8 @@ export class IngestService {
   constructor(
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly redaction: RedactionService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async ingestConversations(
@@ -49,7 +53,9 @@ export class IngestService {
     onProgress?: ProgressListener,
   ): Promise<IngestReport> {
     const { valid, failed } = validateRecords(ConversationMessageDto, records, priorFailures);
-    const windows = chunkConversations(valid.map((v) => v.value));
+    // Second line of defence: history is stored already masked (retrieval redacts again).
+    const messages = valid.map(({ value }) => ({ ...value, text: this.redaction.redact(value.text).text }));
+    const windows = chunkConversations(messages);
     const pending: Array<PendingRecord<'conversations'>> = windows.map(
       ({ content, ...payload }) => ({
         id: uuidFromHash(
@@ -60,6 +66,7 @@ export class IngestService {
       }),
     );
     const { inserted, skipped } = await this.storeInBatches('conversations', pending, onProgress);
+    this.count('conversations', inserted, skipped, failed.length);
     return { received: records.length, inserted, skipped, failed };
   }
 
@@ -101,7 +108,14 @@ export class IngestService {
       skipped += a.skipped + b.skipped;
       onProgress?.(done + 1, valid.length);
     }
+    this.count('kb', inserted, skipped, failed.length);
     return { received: records.length, inserted, skipped, failed };
+  }
+
+  private count(collection: string, inserted: number, skipped: number, failed: number): void {
+    this.metrics.ingested.inc({ collection, outcome: 'inserted' }, inserted);
+    this.metrics.ingested.inc({ collection, outcome: 'skipped' }, skipped);
+    this.metrics.ingested.inc({ collection, outcome: 'failed_record' }, failed);
   }
 
   /** Skips ids already stored (no embedding spent on them), then embeds and stores in batches. */

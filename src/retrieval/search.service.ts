@@ -1,4 +1,5 @@
 import { EmbeddingService } from '@app/embedding';
+import { RedactionService } from '@app/redaction';
 import { VECTOR_STORE, type VectorFilter, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
@@ -10,6 +11,7 @@ export class SearchService {
   constructor(
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly redaction: RedactionService,
   ) {}
 
   async search(request: SearchRequestDto): Promise<SearchResponseDto> {
@@ -26,7 +28,8 @@ export class SearchService {
       top_k: request.top_k,
       hits: hits.map((h) => ({
         id: h.id,
-        content: h.content,
+        // Historical text never leaves unredacted, whatever the ingest path did.
+        content: this.redaction.redact(h.content).text,
         score: Number(h.score.toFixed(6)),
         contact_uid: h.payload.contact_uid,
         conversation_uid: h.payload.conversation_uid,

@@ -5,6 +5,7 @@ export {
   parseRedactEntities,
   PLACEHOLDERS,
 } from './entity-types';
+export { type CountryCode, DEFAULT_PHONE_REGIONS, parsePhoneRegions } from './phone-regions';
 export { RedactionModule } from './redaction.module';
 export { type RedactionModuleOptions } from './redaction.module-definition';
 export { RedactionService } from './redaction.service';

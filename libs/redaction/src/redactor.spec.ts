@@ -1,5 +1,6 @@
 import type { Detection } from './detectors/detector';
 import { ENTITY_TYPES, parseRedactEntities } from './entity-types';
+import { parsePhoneRegions } from './phone-regions';
 import { Redactor } from './redactor';
 import { resolveOverlaps } from './resolve';
 
@@ -215,3 +216,18 @@ function tag(type: (typeof ENTITY_TYPES)[number]): string {
   } as const;
   return tags[type];
 }
+
+describe('parsePhoneRegions', () => {
+  it.each<[string | undefined, string[]]>([
+    [undefined, ['US']],
+    ['', ['US']],
+    ['gb', ['GB']],
+    [' US , CA ,US', ['US', 'CA']],
+  ])('parses %p', (csv, expected) => {
+    expect(parsePhoneRegions(csv)).toEqual(expected);
+  });
+
+  it('names every unsupported code', () => {
+    expect(() => parsePhoneRegions('US,XX,ZZ')).toThrow(/Unsupported phone region\(s\): XX, ZZ/);
+  });
+});

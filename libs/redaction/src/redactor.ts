@@ -11,6 +11,7 @@ import { detectSpokenNumbers } from './detectors/spoken-number.detector';
 import { detectSsns } from './detectors/ssn.detector';
 import { detectStreetAddresses } from './detectors/street-address.detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
+import { DEFAULT_PHONE_REGIONS } from './phone-regions';
 import { render, resolveOverlaps, type Span, toInputSpan } from './resolve';
 
 /** Configuration for a {@link Redactor}. */
@@ -86,7 +87,7 @@ export class Redactor {
     if (unknown.length > 0) {
       throw new Error(`Unknown redaction entity type(s): ${unknown.join(', ')}`);
     }
-    const regions = options.phoneRegions?.length ? options.phoneRegions : (['US'] as const);
+    const regions = options.phoneRegions?.length ? options.phoneRegions : DEFAULT_PHONE_REGIONS;
     const unsupported = regions.filter((r) => !isSupportedCountry(r));
     if (unsupported.length > 0) {
       throw new Error(`Unsupported phone region(s): ${unsupported.join(', ')}`);

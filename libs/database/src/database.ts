@@ -6,6 +6,11 @@ import { type PgConnection, openPgConnection } from './data-source';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
 import { PodiumContacts1700000000001 } from './migrations/1700000000001-podium-contacts';
 
+/** What queries need: parameterised SQL returning rows. */
+export interface SqlExecutor {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
 export interface DatabaseOptions {
   /** Embedded PGlite data dir (`memory://` for RAM); used when no databaseUrl is set. */
   dataDir: string;
@@ -34,6 +39,39 @@ export class Database {
   /** Resolves once someone has opened the database (consumers that do not know the dimension). */
   whenOpen(): Promise<DataSource> {
     return this.opened;
+  }
+
+  /**
+   * Runs one statement. Embedded mode talks to PGlite directly: its node-postgres adapter
+   * costs several ms per query (measured: 12 ms against 4.5 ms for the same 22-row select),
+   * which is most of a hot-path budget. TypeORM stays for migrations and the server path.
+   */
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const connection = this.requireConnection();
+    if (connection.embedded) {
+      return (await connection.embedded.query<T>(sql, params)).rows;
+    }
+    return connection.dataSource.query(sql, params);
+  }
+
+  /** Runs `work` in one transaction (PGlite's own, which also holds its query lock). */
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const connection = this.requireConnection();
+    if (connection.embedded) {
+      return connection.embedded.transaction((tx) =>
+        work({ query: async <R>(sql: string, params?: unknown[]) => (await tx.query<R>(sql, params)).rows }),
+      );
+    }
+    return connection.dataSource.transaction((manager) =>
+      work({ query: <R>(sql: string, params?: unknown[]) => manager.query(sql, params) as Promise<R[]> }),
+    );
+  }
+
+  private requireConnection(): PgConnection {
+    if (!this.connection) {
+      throw new Error('Database used before open()');
+    }
+    return this.connection;
   }
 
   get dataSource(): DataSource {

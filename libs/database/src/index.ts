@@ -1,2 +1,2 @@
-export { Database, type DatabaseOptions } from './database';
+export { Database, type DatabaseOptions, type SqlExecutor } from './database';
 export { DatabaseModule } from './database.module';

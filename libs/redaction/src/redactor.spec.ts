@@ -58,6 +58,17 @@ describe('Redactor', () => {
     ]);
   });
 
+  it('runs to a fixed point when masking unglues a house number from a phone number', () => {
+    const text = 'call (415) 555-0134 12 Main St';
+    expect(sut.redact(text)).toEqual({
+      text: 'call [REDACTED:PHONE] [REDACTED:ADDR]',
+      entities: [
+        { type: 'PHONE', start: 5, end: 19 },
+        { type: 'STREET_ADDRESS', start: 20, end: 30 },
+      ],
+    });
+  });
+
   it('never detects its own placeholders', () => {
     const text = ENTITY_TYPES.map((t) => `[REDACTED:${tag(t)}]`).join(' born ');
     expect(sut.redact(text)).toEqual({ text, entities: [] });

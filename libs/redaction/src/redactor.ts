@@ -66,8 +66,11 @@ const DETECTORS: readonly DetectorEntry[] = [
 const HAS_DIGIT = /\d/;
 
 /**
- * Redaction runs to a fixed point: masking can bring a date closer to its "born", so a
- * second pass may find more. Two passes settle real text; the cap bounds adversarial input.
+ * Redaction runs to a fixed point, which is what makes it idempotent. Masking changes the
+ * text around each span: a date moves within reach of its "born", a house number is no
+ * longer glued to a phone number, digits that lost an overlap form a run of their own. So
+ * a second pass over the output may find more; it runs only when the first found
+ * something. Two passes settle real text; the cap bounds adversarial input.
  */
 const MAX_PASSES = 4;
 

@@ -37,15 +37,23 @@ const TENS_WORDS: Readonly<Record<string, string>> = {
 };
 const REPEAT_WORDS: Readonly<Record<string, number>> = { double: 2, triple: 3 };
 
+const WORD = `(?:\\d+|${[
+  ...Object.keys(UNIT_WORDS),
+  ...Object.keys(TEEN_WORDS),
+  ...Object.keys(TENS_WORDS),
+  ...Object.keys(REPEAT_WORDS),
+  'hundred',
+].join('|')})`;
 /** One alternation compiled once; `\b` on both sides keeps "often" or "tone" out. */
-const TOKEN = new RegExp(
-  `\\b(?:\\d+|${[
-    ...Object.keys(UNIT_WORDS),
-    ...Object.keys(TEEN_WORDS),
-    ...Object.keys(TENS_WORDS),
-    ...Object.keys(REPEAT_WORDS),
-    'hundred',
-  ].join('|')})\\b`,
+const TOKEN = new RegExp(`\\b${WORD}\\b`, 'gi');
+/**
+ * Two or more tokens with separator-and-filler gaps between them: a superset of the runs
+ * {@link sameRun} accepts. Scanning for runs first means the many lone numbers of ordinary
+ * text ("2 people at 5 pm") are rejected inside the regex engine without allocating a
+ * match each. Gap and token classes are disjoint, so matching is linear.
+ */
+const CANDIDATE_RUN = new RegExp(
+  `\\b${WORD}\\b(?:[\\s,;.-]+(?:(?:uh+|um+|erm?|ah+|hmm+)[\\s,;.-]+)*\\b${WORD}\\b)+`,
   'gi',
 );
 
@@ -181,14 +189,19 @@ export function findDigitRuns(text: string, minDigits = 7): DigitRun[] {
     }
     group = [];
   };
-  for (const m of text.matchAll(TOKEN)) {
-    const token = { start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() };
-    const prev = group[group.length - 1];
-    if (prev && !sameRun(text, prev, token)) {
-      flush();
+  for (const run of text.matchAll(CANDIDATE_RUN)) {
+    const runEnd = run.index + run[0].length;
+    TOKEN.lastIndex = run.index;
+    let m: RegExpExecArray | null;
+    while ((m = TOKEN.exec(text)) !== null && m.index < runEnd) {
+      const token = { start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() };
+      const prev = group[group.length - 1];
+      if (prev && !sameRun(text, prev, token)) {
+        flush();
+      }
+      group.push(token);
     }
-    group.push(token);
+    flush();
   }
-  flush();
   return result;
 }

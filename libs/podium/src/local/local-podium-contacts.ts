@@ -30,8 +30,8 @@ export class LocalPodiumContacts implements PodiumContacts {
   constructor(private readonly database: Database) {}
 
   async getContact(contactUid: string): Promise<ContactLookup> {
-    const db = await this.database.whenOpen();
-    const rows: ContactRow[] = await db.query(
+    await this.database.whenOpen();
+    const rows = await this.database.query<ContactRow>(
       `SELECT contact_uid, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at
        FROM podium_contacts WHERE contact_uid = $1`,
       [contactUid],
@@ -48,9 +48,9 @@ export class LocalPodiumContacts implements PodiumContacts {
 
   /** Inserts or updates contacts (demo seed, tests, and later webhooks). */
   async upsert(contacts: LocalContact[]): Promise<void> {
-    const db = await this.database.whenOpen();
+    await this.database.whenOpen();
     for (const c of contacts) {
-      await db.query(
+      await this.database.query(
         `INSERT INTO podium_contacts (contact_uid, name, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
          ON CONFLICT (contact_uid) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
@@ -62,9 +62,9 @@ export class LocalPodiumContacts implements PodiumContacts {
   }
 
   async count(): Promise<number> {
-    const db = await this.database.whenOpen();
-    const [row] = await db.query(`SELECT count(*)::int AS n FROM podium_contacts`);
-    return (row as { n: number }).n;
+    await this.database.whenOpen();
+    const [row] = await this.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM podium_contacts`);
+    return row.n;
   }
 
   async isHealthy(): Promise<boolean> {
@@ -72,7 +72,7 @@ export class LocalPodiumContacts implements PodiumContacts {
       return false;
     }
     try {
-      await this.database.dataSource.query('SELECT 1 FROM podium_contacts LIMIT 1');
+      await this.database.query('SELECT 1 FROM podium_contacts LIMIT 1');
       return true;
     } catch {
       return false;

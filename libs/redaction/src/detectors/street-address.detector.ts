@@ -17,7 +17,7 @@ const STATE = `(?:${STATE_CODES.join('|')}|${STATE_NAMES.join('|')})`;
  * "123", "123A", "100-15"; not glued to words, money, ids, decimals or times, and not the
  * tail of another number ("(415) 555-0134 Main St" holds a phone, not house 555-0134).
  */
-const HOUSE = String.raw`(?<![\w$#.,/:-]|\d[ .]|\)\s?)\d{1,6}(?:-\d{1,4})?[A-Za-z]?`;
+const HOUSE = String.raw`(?=\d)(?<![\w$#.,/:-]|\d[ .]|\)\s?)\d{1,6}(?:-\d{1,4})?[A-Za-z]?`;
 /**
  * A street-name word: "Main", "O'Farrell", a short abbreviation ("Mt.", "E."), or an
  * ordinal ("44th"). Longer words may not end in a dot, which would be a sentence ending.
@@ -26,8 +26,9 @@ const NAME_WORD = String.raw`(?:[A-Za-z][A-Za-z'-]*|[A-Za-z]{1,3}\.|\d{1,3}(?:st
 
 /**
  * House number, one to four name words (lazy, so the first suffix ends the street) and a
- * suffix; or a suffix-less name ("Broadway", "El Camino Real"). Every repetition is bounded and words are separated by
- * mandatory whitespace, so a failed attempt costs a few steps per digit in the text.
+ * suffix; or a suffix-less name ("Broadway", "El Camino Real"). Every repetition is
+ * bounded and words are separated by mandatory whitespace, so a failed attempt costs a
+ * few steps per digit in the text.
  */
 const CORE = new RegExp(
   String.raw`${HOUSE}\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
@@ -68,16 +69,8 @@ const CAPITALISED = /^[A-Z]/;
 const YEAR = /^(?:18|19|20)\d\d$/;
 const HOUSE_100_PLUS = /^\d{3}/;
 const SINGLE_CAPITAL = /^[A-Z]$/;
-const DIRECTIONS: ReadonlySet<string> = new Set([
-  'north',
-  'south',
-  'east',
-  'west',
-  'n',
-  's',
-  'e',
-  'w',
-]);
+// prettier-ignore
+const DIRECTIONS: ReadonlySet<string> = new Set(['north', 'south', 'east', 'west', 'n', 's', 'e', 'w']);
 const HOUSE_NUMBER = /^\d[\dA-Za-z-]*/;
 const LOWERCASE_WORD = /^[a-z]/;
 

@@ -1,0 +1,46 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The service in its own process, as production runs it (`npm start`'s V8 flags included), so the load generator does not
+ * share the server's event loop (in-process clients inflate server latency).
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--no-liftoff', '-r', '@swc-node/register', join(__dirname, '..', '..', 'src', 'main.ts')], {
+    cwd: join(__dirname, '..', '..'),
+    env: { ...process.env, LOG_LEVEL: 'error', SEED_DEMO_DATA: 'false', ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) {
+      throw new Error(`server exited with ${child.exitCode}`);
+    }
+    const ok = await fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
+    if (ok) {
+      return {
+        url,
+        stop: () =>
+          new Promise((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not become ready');
+}

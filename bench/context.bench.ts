@@ -126,13 +126,14 @@ async function contextLoad(url: string, turns: Array<{ q: string; contact: strin
   let partial = 0;
   let late = 0;
   const serverMs: number[] = [];
+  let phase = 'warm';
   const fire = async (i: number) => {
     const turn = turns[i % turns.length];
     const response = await fetch(`${url}/context`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       // Distinct text per request: the query-embedding cache must not flatter the numbers.
-      body: JSON.stringify({ transcript: `${turn.q} (turn ${concurrency}-${i})`, contact_uid: turn.contact, call_id: `bench-${concurrency}-${i % concurrency}` }),
+      body: JSON.stringify({ transcript: `${turn.q} (${phase} turn ${concurrency}-${i})`, contact_uid: turn.contact, call_id: `bench-${phase}-${concurrency}-${i % concurrency}` }),
     });
     const bundle = (await response.json()) as ContextBundle;
     partial += bundle.meta.partial ? 1 : 0;
@@ -142,6 +143,7 @@ async function contextLoad(url: string, turns: Array<{ q: string; contact: strin
   // Warm-up: V8 tiers up the PGlite and tfjs WASM and the hot JS paths over the first few
   // hundred requests (measured ~35 → ~70 req/s); steady state is what a live service sees.
   await runConcurrent(200, Math.max(concurrency, 8), fire);
+  phase = 'measure';
   partial = late = 0;
   serverMs.length = 0;
   const run = await runConcurrent(total, concurrency, fire);

@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when built; otherwise compiles the TypeScript on the fly (dev checkout).
+// In a dev checkout (sources + dev dependencies) run the TypeScript directly, so the CLI can
+// never run a stale build; in a deployed image (dist only) run the compiled CLI.
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const compiled = join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
-if (existsSync(compiled)) {
-  require(compiled);
+const root = join(__dirname, '..');
+const source = join(root, 'src', 'cli', 'main.ts');
+let register;
+try {
+  register = require.resolve('@swc-node/register');
+} catch {
+  register = undefined;
+}
+if (register && existsSync(source)) {
+  require(register);
+  require(source);
 } else {
-  require('@swc-node/register');
-  require(join(__dirname, '..', 'src', 'cli', 'main.ts'));
+  require(join(root, 'dist', 'src', 'cli', 'main.js'));
 }

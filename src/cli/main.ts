@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 
 import { ingestCommand } from './ingest.command';
+import { registerQueryCommands } from './query.commands';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
@@ -23,6 +24,8 @@ program
     print(report);
     process.exitCode = report.failed.length > 0 ? 2 : 0;
   });
+
+registerQueryCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`error: ${(error as Error).message}\n`);

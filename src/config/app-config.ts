@@ -50,6 +50,7 @@ export interface AppConfig {
     maxTokens: number;
     poolK: number;
     finalK: number;
+    maxInFlight: number;
     coalesceTailWords: number;
     coalesceTtlMs: number;
   };

@@ -180,6 +180,14 @@ export class EnvSchema {
   @Max(50)
   FINAL_K?: number;
 
+  /** /context builds in flight before new ones wait (and are shed if they cannot start in time). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  CONTEXT_MAX_INFLIGHT?: number;
+
   /** Words of the previous transcript chunk(s) carried into the next query. */
   @IsOptional()
   @Transform(toOptionalNumber)

@@ -100,6 +100,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxTokens: env.CONTEXT_MAX_TOKENS ?? 1500,
       poolK: env.POOL_K ?? 20,
       finalK: env.FINAL_K ?? 5,
+      maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
       coalesceTailWords: env.COALESCE_TAIL_WORDS ?? 8,
       coalesceTtlMs: env.COALESCE_TTL_MS ?? 10 * 60_000,
     },

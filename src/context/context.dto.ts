@@ -59,7 +59,7 @@ export class ContextRequestDto {
 /** The live contact as merged into the bundle: live fields, or why they are missing. */
 export type BundleContact =
   | ({ live_fields_available: true } & Record<string, unknown>)
-  | { live_fields_available: false; error?: number | 'timeout' | 'unavailable' };
+  | { live_fields_available: false; error?: number | 'timeout' | 'unavailable' | 'overloaded' };
 
 export interface HistoricalExcerpt {
   id: string;

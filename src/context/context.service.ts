@@ -11,7 +11,11 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { HybridSearchService, type HybridPool, type PoolCandidate } from '../retrieval/hybrid-search.service';
 import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
+import { AdmissionGate } from './admission-gate';
 import { toBundleContact } from './live-contact';
+
+/** Shortest useful build once admitted: a request that cannot start earlier is shed. */
+const MIN_BUILD_MS = 120;
 
 /** Coalescing state lives in Redis when shared: never let it eat the whole deadline. */
 const COALESCE_MAX_MS = 40;
@@ -28,6 +32,8 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
  */
 @Injectable()
 export class ContextService {
+  private readonly gate: AdmissionGate;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly coalescer: TranscriptCoalescer,
@@ -37,15 +43,36 @@ export class ContextService {
     private readonly redaction: RedactionService,
     private readonly prompt: PromptService,
     private readonly metrics: MetricsService,
-  ) {}
+  ) {
+    this.gate = new AdmissionGate(config.context.maxInFlight);
+  }
 
   async build(request: ContextRequestDto): Promise<ContextBundle> {
     const started = performance.now();
-    const defaults = this.config.context;
-    const timeoutMs = request.timeout_ms ?? defaults.timeoutMs;
+    const timeoutMs = request.timeout_ms ?? this.config.context.timeoutMs;
     const deadline = started + timeoutMs - reserveFor(timeoutMs);
+    const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
+    const queueMs = round(performance.now() - started);
+    if (!release) {
+      return this.shed(request, timeoutMs, started, queueMs);
+    }
+    try {
+      return await this.run(request, timeoutMs, started, deadline, queueMs);
+    } finally {
+      release();
+    }
+  }
+
+  private async run(
+    request: ContextRequestDto,
+    timeoutMs: number,
+    started: number,
+    deadline: number,
+    queueMs: number,
+  ): Promise<ContextBundle> {
+    const defaults = this.config.context;
     const left = () => Math.max(0, deadline - performance.now());
-    const stages: Record<string, number> = {};
+    const stages: Record<string, number> = { queue_ms: queueMs };
 
     const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
       this.coalescer.feed(request.call_id, request.transcript),
@@ -98,6 +125,29 @@ export class ContextService {
         stages,
         redactions: counts as Record<string, number>,
         dropped_excerpts: budget.dropped,
+      },
+    };
+  }
+
+  /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */
+  private shed(request: ContextRequestDto, timeoutMs: number, started: number, queueMs: number): ContextBundle {
+    this.record({ queue_ms: queueMs }, ['admission'], 0);
+    return {
+      contact: { live_fields_available: false, error: 'overloaded' },
+      historical_excerpts: [],
+      token_count: 0,
+      meta: {
+        query: request.transcript.trim(),
+        elapsed_ms: round(performance.now() - started),
+        timeout_ms: timeoutMs,
+        partial: true,
+        had_vector_hits: false,
+        had_live_lookup: false,
+        reranked: false,
+        reranker: this.reranker.name,
+        stages: { queue_ms: queueMs },
+        redactions: {},
+        dropped_excerpts: 0,
       },
     };
   }

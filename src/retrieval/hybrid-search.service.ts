@@ -18,7 +18,7 @@ export interface PoolCandidate extends RerankCandidate {
 
 export interface HybridPool {
   candidates: PoolCandidate[];
-  timings: { embed_ms: number; dense_ms: number; lexical_ms: number };
+  timings: { embed_ms: number; search_ms: number };
 }
 
 /** Pre-rank used only to cap the union at poolK before reranking. */
@@ -40,24 +40,15 @@ export class HybridSearchService {
     const t0 = performance.now();
     const embedding = await this.embedding.embedQuery(query, signal);
     const t1 = performance.now();
-    let denseMs = 0;
-    let lexicalMs = 0;
-    const timed = async <T>(work: Promise<T>, record: (ms: number) => void): Promise<T> => {
-      const start = performance.now();
-      const out = await work;
-      record(performance.now() - start);
-      return out;
-    };
-    const [dense, lexical] = await Promise.all([
-      timed(this.store.search('conversations', { embedding, topK: poolK, filter }), (ms) => (denseMs = ms)),
-      timed(
-        this.store.lexicalSearch('conversations', { text: query, embedding, topK: poolK, filter }),
-        (ms) => (lexicalMs = ms),
-      ),
-    ]);
+    const { dense, lexical } = await this.store.hybridSearch('conversations', {
+      embedding,
+      text: query,
+      topK: poolK,
+      filter,
+    });
     return {
       candidates: mergeByRank(dense, lexical).slice(0, poolK),
-      timings: { embed_ms: t1 - t0, dense_ms: denseMs, lexical_ms: lexicalMs },
+      timings: { embed_ms: t1 - t0, search_ms: performance.now() - t1 },
     };
   }
 }

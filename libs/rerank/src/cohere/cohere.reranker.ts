@@ -36,6 +36,8 @@ export class CohereReranker implements Reranker {
       // Always a string: left undefined, the SDK would fall back to reading CO_API_KEY itself.
       token: options.apiKey,
       baseUrl: options.baseUrl,
+      // cohere-ai 8.1.0 does not clear this timer when a request is aborted or fails to
+      // connect, so it outlives such a request by up to this long (it then fires harmlessly).
       timeoutInSeconds: (options.timeoutMs ?? 10_000) / 1000,
       maxRetries: options.maxRetries ?? 0,
     });

@@ -224,16 +224,39 @@ describe('fusionScores', () => {
         { nil: undefined },
       ),
     });
+    // Options stay inside the documented ranges; scores must hold up across all of them.
+    const weight = fc.double({ min: 0, max: 5, noNaN: true });
+    const options = fc.record(
+      {
+        k: fc.double({ min: 0, max: 100, noNaN: true }),
+        denseRankWeight: weight,
+        lexicalRankWeight: weight,
+        rankWeight: weight,
+        cosineWeight: weight,
+        overlapWeight: weight,
+        agreementWeight: weight,
+        boilerplatePenalty: fc.double({ min: 0, max: 1, noNaN: true }),
+        boilerplateExponent: fc.double({ min: 0.5, max: 4, noNaN: true }),
+        recencyWeight: fc.double({ min: 0, max: 1, noNaN: true }),
+        recencyHalfLifeDays: fc.double({ min: 0, max: 1000, noNaN: true }),
+      },
+      { requiredKeys: [] },
+    );
     fc.assert(
-      fc.property(fc.string(), fc.array(candidate, { maxLength: 25 }), (query, candidates) => {
-        const scores = fusionScores(query, candidates);
-        expect(scores).toHaveLength(candidates.length);
-        for (const s of scores) {
-          expect(Number.isFinite(s)).toBe(true);
-          expect(s).toBeGreaterThanOrEqual(0);
-          expect(s).toBeLessThanOrEqual(1);
-        }
-      }),
+      fc.property(
+        fc.string(),
+        fc.array(candidate, { maxLength: 25 }),
+        options,
+        (query, candidates, o) => {
+          const scores = fusionScores(query, candidates, o);
+          expect(scores).toHaveLength(candidates.length);
+          for (const s of scores) {
+            expect(Number.isFinite(s)).toBe(true);
+            expect(s).toBeGreaterThanOrEqual(0);
+            expect(s).toBeLessThanOrEqual(1);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -6,7 +6,10 @@
 export interface RerankCandidate {
   id: string;
   content: string;
-  /** Cosine similarity from the dense search, when the candidate came from it. */
+  /**
+   * Cosine similarity to the query: from the dense search, or computed by the store for a
+   * lexical-only hit. When absent, fusion assumes the pool's lowest cosine.
+   */
   denseScore?: number;
   /** 1-based rank in the dense result list (undefined = not in that list). */
   denseRank?: number;

@@ -60,6 +60,20 @@ export interface LexicalQuery {
   filter?: VectorFilter;
 }
 
+export interface HybridQuery {
+  embedding: number[];
+  text: string;
+  /** Per list. */
+  topK: number;
+  filter?: VectorFilter;
+}
+
+/** Both first-stage lists; lexical hits carry `similarity` (cosine to the query vector). */
+export interface HybridResult<C extends CollectionName> {
+  dense: VectorHit<C>[];
+  lexical: VectorHit<C>[];
+}
+
 export interface UpsertResult {
   inserted: number;
   skipped: number;
@@ -87,6 +101,8 @@ export interface VectorStore {
     collection: C,
     query: LexicalQuery,
   ): Promise<VectorHit<C>[]>;
+  /** Dense and lexical lists for one query in one round trip (the /context hot path). */
+  hybridSearch<C extends CollectionName>(collection: C, query: HybridQuery): Promise<HybridResult<C>>;
   /** Ids already stored, out of `ids` (lets ingestion skip embedding known chunks). */
   existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>>;
   count(collection: CollectionName): Promise<number>;

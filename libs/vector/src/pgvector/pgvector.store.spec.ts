@@ -102,6 +102,19 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(none).toEqual([]);
   });
 
+  it('hybridSearch returns exactly the two lists of separate dense and lexical searches', async () => {
+    const query = { embedding: vec(0, 0.3), text: 'refund for row 3', topK: 7, filter: { contact_uid: 'ctc_target' } };
+    const both = await sut.hybridSearch('conversations', query);
+    const dense = await sut.search('conversations', query);
+    const lexical = await sut.lexicalSearch('conversations', query);
+    expect(both.dense.map((h) => h.id)).toEqual(dense.map((h) => h.id));
+    expect(both.lexical.map((h) => h.id)).toEqual(lexical.map((h) => h.id));
+    expect(both.lexical[0].similarity).toBeCloseTo(lexical[0].similarity as number, 6);
+    expect(both.dense[0].similarity).toBeUndefined();
+    const unfiltered = await sut.hybridSearch('conversations', { ...query, filter: undefined });
+    expect(unfiltered.dense).toHaveLength(7);
+  });
+
   it('replaceTopic swaps a topic’s chunks atomically and reports idempotent re-runs', async () => {
     const chunk = (topic: string, i: number, text: string): VectorRecord<'source_chunks'> => ({
       id: uuidFromHash(contentHash(topic, String(i), text)),

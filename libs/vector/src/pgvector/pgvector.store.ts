@@ -3,6 +3,8 @@ import { type Database, type SqlExecutor } from '@app/database';
 import {
   type CollectionName,
   type DenseQuery,
+  type HybridQuery,
+  type HybridResult,
   type LexicalQuery,
   type UpsertResult,
   type VectorFilter,
@@ -11,6 +13,13 @@ import {
   type VectorStore,
 } from '../interfaces/vector-store.interface';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
+
+/**
+ * The query text's lexemes (in parameter `param`) OR-ed together: a spoken turn is long and
+ * AND semantics would match nothing; ts_rank_cd then rewards windows covering more terms.
+ */
+const lexemesToTsquery = (param: string) => `SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | '))
+  FROM unnest(tsvector_to_array(to_tsvector('english', ${param}))) AS lexeme`;
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
 
@@ -81,17 +90,40 @@ export class PgVectorStore implements VectorStore {
     const similarity = query.embedding
       ? `, 1 - (embedding <=> (SELECT $${params.push(toVectorLiteral(query.embedding))}::vector)) AS similarity`
       : '';
-    // OR the query's lexemes together: a spoken turn is long and AND semantics would match
-    // nothing. ts_rank_cd then rewards documents covering more of the terms, closer together.
     const sql = `
-      WITH q AS (
-        SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) AS query
-        FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme)
+      WITH q AS (SELECT (${lexemesToTsquery('$1')}) AS query)
       SELECT ${this.selectList(collection)}, ts_rank_cd(tsv, q.query) AS score${similarity}
       FROM ${TABLES[collection]}, q
       ${where ? `${where} AND` : 'WHERE'} q.query IS NOT NULL AND tsv @@ q.query
       ORDER BY score DESC, id LIMIT $2`;
     return this.toHits(collection, await this.db.query<Row>(sql, params));
+  }
+
+  async hybridSearch<C extends CollectionName>(
+    collection: C,
+    query: HybridQuery,
+  ): Promise<HybridResult<C>> {
+    const params: unknown[] = [toVectorLiteral(query.embedding), query.topK, query.text];
+    const where = this.whereClause(query.filter, params);
+    const table = TABLES[collection];
+    const columns = this.selectList(collection);
+    const denseOrder = where ? 'ORDER BY score DESC, id' : 'ORDER BY embedding <=> (SELECT v FROM q)';
+    // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
+    // the event loop's time, and this runs on every /context turn.
+    const sql = `
+      WITH q AS (SELECT $1::vector AS v, (${lexemesToTsquery('$3')}) AS tsq),
+      dense AS (SELECT 'dense' AS list, ${columns}, 1 - (embedding <=> q.v) AS score, NULL::float8 AS similarity
+        FROM ${table}, q ${where} ${denseOrder} LIMIT $2),
+      lexical AS (SELECT 'lexical' AS list, ${columns}, ts_rank_cd(tsv, q.tsq)::float8 AS score,
+          1 - (embedding <=> q.v) AS similarity
+        FROM ${table}, q ${where ? `${where} AND` : 'WHERE'} q.tsq IS NOT NULL AND tsv @@ q.tsq
+        ORDER BY score DESC, id LIMIT $2)
+      SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
+    const rows = await this.db.query<Row & { list: 'dense' | 'lexical' }>(sql, params);
+    return {
+      dense: this.toHits(collection, rows.filter((r) => r.list === 'dense')),
+      lexical: this.toHits(collection, rows.filter((r) => r.list === 'lexical')),
+    };
   }
 
   async existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>> {
@@ -157,12 +189,11 @@ export class PgVectorStore implements VectorStore {
         const value = row[name];
         payload[name] = value instanceof Date ? value.toISOString() : value;
       }
-      return {
-        id: row.id,
-        content: row.content,
-        score: Number(row.score),
-        payload,
-      } as VectorHit<C>;
+      const hit = { id: row.id, content: row.content, score: Number(row.score), payload } as VectorHit<C>;
+      if (row.similarity !== undefined && row.similarity !== null) {
+        hit.similarity = Number(row.similarity);
+      }
+      return hit;
     });
   }
 

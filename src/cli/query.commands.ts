@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+
+import { RedactionService } from '@app/redaction';
+import { type Command } from 'commander';
+
+import { ContextService } from '../context/context.service';
+import { type ContextBundle } from '../context/context.dto';
+import { ContextController } from '../context/context.controller';
+import { RelevanceController } from '../context/relevance.controller';
+import { SearchService } from '../retrieval/search.service';
+import { withAppContext } from './cli-context';
+
+const print = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
+const int = (value: string) => Number.parseInt(value, 10);
+
+/**
+ * The spec's scripts as subcommands (`context_fetch`, `vector_query`, `transcript_to_llm`,
+ * `relevance_score`, plus `redact`), running the same services as the HTTP endpoints.
+ */
+export function registerQueryCommands(program: Command): void {
+  program
+    .command('context')
+    .description('build a context bundle for a transcript chunk (POST /context)')
+    .requiredOption('--transcript <text>')
+    .option('--contact-uid <id>')
+    .option('--call-id <id>')
+    .option('--timeout-ms <ms>', 'deadline', int)
+    .option('--max-tokens <n>', 'excerpt token budget', int)
+    .action(async (o: { transcript: string; contactUid?: string; callId?: string; timeoutMs?: number; maxTokens?: number }) =>
+      print(
+        await withAppContext((ctx) =>
+          ctx.get(ContextService).build({
+            transcript: o.transcript,
+            contact_uid: o.contactUid,
+            call_id: o.callId,
+            timeout_ms: o.timeoutMs,
+            max_tokens: o.maxTokens,
+          }),
+        ),
+      ),
+    );
+
+  program
+    .command('search')
+    .description('nearest conversation chunks with cosine scores (POST /search)')
+    .requiredOption('--query <text>')
+    .option('--contact-uid <id>')
+    .option('--top-k <n>', 'hits', int, 5)
+    .action(async (o: { query: string; contactUid?: string; topK: number }) =>
+      print(await withAppContext((ctx) => ctx.get(SearchService).search({ query: o.query, contact_uid: o.contactUid, top_k: o.topK }))),
+    );
+
+  program
+    .command('prompt')
+    .description('structured LLM prompt from a bundle file or a fresh bundle (POST /context/prompt)')
+    .requiredOption('--transcript <text>')
+    .option('--bundle-file <path>')
+    .option('--contact-uid <id>')
+    .option('--system-prompt-file <path>')
+    .option('--max-tokens <n>', 'whole-prompt budget', int, 4000)
+    .action(async (o: { transcript: string; bundleFile?: string; contactUid?: string; systemPromptFile?: string; maxTokens: number }) =>
+      print(
+        await withAppContext((ctx) =>
+          ctx.get(ContextController).buildPrompt({
+            transcript: o.transcript,
+            contact_uid: o.contactUid,
+            bundle: o.bundleFile ? (JSON.parse(readFileSync(o.bundleFile, 'utf8')) as ContextBundle) : undefined,
+            system_prompt: o.systemPromptFile ? readFileSync(o.systemPromptFile, 'utf8') : undefined,
+            prompt_max_tokens: o.maxTokens,
+          }),
+        ),
+      ),
+    );
+
+  program
+    .command('score')
+    .description('relevance of a candidate to a query, in [0, 1] (POST /relevance)')
+    .requiredOption('--query <text>')
+    .requiredOption('--candidate <text>')
+    .action(async (o: { query: string; candidate: string }) =>
+      print(await withAppContext((ctx) => ctx.get(RelevanceController).score({ query: o.query, candidate: o.candidate }))),
+    );
+
+  program
+    .command('redact')
+    .description('mask PII in text (POST /redact); reads stdin when --text is omitted')
+    .option('--text <text>')
+    .action(async (o: { text?: string }) => {
+      const text = o.text ?? readFileSync(0, 'utf8');
+      print(await withAppContext((ctx) => Promise.resolve(ctx.get(RedactionService).redact(text))));
+    });
+}

@@ -27,8 +27,11 @@ const GROUP = 8;
 const K = 5;
 
 async function main() {
-  const conversations = loadSgdConversations(process.env.BENCH_CONVERSATIONS ? Number(process.env.BENCH_CONVERSATIONS) : undefined);
-  const dataDir = process.env.BENCH_DATA_DIR ?? `bench/.cache/sgd-g${GROUP}-${conversations.length}`;
+  const conversations = loadSgdConversations(
+    process.env.BENCH_CONVERSATIONS ? Number(process.env.BENCH_CONVERSATIONS) : undefined,
+  );
+  const dataDir =
+    process.env.BENCH_DATA_DIR ?? `bench/.cache/sgd-g${GROUP}-${conversations.length}`;
   // Phase 1, in-process: ingest (cached, idempotent) and retrieval quality per method.
   // Bulk ingest is embedding-bound on long windows: both cores go to the embedder here.
   const app = await benchContext({ DATA_DIR: dataDir, LOG_LEVEL: 'error', EMBEDDING_WORKERS: '2' });
@@ -36,14 +39,37 @@ async function main() {
   let ingest: { inserted: number; skipped: number };
   let ingestS: number;
   let questions: Question[];
-  const contactOf = new Map(conversations.map((c, i) => [c.conversation_id, `contact-g${String(Math.floor(i / GROUP)).padStart(4, '0')}`]));
+  const contactOf = new Map(
+    conversations.map((c, i) => [
+      c.conversation_id,
+      `contact-g${String(Math.floor(i / GROUP)).padStart(4, '0')}`,
+    ]),
+  );
   try {
     const t0 = performance.now();
     ingest = await app.get(IngestService).ingestConversations(sgdToMessages(conversations, GROUP));
     ingestS = (performance.now() - t0) / 1000;
-    const turnText = new Map(conversations.flatMap((c) => c.turns.map((t) => [`${c.conversation_id}#${t.turn_idx}`, `${t.role}: ${t.text.trim()}`] as const)));
-    questions = buildSlotQuestions(loadSgdSlotFacts(), new Set(contactOf.keys()), Number(process.env.BENCH_QUESTIONS ?? 300));
-    quality = await measureQuality(app.get(HybridSearchService), app.get(VECTOR_STORE), app.get(RERANKER), app.get(EmbeddingService), questions, contactOf, turnText);
+    const turnText = new Map(
+      conversations.flatMap((c) =>
+        c.turns.map(
+          (t) => [`${c.conversation_id}#${t.turn_idx}`, `${t.role}: ${t.text.trim()}`] as const,
+        ),
+      ),
+    );
+    questions = buildSlotQuestions(
+      loadSgdSlotFacts(),
+      new Set(contactOf.keys()),
+      Number(process.env.BENCH_QUESTIONS ?? 300),
+    );
+    quality = await measureQuality(
+      app.get(HybridSearchService),
+      app.get(VECTOR_STORE),
+      app.get(RERANKER),
+      app.get(EmbeddingService),
+      questions,
+      contactOf,
+      turnText,
+    );
   } finally {
     await app.close();
   }
@@ -55,11 +81,25 @@ async function main() {
     const requests = Number(process.env.BENCH_REQUESTS ?? 300);
     const load: Record<string, unknown> = {};
     for (const concurrency of [1, 8, 32]) {
-      load[`concurrency_${concurrency}`] = await contextLoad(server.url, questions.map((q) => ({ q: q.question, contact: contactOf.get(q.conversation_id) as string })), concurrency, requests, ceiling.ceiling_rps);
+      load[`concurrency_${concurrency}`] = await contextLoad(
+        server.url,
+        questions.map((q) => ({
+          q: q.question,
+          contact: contactOf.get(q.conversation_id) as string,
+        })),
+        concurrency,
+        requests,
+        ceiling.ceiling_rps,
+      );
     }
     printJson({
       bench: 'context',
-      dataset: { conversations: conversations.length, contacts: Math.ceil(conversations.length / GROUP), windows: ingest.inserted + ingest.skipped, ingest_s: Number(ingestS.toFixed(1)) },
+      dataset: {
+        conversations: conversations.length,
+        contacts: Math.ceil(conversations.length / GROUP),
+        windows: ingest.inserted + ingest.skipped,
+        ingest_s: Number(ingestS.toFixed(1)),
+      },
       quality,
       embedder: ceiling,
       load,
@@ -83,7 +123,9 @@ async function measureQuality(
   const redactor = new Redactor({});
   const hits = { fusion: 0, dense_only: 0, lexical_only: 0 };
   for (const q of questions) {
-    const target = redactor.redact(turnText.get(`${q.conversation_id}#${q.turn_idx}`) as string).text;
+    const target = redactor.redact(
+      turnText.get(`${q.conversation_id}#${q.turn_idx}`) as string,
+    ).text;
     const isHit = (h: { content: string; payload: { conversation_uid: string } }) =>
       h.payload.conversation_uid === `sgd-${q.conversation_id}` && h.content.includes(target);
     const filter = { contact_uid: contactOf.get(q.conversation_id) as string };
@@ -94,13 +136,22 @@ async function measureQuality(
       hybrid.pool(q.question, filter, 20),
     ]);
     const scores = await reranker.score(q.question, pool.candidates);
-    const fused = pool.candidates.map((c, i) => ({ c, s: scores[i] })).sort((a, b) => b.s - a.s).slice(0, K).map((x) => x.c);
+    const fused = pool.candidates
+      .map((c, i) => ({ c, s: scores[i] }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, K)
+      .map((x) => x.c);
     hits.dense_only += dense.some(isHit) ? 1 : 0;
     hits.lexical_only += lexical.some(isHit) ? 1 : 0;
     hits.fusion += fused.some(isHit) ? 1 : 0;
   }
   const rate = (n: number) => Number((n / questions.length).toFixed(3));
-  return { questions: questions.length, [`fusion_hit@${K}`]: rate(hits.fusion), [`dense_only_hit@${K}`]: rate(hits.dense_only), [`lexical_only_hit@${K}`]: rate(hits.lexical_only) };
+  return {
+    questions: questions.length,
+    [`fusion_hit@${K}`]: rate(hits.fusion),
+    [`dense_only_hit@${K}`]: rate(hits.dense_only),
+    [`lexical_only_hit@${K}`]: rate(hits.lexical_only),
+  };
 }
 
 /**
@@ -113,16 +164,29 @@ async function embedCeiling(url: string) {
     const response = await fetch(`${url}/context`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ transcript: `ceiling probe ${i}: could you book a table for two at an italian place tonight`, contact_uid: 'contact-g0000' }),
+      body: JSON.stringify({
+        transcript: `ceiling probe ${i}: could you book a table for two at an italian place tonight`,
+        contact_uid: 'contact-g0000',
+      }),
     });
     samples.push(((await response.json()) as ContextBundle).meta.stages.embed_ms);
   }
   const perQuery = summarize(samples.slice(10)).p50;
   const cores = availableParallelism();
-  return { cores, per_query_embed_ms_p50: perQuery, ceiling_rps: Number((cores / (perQuery / 1000)).toFixed(1)) };
+  return {
+    cores,
+    per_query_embed_ms_p50: perQuery,
+    ceiling_rps: Number((cores / (perQuery / 1000)).toFixed(1)),
+  };
 }
 
-async function contextLoad(url: string, turns: Array<{ q: string; contact: string }>, concurrency: number, total: number, ceilingRps: number) {
+async function contextLoad(
+  url: string,
+  turns: Array<{ q: string; contact: string }>,
+  concurrency: number,
+  total: number,
+  ceilingRps: number,
+) {
   let partial = 0;
   let late = 0;
   const serverMs: number[] = [];
@@ -133,7 +197,11 @@ async function contextLoad(url: string, turns: Array<{ q: string; contact: strin
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       // Distinct text per request: the query-embedding cache must not flatter the numbers.
-      body: JSON.stringify({ transcript: `${turn.q} (${phase} turn ${concurrency}-${i})`, contact_uid: turn.contact, call_id: `bench-${phase}-${concurrency}-${i % concurrency}` }),
+      body: JSON.stringify({
+        transcript: `${turn.q} (${phase} turn ${concurrency}-${i})`,
+        contact_uid: turn.contact,
+        call_id: `bench-${phase}-${concurrency}-${i % concurrency}`,
+      }),
     });
     const bundle = (await response.json()) as ContextBundle;
     partial += bundle.meta.partial ? 1 : 0;

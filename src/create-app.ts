@@ -65,7 +65,9 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   });
   fastify.addContentTypeParser(
     'application/x-ndjson',
-    { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT },
+    // No bodyLimit here: a parser-level limit would apply to every route; onRoute raises
+    // it for /ingest/* only.
+    { parseAs: 'string' },
     (_req, body, done) => done(null, body),
   );
   // Graceful shutdown: requests in flight finish, then their keep-alive sockets close, so

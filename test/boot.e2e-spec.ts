@@ -35,22 +35,46 @@ describe('boot-time checks (e2e)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cb-cli-'));
     const file = join(dataDir, 'messages.ndjson');
     const lines = [
-      { conversation_uid: 'c1', contact_uid: 'ctc_cli', channel: 'sms', occurred_at: '2026-01-01T10:00:00Z', sender: 'customer', text: 'My kayak paddle snapped on the first trip.' },
-      { conversation_uid: 'c1', contact_uid: 'ctc_cli', channel: 'sms', occurred_at: '2026-01-01T10:01:00Z', sender: 'agent', text: 'We will send a new paddle under warranty.' },
+      {
+        conversation_uid: 'c1',
+        contact_uid: 'ctc_cli',
+        channel: 'sms',
+        occurred_at: '2026-01-01T10:00:00Z',
+        sender: 'customer',
+        text: 'My kayak paddle snapped on the first trip.',
+      },
+      {
+        conversation_uid: 'c1',
+        contact_uid: 'ctc_cli',
+        channel: 'sms',
+        occurred_at: '2026-01-01T10:01:00Z',
+        sender: 'agent',
+        text: 'We will send a new paddle under warranty.',
+      },
       { conversation_uid: 'c2', contact_uid: 'ctc_cli', occurred_at: 'not a date' },
     ];
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, ['bin/context-bridge.js', ...args], {
         cwd: join(__dirname, '..'),
-        env: { PATH: process.env.PATH, DATA_DIR: dataDir, EMBEDDING_WORKERS: '1', LOG_LEVEL: 'silent' },
+        env: {
+          PATH: process.env.PATH,
+          DATA_DIR: dataDir,
+          EMBEDDING_WORKERS: '1',
+          LOG_LEVEL: 'silent',
+        },
         encoding: 'utf8',
         timeout: 120_000,
       });
     try {
       const ingest = cli('ingest', 'conversations', file);
       expect(ingest.status).toBe(2); // one record failed
-      expect(JSON.parse(ingest.stdout)).toMatchObject({ received: 3, inserted: 1, skipped: 0, failed: [{ index: 2 }] });
+      expect(JSON.parse(ingest.stdout)).toMatchObject({
+        received: 3,
+        inserted: 1,
+        skipped: 0,
+        failed: [{ index: 2 }],
+      });
       const search = cli('search', '--query', 'broken paddle', '--contact-uid', 'ctc_cli');
       expect(search.status).toBe(0);
       expect(JSON.parse(search.stdout).hits[0].content).toContain('kayak paddle snapped');

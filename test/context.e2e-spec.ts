@@ -12,7 +12,14 @@ import { type ContextBundle } from '../src/context/context.dto';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { FaultSwitch } from './support/faults';
 
-const msg = (conversation: string, contact: string, day: number, turn: number, sender: string, text: string) => ({
+const msg = (
+  conversation: string,
+  contact: string,
+  day: number,
+  turn: number,
+  sender: string,
+  text: string,
+) => ({
   conversation_uid: conversation,
   contact_uid: contact,
   location_uid: 'loc_main',
@@ -25,16 +32,58 @@ const msg = (conversation: string, contact: string, day: number, turn: number, s
 /** Each conversation is short, so it is one window; windows are named by their conversation. */
 const HISTORY = [
   // Split order number: ABC-12345 is the one; XYZ-12345 and ABC-67890 are decoys.
-  msg('orders_abc', 'ctc_orders', 1, 0, 'customer', 'My order ABC-12345 arrived with a cracked lamp shade.'),
-  msg('orders_xyz', 'ctc_orders', 2, 0, 'customer', 'Please cancel order XYZ-12345, I bought the sofa elsewhere.'),
-  msg('orders_abc2', 'ctc_orders', 3, 0, 'customer', 'Order ABC-67890 is a gift, please add a card.'),
+  msg(
+    'orders_abc',
+    'ctc_orders',
+    1,
+    0,
+    'customer',
+    'My order ABC-12345 arrived with a cracked lamp shade.',
+  ),
+  msg(
+    'orders_xyz',
+    'ctc_orders',
+    2,
+    0,
+    'customer',
+    'Please cancel order XYZ-12345, I bought the sofa elsewhere.',
+  ),
+  msg(
+    'orders_abc2',
+    'ctc_orders',
+    3,
+    0,
+    'customer',
+    'Order ABC-67890 is a gift, please add a card.',
+  ),
   // Boilerplate against real content.
   msg('bp_1', 'ctc_bp', 1, 0, 'agent', 'Thanks for reaching out! Have a great day!'),
   msg('bp_1', 'ctc_bp', 1, 1, 'customer', 'Thanks, you too, have a great day.'),
-  msg('bp_2', 'ctc_bp', 2, 0, 'agent', 'Thank you for contacting us. Is there anything else I can help you with today?'),
+  msg(
+    'bp_2',
+    'ctc_bp',
+    2,
+    0,
+    'agent',
+    'Thank you for contacting us. Is there anything else I can help you with today?',
+  ),
   msg('bp_2', 'ctc_bp', 2, 1, 'customer', 'No thanks, that is all. Bye!'),
-  msg('bp_real', 'ctc_bp', 3, 0, 'customer', 'The blender motor burns out after two minutes of use.'),
-  msg('bp_real', 'ctc_bp', 3, 1, 'agent', 'The blender is under warranty; we will ship a replacement motor base.'),
+  msg(
+    'bp_real',
+    'ctc_bp',
+    3,
+    0,
+    'customer',
+    'The blender motor burns out after two minutes of use.',
+  ),
+  msg(
+    'bp_real',
+    'ctc_bp',
+    3,
+    1,
+    'agent',
+    'The blender is under warranty; we will ship a replacement motor base.',
+  ),
 ];
 
 /** History loaded by some other tool that forgot to redact: it reaches the store raw. */
@@ -45,7 +94,14 @@ const RAW_PII_WINDOW = [
 ].join('\n');
 
 const LONG_HISTORY = Array.from({ length: 8 }, (_, i) =>
-  msg(`long_${i}`, 'ctc_long', i + 1, 0, 'customer', `Visit ${i}: the dishwasher leaks from the door seal. The technician replaced the seal and tested a full cycle. It leaked again a week later, so we booked another visit for the pump.`),
+  msg(
+    `long_${i}`,
+    'ctc_long',
+    i + 1,
+    0,
+    'customer',
+    `Visit ${i}: the dishwasher leaks from the door seal. The technician replaced the seal and tested a full cycle. It leaked again a week later, so we booked another visit for the pump.`,
+  ),
 );
 
 const contents = (b: ContextBundle) => b.historical_excerpts.map((e) => e.content);
@@ -62,7 +118,10 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
         .overrideProvider(RERANKER)
         .useValue(rerankFault.wrap(new FusionReranker(), ['score']))
         .overrideProvider(PODIUM_CONTACTS)
-        .useFactory({ factory: (db: Database) => liveFault.wrap(new LocalPodiumContacts(db), ['getContact']), inject: [Database] })
+        .useFactory({
+          factory: (db: Database) => liveFault.wrap(new LocalPodiumContacts(db), ['getContact']),
+          inject: [Database],
+        })
         .overrideProvider(EMBEDDING_PROVIDER)
         .useValue(embedFault.wrap(new LocalEmbeddingProvider({ workers: 1 }), ['embedBatch'])),
     );
@@ -74,13 +133,35 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
         id: uuidFromHash(contentHash(RAW_PII_WINDOW)),
         content: RAW_PII_WINDOW,
         embedding,
-        payload: { contact_uid: 'ctc_pii', location_uid: 'loc_main', conversation_uid: 'pii_1', channel: 'sms', occurred_at: '2026-01-01T12:00:00.000Z' },
+        payload: {
+          contact_uid: 'ctc_pii',
+          location_uid: 'loc_main',
+          conversation_uid: 'pii_1',
+          channel: 'sms',
+          occurred_at: '2026-01-01T12:00:00.000Z',
+        },
       },
     ]);
     const contacts = t.app.get<LocalPodiumContacts>(PODIUM_CONTACTS);
     await contacts.upsert([
-      { contact_uid: 'ctc_pii', phone: '+1 555 0199', email: 'pat@example.com', opt_out_sms: false, opt_out_email: false, location_uid: 'loc_main', last_seen_at: '2026-11-30T10:00:00.000Z' },
-      { contact_uid: 'ctc_orders', phone: null, email: null, opt_out_sms: true, opt_out_email: false, location_uid: 'loc_main', last_seen_at: null },
+      {
+        contact_uid: 'ctc_pii',
+        phone: '+1 555 0199',
+        email: 'pat@example.com',
+        opt_out_sms: false,
+        opt_out_email: false,
+        location_uid: 'loc_main',
+        last_seen_at: '2026-11-30T10:00:00.000Z',
+      },
+      {
+        contact_uid: 'ctc_orders',
+        phone: null,
+        email: null,
+        opt_out_sms: true,
+        opt_out_email: false,
+        location_uid: 'loc_main',
+        last_seen_at: null,
+      },
     ]);
   });
   afterAll(() => t.close());
@@ -88,16 +169,27 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
     rerankFault.mode = liveFault.mode = embedFault.mode = 'off';
   });
 
-  const context = (body: Record<string, unknown>) => postJson<ContextBundle>(`${t.url}/context`, body);
+  const context = (body: Record<string, unknown>) =>
+    postJson<ContextBundle>(`${t.url}/context`, body);
 
   describe('chunk boundaries', () => {
     it('finds an order number split across two chunks only when coalesced', async () => {
-      const first = await context({ transcript: 'hi, my order number is ABC', contact_uid: 'ctc_orders', call_id: 'call-split' });
+      const first = await context({
+        transcript: 'hi, my order number is ABC',
+        contact_uid: 'ctc_orders',
+        call_id: 'call-split',
+      });
       expect(first.status).toBe(200);
-      const joined = await context({ transcript: '12345', contact_uid: 'ctc_orders', call_id: 'call-split' });
+      const joined = await context({
+        transcript: '12345',
+        contact_uid: 'ctc_orders',
+        call_id: 'call-split',
+      });
       expect(joined.body.meta.query).toBe('hi, my order number is ABC 12345');
       expect(joined.body.historical_excerpts[0].content).toContain('ABC-12345');
-      expect(joined.body.historical_excerpts[0].rerank_score).toBeGreaterThan(joined.body.historical_excerpts[1].rerank_score);
+      expect(joined.body.historical_excerpts[0].rerank_score).toBeGreaterThan(
+        joined.body.historical_excerpts[1].rerank_score,
+      );
 
       const alone = await context({ transcript: '12345', contact_uid: 'ctc_orders' });
       // The second chunk alone cannot tell ABC-12345 from the XYZ-12345 decoy, and loses it.
@@ -107,18 +199,32 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
 
   describe('relevance noise', () => {
     it('pushes boilerplate below real content', async () => {
-      const res = await context({ transcript: 'thanks for taking my call, the blender stopped working again', contact_uid: 'ctc_bp' });
+      const res = await context({
+        transcript: 'thanks for taking my call, the blender stopped working again',
+        contact_uid: 'ctc_bp',
+      });
       expect(res.body.meta.reranked).toBe(true);
       expect(res.body.historical_excerpts[0].content).toContain('blender motor burns out');
-      const boilerplate = res.body.historical_excerpts.filter((e) => /great day|anything else/.test(e.content));
-      expect(boilerplate.every((e) => e.rerank_score < res.body.historical_excerpts[0].rerank_score)).toBe(true);
+      const boilerplate = res.body.historical_excerpts.filter((e) =>
+        /great day|anything else/.test(e.content),
+      );
+      expect(
+        boilerplate.every((e) => e.rerank_score < res.body.historical_excerpts[0].rerank_score),
+      ).toBe(true);
     });
   });
 
   describe('stale data and PII', () => {
     it('ships the live phone, never the remembered one, and masks PII in history', async () => {
-      const res = await context({ transcript: 'where should we deliver and what number do we text', contact_uid: 'ctc_pii' });
-      expect(res.body.contact).toMatchObject({ phone: '+1 555 0199', email: 'pat@example.com', live_fields_available: true });
+      const res = await context({
+        transcript: 'where should we deliver and what number do we text',
+        contact_uid: 'ctc_pii',
+      });
+      expect(res.body.contact).toMatchObject({
+        phone: '+1 555 0199',
+        email: 'pat@example.com',
+        live_fields_available: true,
+      });
       expect(res.body.meta.had_live_lookup).toBe(true);
       const text = contents(res.body).join('\n');
       expect(text).toContain('[REDACTED:PHONE]');
@@ -126,19 +232,38 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       expect(text).toContain('[REDACTED:ADDR]');
       expect(text).not.toMatch(/0100|4111|Evergreen/);
       expect(JSON.stringify(res.body)).not.toContain('0100');
-      expect(res.body.meta.redactions).toMatchObject({ PHONE: 1, CREDIT_CARD: 1, STREET_ADDRESS: 1 });
+      expect(res.body.meta.redactions).toMatchObject({
+        PHONE: 1,
+        CREDIT_CARD: 1,
+        STREET_ADDRESS: 1,
+      });
     });
 
     it('stores ingested history already masked (the second line of defence)', async () => {
       await postJson(`${t.url}/ingest/conversations`, [
-        msg('pii_2', 'ctc_pii_ingest', 1, 0, 'customer', 'My card is 4111 1111 1111 1111 and my email is pat@example.com.'),
+        msg(
+          'pii_2',
+          'ctc_pii_ingest',
+          1,
+          0,
+          'customer',
+          'My card is 4111 1111 1111 1111 and my email is pat@example.com.',
+        ),
       ]);
-      const search = await postJson<{ hits: Array<{ content: string }> }>(`${t.url}/search`, { query: 'card email', contact_uid: 'ctc_pii_ingest' });
-      expect(search.body.hits[0].content).toBe('customer: My card is [REDACTED:CC] and my email is [REDACTED:EMAIL].');
+      const search = await postJson<{ hits: Array<{ content: string }> }>(`${t.url}/search`, {
+        query: 'card email',
+        contact_uid: 'ctc_pii_ingest',
+      });
+      expect(search.body.hits[0].content).toBe(
+        'customer: My card is [REDACTED:CC] and my email is [REDACTED:EMAIL].',
+      );
     });
 
     it('keeps an unknown contact (404) filtered to that contact: no one else’s history', async () => {
-      const res = await context({ transcript: 'my order ABC-12345 and the blender', contact_uid: 'ctc_nobody' });
+      const res = await context({
+        transcript: 'my order ABC-12345 and the blender',
+        contact_uid: 'ctc_nobody',
+      });
       expect(res.body.contact).toEqual({ live_fields_available: false, error: 404 });
       expect(res.body.historical_excerpts).toEqual([]);
       expect(res.body.meta.partial).toBe(false);
@@ -147,7 +272,12 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
 
   describe('token budget', () => {
     it('drops the lowest-scored excerpts and truncates the last at a sentence boundary', async () => {
-      const res = await context({ transcript: 'the dishwasher is leaking again', contact_uid: 'ctc_long', max_tokens: 80, final_k: 5 });
+      const res = await context({
+        transcript: 'the dishwasher is leaking again',
+        contact_uid: 'ctc_long',
+        max_tokens: 80,
+        final_k: 5,
+      });
       const excerpts = res.body.historical_excerpts;
       expect(res.body.meta.dropped_excerpts).toBeGreaterThan(0);
       expect(excerpts.length).toBeLessThan(5);
@@ -176,25 +306,51 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
 
     it('ships vector-ordered hits when the reranker hangs forever', async () => {
       rerankFault.mode = 'hang';
-      const body = await within({ transcript: 'blender motor', contact_uid: 'ctc_bp', timeout_ms: 300 });
-      expect(body.meta).toMatchObject({ reranked: false, partial: true, had_vector_hits: true, had_live_lookup: false });
+      const body = await within({
+        transcript: 'blender motor',
+        contact_uid: 'ctc_bp',
+        timeout_ms: 300,
+      });
+      expect(body.meta).toMatchObject({
+        reranked: false,
+        partial: true,
+        had_vector_hits: true,
+        had_live_lookup: false,
+      });
       const vectorScores = body.historical_excerpts.map((e) => e.vector_score);
       expect(vectorScores).toEqual([...vectorScores].sort((x, y) => y - x));
     });
 
     it('ships the bundle without live fields when the live lookup hangs', async () => {
       liveFault.mode = 'hang';
-      const body = await within({ transcript: 'delivery address', contact_uid: 'ctc_pii', timeout_ms: 300 });
+      const body = await within({
+        transcript: 'delivery address',
+        contact_uid: 'ctc_pii',
+        timeout_ms: 300,
+      });
       expect(body.contact).toEqual({ live_fields_available: false, error: 'timeout' });
-      expect(body.meta).toMatchObject({ partial: true, had_live_lookup: false, had_vector_hits: true, reranked: true });
+      expect(body.meta).toMatchObject({
+        partial: true,
+        had_live_lookup: false,
+        had_vector_hits: true,
+        reranked: true,
+      });
     });
 
     it('returns an empty partial bundle on time when every surface hangs', async () => {
       liveFault.mode = embedFault.mode = 'hang';
-      const body = await within({ transcript: 'a brand new question nobody asked before', contact_uid: 'ctc_pii', timeout_ms: 250 });
+      const body = await within({
+        transcript: 'a brand new question nobody asked before',
+        contact_uid: 'ctc_pii',
+        timeout_ms: 250,
+      });
       expect(body.historical_excerpts).toEqual([]);
       expect(body.token_count).toBe(0);
-      expect(body.meta).toMatchObject({ partial: true, had_vector_hits: false, had_live_lookup: false });
+      expect(body.meta).toMatchObject({
+        partial: true,
+        had_vector_hits: false,
+        had_live_lookup: false,
+      });
     });
 
     it('degrades to a vector-only bundle when Podium rejects the credentials', async () => {
@@ -225,12 +381,23 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
 
   describe('companion endpoints', () => {
     it('POST /context/prompt builds the four blocks under its own budget', async () => {
-      const res = await postJson<{ system: string; user: string; blocks: Array<{ name: string }>; token_count: number }>(
-        `${t.url}/context/prompt`,
-        { transcript: 'where should we deliver', contact_uid: 'ctc_pii', prompt_max_tokens: 400 },
-      );
+      const res = await postJson<{
+        system: string;
+        user: string;
+        blocks: Array<{ name: string }>;
+        token_count: number;
+      }>(`${t.url}/context/prompt`, {
+        transcript: 'where should we deliver',
+        contact_uid: 'ctc_pii',
+        prompt_max_tokens: 400,
+      });
       expect(res.status).toBe(200);
-      expect(res.body.blocks.map((b) => b.name)).toEqual(['SYSTEM', 'LIVE CONTACT', 'HISTORICAL CONTEXT', 'TRANSCRIPT TURN']);
+      expect(res.body.blocks.map((b) => b.name)).toEqual([
+        'SYSTEM',
+        'LIVE CONTACT',
+        'HISTORICAL CONTEXT',
+        'TRANSCRIPT TURN',
+      ]);
       expect(res.body.user).toContain('+1 555 0199');
       expect(res.body.user).toContain('[REDACTED:ADDR]');
       expect(res.body.user).not.toContain('Evergreen');
@@ -241,7 +408,10 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
     it('POST /relevance scores a relevant candidate above an unrelated one', async () => {
       const res = await postJson<{ scores: number[] }>(`${t.url}/relevance`, {
         query: 'did they ask about the refund policy',
-        candidates: ['Our policy is 30-day refunds with a receipt.', 'The weather in Lisbon is sunny today.'],
+        candidates: [
+          'Our policy is 30-day refunds with a receipt.',
+          'The weather in Lisbon is sunny today.',
+        ],
       });
       expect(res.status).toBe(200);
       expect(res.body.scores[0]).toBeGreaterThan(res.body.scores[1]);
@@ -254,8 +424,12 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       const text = await (await fetch(`${t.url}/metrics`)).text();
       expect(text).toMatch(/context_bridge_context_requests_total \d+/);
       expect(text).toMatch(/context_bridge_context_partial_total [1-9]/);
-      expect(text).toContain('context_bridge_context_stage_duration_seconds_bucket{le="0.005",stage="rerank"}');
-      expect(text).toContain('context_bridge_http_request_duration_seconds_count{route="/context",method="POST",status="200"}');
+      expect(text).toContain(
+        'context_bridge_context_stage_duration_seconds_bucket{le="0.005",stage="rerank"}',
+      );
+      expect(text).toContain(
+        'context_bridge_http_request_duration_seconds_count{route="/context",method="POST",status="200"}',
+      );
       expect(text).not.toContain('ctc_');
     });
   });
@@ -264,14 +438,29 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
     it('answers 500 malformed bodies without a single 5xx', async () => {
       const arbitrary = fc.oneof(
         fc.jsonValue(),
-        fc.record({ transcript: fc.jsonValue(), contact_uid: fc.jsonValue(), timeout_ms: fc.jsonValue() }, { requiredKeys: [] }),
-        fc.record({ transcript: fc.string({ maxLength: 50 }), max_tokens: fc.integer(), pool_k: fc.double(), final_k: fc.string() }, { requiredKeys: [] }),
+        fc.record(
+          { transcript: fc.jsonValue(), contact_uid: fc.jsonValue(), timeout_ms: fc.jsonValue() },
+          { requiredKeys: [] },
+        ),
+        fc.record(
+          {
+            transcript: fc.string({ maxLength: 50 }),
+            max_tokens: fc.integer(),
+            pool_k: fc.double(),
+            final_k: fc.string(),
+          },
+          { requiredKeys: [] },
+        ),
       );
       const bodies = fc.sample(arbitrary, { numRuns: 450, seed: 42 }).map((v) => JSON.stringify(v));
       const raw = fc.sample(fc.string({ maxLength: 40 }), { numRuns: 50, seed: 7 });
       const statuses: number[] = [];
       for (const body of [...bodies, ...raw]) {
-        const res = await fetch(`${t.url}/context`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const res = await fetch(`${t.url}/context`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         await res.arrayBuffer();
         statuses.push(res.status);
       }

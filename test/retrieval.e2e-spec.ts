@@ -167,7 +167,13 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
 
   it('drains in-flight requests on shutdown (graceful SIGTERM path)', async () => {
     const records = Array.from({ length: 24 }, (_, i) =>
-      message(`drain_${i}`, 'ctc_drain', i, 'customer', `Question number ${i} about the warranty on my kettle.`),
+      message(
+        `drain_${i}`,
+        'ctc_drain',
+        i,
+        'customer',
+        `Question number ${i} about the warranty on my kettle.`,
+      ),
     );
     const inFlight = postJson<IngestReport>(`${t.url}/ingest/conversations`, records);
     await new Promise((resolve) => setTimeout(resolve, 50));

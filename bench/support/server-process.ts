@@ -16,19 +16,34 @@ async function freePort(): Promise<number> {
  * The service in its own process, as production runs it (`npm start`'s V8 flags included), so the load generator does not
  * share the server's event loop (in-process clients inflate server latency).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startServerProcess(
+  env: Record<string, string>,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--no-liftoff', '-r', '@swc-node/register', join(__dirname, '..', '..', 'src', 'main.ts')], {
-    cwd: join(__dirname, '..', '..'),
-    env: { ...process.env, LOG_LEVEL: 'error', SEED_DEMO_DATA: 'false', ...env, PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--no-liftoff', '-r', '@swc-node/register', join(__dirname, '..', '..', 'src', 'main.ts')],
+    {
+      cwd: join(__dirname, '..', '..'),
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'error',
+        SEED_DEMO_DATA: 'false',
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode}`);
     }
-    const ok = await fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) {
       return {
         url,

@@ -12,7 +12,11 @@ export interface SlotQuestion {
  * conversation (as a customer would: "the restaurant I booked in Corte Madera"). The value
  * itself never appears in the question. Deterministic: every `step`-th eligible fact.
  */
-export function buildSlotQuestions(facts: SgdSlotFact[], known: Set<string>, limit: number): SlotQuestion[] {
+export function buildSlotQuestions(
+  facts: SgdSlotFact[],
+  known: Set<string>,
+  limit: number,
+): SlotQuestion[] {
   const byConversation = new Map<string, SgdSlotFact[]>();
   for (const f of facts) {
     if (known.has(f.conversation_id)) {
@@ -25,8 +29,12 @@ export function buildSlotQuestions(facts: SgdSlotFact[], known: Set<string>, lim
   for (let i = 0; i < eligible.length && out.length < limit; i += step) {
     const fact = eligible[i];
     const hint = (byConversation.get(fact.conversation_id) ?? [])
-      .filter((o) => o.slot !== fact.slot && o.value !== fact.value && !fact.value.includes(o.value))
-      .sort((a, b) => Math.abs(a.turn_idx - fact.turn_idx) - Math.abs(b.turn_idx - fact.turn_idx))[0];
+      .filter(
+        (o) => o.slot !== fact.slot && o.value !== fact.value && !fact.value.includes(o.value),
+      )
+      .sort(
+        (a, b) => Math.abs(a.turn_idx - fact.turn_idx) - Math.abs(b.turn_idx - fact.turn_idx),
+      )[0];
     const about = hint ? ` about ${hint.value}` : '';
     out.push({
       conversation_id: fact.conversation_id,

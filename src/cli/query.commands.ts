@@ -28,18 +28,25 @@ export function registerQueryCommands(program: Command): void {
     .option('--call-id <id>')
     .option('--timeout-ms <ms>', 'deadline', int)
     .option('--max-tokens <n>', 'excerpt token budget', int)
-    .action(async (o: { transcript: string; contactUid?: string; callId?: string; timeoutMs?: number; maxTokens?: number }) =>
-      print(
-        await withAppContext((ctx) =>
-          ctx.get(ContextService).build({
-            transcript: o.transcript,
-            contact_uid: o.contactUid,
-            call_id: o.callId,
-            timeout_ms: o.timeoutMs,
-            max_tokens: o.maxTokens,
-          }),
+    .action(
+      async (o: {
+        transcript: string;
+        contactUid?: string;
+        callId?: string;
+        timeoutMs?: number;
+        maxTokens?: number;
+      }) =>
+        print(
+          await withAppContext((ctx) =>
+            ctx.get(ContextService).build({
+              transcript: o.transcript,
+              contact_uid: o.contactUid,
+              call_id: o.callId,
+              timeout_ms: o.timeoutMs,
+              max_tokens: o.maxTokens,
+            }),
+          ),
         ),
-      ),
     );
 
   program
@@ -49,29 +56,48 @@ export function registerQueryCommands(program: Command): void {
     .option('--contact-uid <id>')
     .option('--top-k <n>', 'hits', int, 5)
     .action(async (o: { query: string; contactUid?: string; topK: number }) =>
-      print(await withAppContext((ctx) => ctx.get(SearchService).search({ query: o.query, contact_uid: o.contactUid, top_k: o.topK }))),
+      print(
+        await withAppContext((ctx) =>
+          ctx
+            .get(SearchService)
+            .search({ query: o.query, contact_uid: o.contactUid, top_k: o.topK }),
+        ),
+      ),
     );
 
   program
     .command('prompt')
-    .description('structured LLM prompt from a bundle file or a fresh bundle (POST /context/prompt)')
+    .description(
+      'structured LLM prompt from a bundle file or a fresh bundle (POST /context/prompt)',
+    )
     .requiredOption('--transcript <text>')
     .option('--bundle-file <path>')
     .option('--contact-uid <id>')
     .option('--system-prompt-file <path>')
     .option('--max-tokens <n>', 'whole-prompt budget', int, 4000)
-    .action(async (o: { transcript: string; bundleFile?: string; contactUid?: string; systemPromptFile?: string; maxTokens: number }) =>
-      print(
-        await withAppContext((ctx) =>
-          ctx.get(ContextController).buildPrompt({
-            transcript: o.transcript,
-            contact_uid: o.contactUid,
-            bundle: o.bundleFile ? (JSON.parse(readFileSync(o.bundleFile, 'utf8')) as ContextBundle) : undefined,
-            system_prompt: o.systemPromptFile ? readFileSync(o.systemPromptFile, 'utf8') : undefined,
-            prompt_max_tokens: o.maxTokens,
-          }),
+    .action(
+      async (o: {
+        transcript: string;
+        bundleFile?: string;
+        contactUid?: string;
+        systemPromptFile?: string;
+        maxTokens: number;
+      }) =>
+        print(
+          await withAppContext((ctx) =>
+            ctx.get(ContextController).buildPrompt({
+              transcript: o.transcript,
+              contact_uid: o.contactUid,
+              bundle: o.bundleFile
+                ? (JSON.parse(readFileSync(o.bundleFile, 'utf8')) as ContextBundle)
+                : undefined,
+              system_prompt: o.systemPromptFile
+                ? readFileSync(o.systemPromptFile, 'utf8')
+                : undefined,
+              prompt_max_tokens: o.maxTokens,
+            }),
+          ),
         ),
-      ),
     );
 
   program
@@ -80,7 +106,11 @@ export function registerQueryCommands(program: Command): void {
     .requiredOption('--query <text>')
     .requiredOption('--candidate <text>')
     .action(async (o: { query: string; candidate: string }) =>
-      print(await withAppContext((ctx) => ctx.get(RelevanceController).score({ query: o.query, candidate: o.candidate }))),
+      print(
+        await withAppContext((ctx) =>
+          ctx.get(RelevanceController).score({ query: o.query, candidate: o.candidate }),
+        ),
+      ),
     );
 
   program

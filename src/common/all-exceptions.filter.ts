@@ -15,9 +15,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const [status, body] = toErrorResponse(exception, String(request.id));
     if (status >= 500) {
       // Log the class and stack only: messages of unknown errors may carry customer text.
-      const err = exception as Error;
+      const err = exception as Error & { code?: unknown };
+      // The first stack line repeats the message, which may quote customer data: drop it.
+      const frames = err?.stack?.split('\n').slice(1).join('\n');
       this.logger.error(
-        { request_id: request.id, err: { type: err?.name, stack: err?.stack } },
+        { request_id: request.id, err: { type: err?.name, code: err?.code, frames } },
         'unhandled error',
       );
     }

@@ -96,7 +96,7 @@ export class EnvSchema {
   @Max(16000)
   EMBEDDING_DIMENSION?: number;
 
-  /** Worker threads for the local embedder (default: CPU cores - 1, at least 1, at most 4). */
+  /** Worker threads for the local embedder (default: CPU cores, at most 4). */
   @IsOptional()
   @Transform(toOptionalNumber)
   @IsInt()
@@ -156,7 +156,7 @@ export class EnvSchema {
   @Transform(toOptionalNumber)
   @IsInt()
   @Min(50)
-  @Max(10000)
+  @Max(5000)
   CONTEXT_TIMEOUT_MS?: number;
 
   @IsOptional()

@@ -12,6 +12,7 @@ import {
   Min,
   ValidateNested,
   ArrayMaxSize,
+  IsBoolean,
 } from 'class-validator';
 
 import { ContextRequestDto } from './context.dto';
@@ -41,6 +42,7 @@ class BundleExcerptDto {
   vector_score?: number;
 
   @IsOptional()
+  @IsBoolean()
   truncated?: boolean;
 }
 

@@ -1,5 +1,6 @@
 import { type BuiltPrompt } from '@app/prompt';
 import { PromptService } from '@app/prompt';
+import { RedactionService } from '@app/redaction';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 
 import { ContextPromptRequestDto } from './context-prompt.dto';
@@ -14,6 +15,7 @@ export class ContextController {
   constructor(
     private readonly context: ContextService,
     private readonly prompt: PromptService,
+    private readonly redaction: RedactionService,
   ) {}
 
   /** The spec's `context_fetch`. */
@@ -26,12 +28,22 @@ export class ContextController {
   /** The spec's `transcript_to_llm`. */
   @Post('prompt')
   @HttpCode(200)
-  async buildPrompt(@Body() body: ContextPromptRequestDto): Promise<BuiltPrompt<HistoricalExcerpt>> {
-    const bundle = body.bundle ?? (await this.context.build(body));
+  async buildPrompt(
+    @Body() body: ContextPromptRequestDto,
+  ): Promise<BuiltPrompt<HistoricalExcerpt>> {
+    // A caller-supplied bundle is historical text like any other: it is redacted here too.
+    const bundle = body.bundle
+      ? {
+          contact: body.bundle.contact,
+          historical_excerpts: this.redaction.redactBundle(
+            body.bundle.historical_excerpts as HistoricalExcerpt[],
+          ).excerpts,
+        }
+      : await this.context.build(body);
     return this.prompt.buildPrompt({
       systemPrompt: body.system_prompt,
       contact: bundle.contact,
-      excerpts: bundle.historical_excerpts as HistoricalExcerpt[],
+      excerpts: bundle.historical_excerpts,
       transcript: body.transcript,
       maxTokens: body.prompt_max_tokens ?? PROMPT_MAX_TOKENS,
     });

@@ -1,34 +1,23 @@
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-const ID = /^[A-Za-z0-9._:@-]+$/;
+import { IsText, IsUid } from '../common/validators';
 
 /** The spec's `context_fetch`: one live transcript chunk for one contact. */
 export class ContextRequestDto {
-  @IsString()
-  @Matches(/\S/, { message: 'transcript must not be blank' })
-  @MaxLength(8000)
+  @IsText(8000)
   transcript!: string;
 
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   contact_uid?: string;
 
   /** The coalescing session: chunks of one call share a sliding window. */
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   call_id?: string;
 
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   location_uid?: string;
 
   @IsOptional()

@@ -9,7 +9,11 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
-import { HybridSearchService, type HybridPool, type PoolCandidate } from '../retrieval/hybrid-search.service';
+import {
+  HybridSearchService,
+  type HybridPool,
+  type PoolCandidate,
+} from '../retrieval/hybrid-search.service';
 import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { AdmissionGate } from './admission-gate';
 import { toBundleContact } from './live-contact';
@@ -75,7 +79,12 @@ export class ContextService {
     const stages: Record<string, number> = { queue_ms: queueMs };
 
     const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
-      this.coalescer.feed(request.call_id, request.transcript),
+      // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
+      this.coalescer.feed(
+        request.call_id &&
+          `${request.location_uid ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
+        request.transcript,
+      ),
     );
     stages.coalesce_ms = round(coalesced.ms);
     const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
@@ -86,7 +95,9 @@ export class ContextService {
       ...(request.location_uid ? { location_uids: [request.location_uid] } : {}),
     };
     const live: Promise<DeadlineResult<ContactLookup> | undefined> = request.contact_uid
-      ? withDeadline(left(), (signal) => this.podium.getContact(request.contact_uid as string, signal))
+      ? withDeadline(left(), (signal) =>
+          this.podium.getContact(request.contact_uid as string, signal),
+        )
       : Promise.resolve(undefined);
     const retrieval = this.retrieve(query, filter, request, left, stages);
     const [liveOutcome, ranked] = await Promise.all([live, retrieval]);
@@ -104,7 +115,9 @@ export class ContextService {
 
     const liveMissed = liveOutcome !== undefined && liveOutcome.status !== 'ok';
     const partialReasons = [
-      ...(ranked.missed ? [ranked.reranked || ranked.excerpts.length === 0 ? 'retrieval' : 'rerank'] : []),
+      ...(ranked.missed
+        ? [ranked.reranked || ranked.excerpts.length === 0 ? 'retrieval' : 'rerank']
+        : []),
       ...(liveMissed ? ['live'] : []),
       ...(coalesced.status !== 'ok' ? ['coalesce'] : []),
     ];
@@ -123,14 +136,19 @@ export class ContextService {
         reranked: ranked.reranked,
         reranker: this.reranker.name,
         stages,
-        redactions: counts as Record<string, number>,
+        redactions: counts,
         dropped_excerpts: budget.dropped,
       },
     };
   }
 
   /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */
-  private shed(request: ContextRequestDto, timeoutMs: number, started: number, queueMs: number): ContextBundle {
+  private shed(
+    request: ContextRequestDto,
+    timeoutMs: number,
+    started: number,
+    queueMs: number,
+  ): ContextBundle {
     this.record({ queue_ms: queueMs }, ['admission'], 0);
     return {
       contact: { live_fields_available: false, error: 'overloaded' },
@@ -174,7 +192,9 @@ export class ContextService {
   ): Promise<{ excerpts: HistoricalExcerpt[]; reranked: boolean; missed: boolean }> {
     const finalK = request.final_k ?? this.config.context.finalK;
     const poolK = Math.max(finalK, request.pool_k ?? this.config.context.poolK);
-    const pooled = await withDeadline<HybridPool>(left(), (signal) => this.hybrid.pool(query, filter, poolK, signal));
+    const pooled = await withDeadline<HybridPool>(left(), (signal) =>
+      this.hybrid.pool(query, filter, poolK, signal),
+    );
     stages.retrieve_ms = round(pooled.ms);
     if (pooled.status !== 'ok') {
       return { excerpts: [], reranked: false, missed: true };
@@ -184,18 +204,33 @@ export class ContextService {
     if (candidates.length === 0) {
       return { excerpts: [], reranked: false, missed: false };
     }
-    const scored = await withDeadline(left(), (signal) => this.reranker.score(query, candidates, signal));
+    const scored = await withDeadline(left(), (signal) =>
+      this.reranker.score(query, candidates, signal),
+    );
     stages.rerank_ms = round(scored.ms);
-    if (scored.status === 'ok') {
+    // A reranker that returns the wrong count or non-finite scores is treated as failed.
+    const valid =
+      scored.status === 'ok' &&
+      scored.value.length === candidates.length &&
+      scored.value.every(Number.isFinite);
+    if (scored.status === 'ok' && valid) {
       const order = candidates
         .map((c, i) => ({ c, score: scored.value[i] }))
         .sort((a, b) => b.score - a.score)
         .slice(0, finalK);
-      return { excerpts: order.map(({ c, score }) => toExcerpt(c, score)), reranked: true, missed: false };
+      return {
+        excerpts: order.map(({ c, score }) => toExcerpt(c, score)),
+        reranked: true,
+        missed: false,
+      };
     }
     // Degraded but timely: the vector order, with the cosine standing in for the rerank score.
     const byVector = [...candidates].sort((a, b) => b.vectorScore - a.vectorScore).slice(0, finalK);
-    return { excerpts: byVector.map((c) => toExcerpt(c, c.vectorScore)), reranked: false, missed: true };
+    return {
+      excerpts: byVector.map((c) => toExcerpt(c, c.vectorScore)),
+      reranked: false,
+      missed: true,
+    };
   }
 }
 

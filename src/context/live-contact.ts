@@ -15,13 +15,21 @@ export function toBundleContact(outcome: DeadlineResult<ContactLookup> | undefin
     case 'timeout':
       return { live_fields_available: false, error: 'timeout' };
     case 'error':
-      return { live_fields_available: false, error: outcome.error instanceof PodiumAuthError ? 401 : 'unavailable' };
+      return {
+        live_fields_available: false,
+        error: outcome.error instanceof PodiumAuthError ? 401 : 'unavailable',
+      };
     case 'ok':
       if (outcome.value.status === 'not_found') {
         return { live_fields_available: false, error: 404 };
       }
       return {
-        ...Object.fromEntries(LIVE_FIELDS.map((field) => [field, outcome.value.status === 'found' ? outcome.value.contact[field] : null])),
+        ...Object.fromEntries(
+          LIVE_FIELDS.map((field) => [
+            field,
+            outcome.value.status === 'found' ? outcome.value.contact[field] : null,
+          ]),
+        ),
         live_fields_available: true,
       };
   }

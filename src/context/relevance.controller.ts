@@ -2,7 +2,15 @@ import { EmbeddingService } from '@app/embedding';
 import { InvalidInputError } from '@app/common';
 import { RERANKER, type Reranker } from '@app/rerank';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 
 export class RelevanceRequestDto {
   @IsString()
@@ -49,13 +57,20 @@ export class RelevanceController {
   async score(@Body() body: RelevanceRequestDto) {
     const texts = body.candidates ?? (body.candidate !== undefined ? [body.candidate] : []);
     if (texts.length === 0 || (body.candidate !== undefined && body.candidates !== undefined)) {
-      throw new InvalidInputError('invalid_candidates', 'Give exactly one of `candidate` or `candidates`.');
+      throw new InvalidInputError(
+        'invalid_candidates',
+        'Give exactly one of `candidate` or `candidates`.',
+      );
     }
     const [query, vectors] = await Promise.all([
       this.embedding.embedQuery(body.query),
       this.embedding.embedDocuments(texts),
     ]);
-    const candidates = texts.map((content, i) => ({ id: String(i), content, denseScore: cosine(query, vectors[i]) }));
+    const candidates = texts.map((content, i) => ({
+      id: String(i),
+      content,
+      denseScore: cosine(query, vectors[i]),
+    }));
     const scores = await this.reranker.score(body.query, candidates);
     const rounded = scores.map((s) => Number(s.toFixed(6)));
     return {

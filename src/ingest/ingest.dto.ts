@@ -1,26 +1,17 @@
 import { IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
-const ID = /^[A-Za-z0-9._:@-]+$/;
+import { IsText, IsUid } from '../common/validators';
 
 /** One message of a past conversation, as exported from Podium. */
 export class ConversationMessageDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   conversation_uid!: string;
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   contact_uid!: string;
 
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   location_uid?: string;
 
   @IsString()
@@ -29,6 +20,8 @@ export class ConversationMessageDto {
   channel!: string;
 
   @IsISO8601({ strict: true })
+  // timestamptz holds years 4713 BC–294276 AD, but a year outside 1900–2999 is a data error.
+  @Matches(/^(19|2\d)\d\d-/, { message: 'occurred_at must be a date between 1900 and 2999' })
   occurred_at!: string;
 
   @IsString()
@@ -36,18 +29,13 @@ export class ConversationMessageDto {
   @MaxLength(64)
   sender!: string;
 
-  @IsString()
-  @Matches(/\S/, { message: 'text must not be blank' })
-  @MaxLength(20000)
+  @IsText(20000)
   text!: string;
 }
 
 /** One knowledge-base topic for R42 chat. */
 export class KbTopicDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @Matches(ID)
+  @IsUid()
   topic_id!: string;
 
   @IsString()
@@ -61,14 +49,10 @@ export class KbTopicDto {
   @MaxLength(128)
   theme_id?: string;
 
-  @IsString()
-  @Matches(/\S/, { message: 'summary must not be blank' })
-  @MaxLength(4000)
+  @IsText(4000)
   summary!: string;
 
-  @IsString()
-  @Matches(/\S/, { message: 'text must not be blank' })
-  @MaxLength(200000)
+  @IsText(200000)
   text!: string;
 }
 

@@ -54,7 +54,10 @@ export class IngestService {
   ): Promise<IngestReport> {
     const { valid, failed } = validateRecords(ConversationMessageDto, records, priorFailures);
     // Second line of defence: history is stored already masked (retrieval redacts again).
-    const messages = valid.map(({ value }) => ({ ...value, text: this.redaction.redact(value.text).text }));
+    const messages = valid.map(({ value }) => ({
+      ...value,
+      text: this.redaction.redact(value.text).text,
+    }));
     const windows = chunkConversations(messages);
     const pending: Array<PendingRecord<'conversations'>> = windows.map(
       ({ content, ...payload }) => ({

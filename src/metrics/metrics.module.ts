@@ -4,5 +4,9 @@ import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 @Global()
-@Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })
+@Module({
+  controllers: [MetricsController],
+  providers: [MetricsService],
+  exports: [MetricsService],
+})
 export class MetricsModule {}

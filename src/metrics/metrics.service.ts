@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.4, 0.6, 0.8, 1, 2.5, 5];
+const LATENCY_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.4, 0.6, 0.8, 1, 2.5, 5,
+];
 
 /**
  * Prometheus metrics. Labels are bounded (route patterns, stage names), never ids or text.

@@ -36,7 +36,12 @@ export class HybridSearchService {
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
   ) {}
 
-  async pool(query: string, filter: VectorFilter, poolK: number, signal?: AbortSignal): Promise<HybridPool> {
+  async pool(
+    query: string,
+    filter: VectorFilter,
+    poolK: number,
+    signal?: AbortSignal,
+  ): Promise<HybridPool> {
     const t0 = performance.now();
     const embedding = await this.embedding.embedQuery(query, signal);
     const t1 = performance.now();
@@ -87,6 +92,7 @@ export function mergeByRank(
     }
   });
   const rrf = (c: PoolCandidate) =>
-    (c.denseRank ? 1 / (RRF_K + c.denseRank) : 0) + (c.lexicalRank ? 1 / (RRF_K + c.lexicalRank) : 0);
+    (c.denseRank ? 1 / (RRF_K + c.denseRank) : 0) +
+    (c.lexicalRank ? 1 / (RRF_K + c.lexicalRank) : 0);
   return [...byId.values()].sort((a, b) => rrf(b) - rrf(a) || b.vectorScore - a.vectorScore);
 }

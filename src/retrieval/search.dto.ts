@@ -1,21 +1,17 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+import { IsText, IsUid } from '../common/validators';
 
 /** The spec's `vector_query`. */
 export class SearchRequestDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(8000)
+  @IsText(8000)
   query!: string;
 
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @IsUid()
   contact_uid?: string;
 
   @IsOptional()
-  @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(100)

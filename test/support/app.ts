@@ -31,8 +31,11 @@ export async function bootTestApp(
   const config = loadConfig({ ...TEST_ENV, ...env });
   const app = override
     ? configureApp(
-        (await override(Test.createTestingModule({ imports: [AppModule.forRoot(config)] })).compile())
-          .createNestApplication<NestFastifyApplication>(createFastifyAdapter(), APP_OPTIONS),
+        (
+          await override(
+            Test.createTestingModule({ imports: [AppModule.forRoot(config)] }),
+          ).compile()
+        ).createNestApplication<NestFastifyApplication>(createFastifyAdapter(), APP_OPTIONS),
       )
     : await createApp(config);
   try {

@@ -12,7 +12,7 @@ export class FaultSwitch {
       get: (obj, prop, receiver) => {
         const value = Reflect.get(obj, prop, receiver) as unknown;
         if (typeof value !== 'function' || !methods.includes(prop as keyof T)) {
-          return typeof value === 'function' ? value.bind(obj) : value;
+          return typeof value === 'function' ? (value.bind(obj) as unknown) : value;
         }
         return (...args: unknown[]) => {
           switch (this.mode) {

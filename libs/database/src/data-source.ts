@@ -7,6 +7,9 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 
 import { lockDataDir } from './data-dir-lock';
 
+/** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
+export const HNSW_EF_SEARCH = 100;
+
 export interface PgConnectionOptions {
   dataDir: string;
   databaseUrl?: string;
@@ -34,7 +37,8 @@ export async function openPgConnection(options: PgConnectionOptions): Promise<Pg
       ...common,
       url: options.databaseUrl,
       migrations: options.migrations,
-      extra: { max: 10 },
+      // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
+      extra: { max: 10, options: `-c hnsw.ef_search=${HNSW_EF_SEARCH}` },
     });
     return { dataSource: await dataSource.initialize() };
   }
@@ -50,6 +54,7 @@ export async function openPgConnection(options: PgConnectionOptions): Promise<Pg
       migrations: options.migrations,
       extra: { ...createPgConfig(embedded), max: 1 },
     });
+    await embedded.exec(`SET hnsw.ef_search = ${HNSW_EF_SEARCH}`); // one session: set once
     return { dataSource: await dataSource.initialize(), embedded, unlock };
   } catch (error) {
     unlock?.();

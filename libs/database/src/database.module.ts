@@ -1,15 +1,27 @@
-import { ConfigurableModuleBuilder, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  ConfigurableModuleBuilder,
+  Inject,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 
 import { Database, type DatabaseOptions } from './database';
 
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = new ConfigurableModuleBuilder<DatabaseOptions>()
-  .setClassMethodName('forRoot')
-  .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-  .build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
+  new ConfigurableModuleBuilder<DatabaseOptions>()
+    .setClassMethodName('forRoot')
+    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
+    .build();
 
 /** Owns the Postgres connection; closes it after the HTTP server has drained. */
 @Module({
-  providers: [{ provide: Database, inject: [MODULE_OPTIONS_TOKEN], useFactory: (o: DatabaseOptions) => new Database(o) }],
+  providers: [
+    {
+      provide: Database,
+      inject: [MODULE_OPTIONS_TOKEN],
+      useFactory: (o: DatabaseOptions) => new Database(o),
+    },
+  ],
   exports: [Database],
 })
 export class DatabaseModule extends ConfigurableModuleClass implements OnApplicationShutdown {

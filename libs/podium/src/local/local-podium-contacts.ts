@@ -42,7 +42,10 @@ export class LocalPodiumContacts implements PodiumContacts {
     }
     return {
       status: 'found',
-      contact: { ...row, last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null },
+      contact: {
+        ...row,
+        last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+      },
     };
   }
 
@@ -56,14 +59,25 @@ export class LocalPodiumContacts implements PodiumContacts {
          ON CONFLICT (contact_uid) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
            email = EXCLUDED.email, opt_out_sms = EXCLUDED.opt_out_sms, opt_out_email = EXCLUDED.opt_out_email,
            location_uid = EXCLUDED.location_uid, last_seen_at = EXCLUDED.last_seen_at, updated_at = now()`,
-        [c.contact_uid, c.name ?? null, c.phone, c.email, c.opt_out_sms, c.opt_out_email, c.location_uid, c.last_seen_at],
+        [
+          c.contact_uid,
+          c.name ?? null,
+          c.phone,
+          c.email,
+          c.opt_out_sms,
+          c.opt_out_email,
+          c.location_uid,
+          c.last_seen_at,
+        ],
       );
     }
   }
 
   async count(): Promise<number> {
     await this.database.whenOpen();
-    const [row] = await this.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM podium_contacts`);
+    const [row] = await this.database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM podium_contacts`,
+    );
     return row.n;
   }
 

@@ -102,7 +102,10 @@ export interface VectorStore {
     query: LexicalQuery,
   ): Promise<VectorHit<C>[]>;
   /** Dense and lexical lists for one query in one round trip (the /context hot path). */
-  hybridSearch<C extends CollectionName>(collection: C, query: HybridQuery): Promise<HybridResult<C>>;
+  hybridSearch<C extends CollectionName>(
+    collection: C,
+    query: HybridQuery,
+  ): Promise<HybridResult<C>>;
   /** Ids already stored, out of `ids` (lets ingestion skip embedding known chunks). */
   existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>>;
   count(collection: CollectionName): Promise<number>;

@@ -103,7 +103,12 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
   });
 
   it('hybridSearch returns exactly the two lists of separate dense and lexical searches', async () => {
-    const query = { embedding: vec(0, 0.3), text: 'refund for row 3', topK: 7, filter: { contact_uid: 'ctc_target' } };
+    const query = {
+      embedding: vec(0, 0.3),
+      text: 'refund for row 3',
+      topK: 7,
+      filter: { contact_uid: 'ctc_target' },
+    };
     const both = await sut.hybridSearch('conversations', query);
     const dense = await sut.search('conversations', query);
     const lexical = await sut.lexicalSearch('conversations', query);

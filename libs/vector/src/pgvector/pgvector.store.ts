@@ -18,7 +18,10 @@ import { PAYLOAD_COLUMNS, TABLES } from './tables';
  * The query text's lexemes (in parameter `param`) OR-ed together: a spoken turn is long and
  * AND semantics would match nothing; ts_rank_cd then rewards windows covering more terms.
  */
-const lexemesToTsquery = (param: string) => `SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | '))
+// The lexemes are already stemmed: cast them, since to_tsquery('english') would stem twice.
+const lexemesToTsquery = (
+  param: string,
+) => `SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery
   FROM unnest(tsvector_to_array(to_tsvector('english', ${param}))) AS lexeme`;
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
@@ -63,7 +66,9 @@ export class PgVectorStore implements VectorStore {
     const params: unknown[] = [toVectorLiteral(query.embedding), query.topK];
     const where = this.whereClause(query.filter, params);
     const threshold =
-      query.scoreThreshold === undefined ? '' : `WHERE score >= $${params.push(query.scoreThreshold)}`;
+      query.scoreThreshold === undefined
+        ? ''
+        : `WHERE score >= $${params.push(query.scoreThreshold)}`;
     const table = TABLES[collection];
     const columns = this.selectList(collection);
     // The query vector is parsed once (a CTE): repeating `$1::vector` in the select list and
@@ -107,7 +112,9 @@ export class PgVectorStore implements VectorStore {
     const where = this.whereClause(query.filter, params);
     const table = TABLES[collection];
     const columns = this.selectList(collection);
-    const denseOrder = where ? 'ORDER BY score DESC, id' : 'ORDER BY embedding <=> (SELECT v FROM q)';
+    const denseOrder = where
+      ? 'ORDER BY score DESC, id'
+      : 'ORDER BY embedding <=> (SELECT v FROM q)';
     // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
     // the event loop's time, and this runs on every /context turn.
     const sql = `
@@ -121,8 +128,14 @@ export class PgVectorStore implements VectorStore {
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
     const rows = await this.db.query<Row & { list: 'dense' | 'lexical' }>(sql, params);
     return {
-      dense: this.toHits(collection, rows.filter((r) => r.list === 'dense')),
-      lexical: this.toHits(collection, rows.filter((r) => r.list === 'lexical')),
+      dense: this.toHits(
+        collection,
+        rows.filter((r) => r.list === 'dense'),
+      ),
+      lexical: this.toHits(
+        collection,
+        rows.filter((r) => r.list === 'lexical'),
+      ),
     };
   }
 
@@ -138,7 +151,9 @@ export class PgVectorStore implements VectorStore {
   }
 
   async count(collection: CollectionName): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${TABLES[collection]}`);
+    const [row] = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${TABLES[collection]}`,
+    );
     return row.n;
   }
 
@@ -189,7 +204,12 @@ export class PgVectorStore implements VectorStore {
         const value = row[name];
         payload[name] = value instanceof Date ? value.toISOString() : value;
       }
-      const hit = { id: row.id, content: row.content, score: Number(row.score), payload } as VectorHit<C>;
+      const hit = {
+        id: row.id,
+        content: row.content,
+        score: Number(row.score),
+        payload,
+      } as VectorHit<C>;
       if (row.similarity !== undefined && row.similarity !== null) {
         hit.similarity = Number(row.similarity);
       }

@@ -1,0 +1,56 @@
+import { type Worker } from 'node:worker_threads';
+
+import { LocalEmbeddingProvider } from './local-embedding.provider';
+
+const cosine = (a: number[], b: number[]) => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  a.forEach((x, i) => ((dot += x * b[i]), (na += x * x), (nb += b[i] * b[i])));
+  return dot / Math.sqrt(na * nb);
+};
+
+describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () => {
+  const sut = new LocalEmbeddingProvider({ workers: 1 });
+
+  beforeAll(() => sut.init());
+  afterAll(() => sut.close());
+
+  it('embeds 512-d vectors that put paraphrases closer than unrelated text', async () => {
+    const [a, b, c] = await sut.embedBatch([
+      'When will my order arrive?',
+      'What is the delivery date of my package?',
+      'The mitochondria is the powerhouse of the cell.',
+    ]);
+    expect(a).toHaveLength(512);
+    expect(cosine(a, b)).toBeGreaterThan(cosine(a, c) + 0.2);
+  });
+
+  it('gives the same vector whether a text is micro-batched with others or alone', async () => {
+    const [alone] = await sut.embedBatch(['refund for a broken chair']);
+    const batched = await Promise.all(
+      ['x y z', 'refund for a broken chair', 'another text'].map((t) => sut.embedBatch([t])),
+    );
+    expect(cosine(alone, batched[1][0])).toBeGreaterThan(0.9999);
+  });
+
+  it('drops queued texts whose caller aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(sut.embedBatch(['never needed'], controller.signal)).rejects.toMatchObject({
+      code: 'embedding_aborted',
+    });
+  });
+
+  it('fails the batch of a worker that dies, then recovers with a new worker', async () => {
+    const worker = [...(sut as unknown as { workers: Set<Worker> }).workers][0];
+    const pending = sut.embedBatch(['in flight when the worker dies']);
+    await worker.terminate();
+    await expect(pending).rejects.toMatchObject({ code: 'embedding_failed' });
+    // The replacement loads the model in the background; wait for it, however long it takes.
+    while (sut.liveWorkers === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await expect(sut.embedBatch(['after recovery'])).resolves.toHaveLength(1);
+  });
+});

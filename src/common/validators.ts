@@ -1,0 +1,24 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+
+/** An external identifier (contact, call, location, conversation): short, printable ASCII. */
+export const IsUid = () =>
+  applyDecorators(
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(128),
+    Matches(/^[A-Za-z0-9._:@-]+$/, { message: '$property has invalid characters' }),
+  );
+
+/**
+ * Free text: not blank, at most `max` characters, and no NUL, which Postgres text rejects
+ * (one such record would otherwise fail a whole insert batch).
+ */
+export const IsText = (max: number) =>
+  applyDecorators(
+    IsString(),
+    Matches(/\S/, { message: '$property must not be blank' }),
+    // eslint-disable-next-line no-control-regex -- matching NUL is the point
+    Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' }),
+    MaxLength(max),
+  );

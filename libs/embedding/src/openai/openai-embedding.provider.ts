@@ -73,11 +73,9 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
         const ordered = [...response.data].sort((a, b) => a.index - b.index);
         out.push(...ordered.map((d) => d.embedding));
       } catch (error) {
-        const status = error instanceof OpenAI.APIError ? ` (HTTP ${error.status})` : '';
-        throw new DependencyError(
-          'embedding_failed',
-          `OpenAI embeddings request failed${status}: ${(error as Error).message}`,
-        );
+        const status =
+          error instanceof OpenAI.APIError && error.status ? ` (HTTP ${error.status})` : '';
+        throw new DependencyError('embedding_failed', `OpenAI embeddings request failed${status}.`);
       }
     }
     return out;

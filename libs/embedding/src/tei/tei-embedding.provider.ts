@@ -48,8 +48,9 @@ export class TeiEmbeddingProvider implements EmbeddingProvider {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ inputs, truncate: true, normalize: true }),
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    }).catch((error: Error) => {
-      throw new DependencyError('embedding_failed', `TEI unreachable: ${error.message}`);
+    }).catch(() => {
+      // No upstream detail to the client: it can name hosts and ports.
+      throw new DependencyError('embedding_failed', 'The embedding server is unreachable.');
     });
     if (!response.ok) {
       throw new DependencyError('embedding_failed', `TEI /embed answered HTTP ${response.status}`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
+
+import { hold, listenOnLoopback, readBody, words } from './loopback';
 
 /** What the next request(s) get before normal service resumes. */
 export type CohereScript =
@@ -38,25 +39,6 @@ const SCRIPTED_MESSAGES = {
   503: 'service unavailable, please try again later',
 } as const;
 
-/** Waits `ms`, or less if the client hangs up first (so no timer outlives the test). */
-function hold(res: ServerResponse, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    res.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-const words = (text: string): Set<string> =>
-  new Set(
-    text
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length > 2),
-  );
-
 /**
  * The fake model's relevance: the share of the query's words (3+ letters) in the document.
  * Deterministic and already in [0, 1], like Cohere's normalised `relevance_score`.
@@ -93,13 +75,10 @@ export async function startFakeCohere(options: { apiKey?: string } = {}): Promis
     send(res, status, { message });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) {
-      chunks.push(chunk as Buffer);
-    }
+    const raw = await readBody(req);
     let body: Record<string, unknown> = {};
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      body = JSON.parse(raw || '{}') as Record<string, unknown>;
     } catch {
       return fail(res, 400, 'invalid request: could not parse the request body as JSON');
     }
@@ -165,10 +144,9 @@ export async function startFakeCohere(options: { apiKey?: string } = {}): Promis
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => fail(res, 500, error.message));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: url,
     requests,
     script: (...s) => steps.push(...s),
     close: () =>

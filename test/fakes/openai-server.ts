@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
+
+import { listenOnLoopback, readBody } from './loopback';
 
 /** A scripted failure the next request(s) get before normal service resumes. */
 export type ScriptedFailure =
@@ -66,14 +67,8 @@ export async function startFakeOpenAi(
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) {
-      chunks.push(chunk as Buffer);
-    }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<
-      string,
-      unknown
-    >;
+    const raw = await readBody(req);
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
     requests.push({ path: req.url ?? '', body, authorization: req.headers.authorization });
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
       return send(res, 404, {
@@ -138,10 +133,9 @@ export async function startFakeOpenAi(
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => send(res, 500, { error: { message: error.message } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `${url}/v1`,
     requests,
     failNext: (...f) => failures.push(...f),
     close: () => new Promise((resolve) => server.close(() => resolve())),

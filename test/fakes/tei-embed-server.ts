@@ -1,7 +1,8 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
 
 import { fakeEmbedding } from './openai-server';
+
+import { listenOnLoopback, readBody } from './loopback';
 
 export interface FakeTeiEmbed {
   url: string;
@@ -28,12 +29,8 @@ export async function startFakeTeiEmbed(
     res.end(JSON.stringify(body));
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) {
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? (JSON.parse(text) as { inputs?: unknown }) : undefined;
+    const raw = await readBody(req);
+    const body = raw ? (JSON.parse(raw) as { inputs?: unknown }) : undefined;
     requests.push({ path: req.url ?? '', body });
     if (req.method === 'GET' && req.url === '/info') {
       return send(res, 200, {
@@ -79,10 +76,9 @@ export async function startFakeTeiEmbed(
       send(res, 500, { error: error.message, error_type: 'Backend' }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     failNext: (status) => failures.push(status),
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
+
+import { hold, listenOnLoopback, readBody, words } from './loopback';
 
 /** What the next request(s) get before normal service resumes. */
 export type TeiScript =
@@ -27,25 +28,6 @@ const ERROR_MESSAGES = {
   429: 'Model is overloaded',
   424: 'Inference failed',
 } as const;
-
-/** Waits `ms`, or less if the client hangs up first (so no timer outlives the test). */
-function hold(res: ServerResponse, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    res.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-const words = (text: string): Set<string> =>
-  new Set(
-    text
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length > 2),
-  );
 
 /**
  * The fake model's logit for a pair: the share of the query's words (3+ letters) found in the
@@ -98,11 +80,7 @@ export async function startFakeTeiRerank(
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) {
-      chunks.push(chunk as Buffer);
-    }
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = await readBody(req);
     const entry = { method: req.method ?? '', path: req.url ?? '', body: undefined as unknown };
     requests.push(entry);
     if (req.method !== 'POST' || req.url !== '/rerank') {
@@ -177,10 +155,9 @@ export async function startFakeTeiRerank(
       json(res, 500, { error: error.message, error_type: 'Backend' }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     get disconnects() {
       return disconnects;

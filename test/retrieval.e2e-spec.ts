@@ -175,8 +175,13 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
         `Question number ${i} about the warranty on my kettle.`,
       ),
     );
-    const inFlight = postJson<IngestReport>(`${t.url}/ingest/conversations`, records);
+    let answered = false;
+    const inFlight = postJson<IngestReport>(`${t.url}/ingest/conversations`, records).then((r) => {
+      answered = true;
+      return r;
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false); // the shutdown below really starts mid-request
     const closing = t.close();
     const response = await inFlight;
     await closing;

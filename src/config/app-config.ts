@@ -2,7 +2,9 @@ import { type EntityType } from '@app/redaction';
 import { type CountryCode } from 'libphonenumber-js';
 
 import {
+  type CURRICULUM_PROVIDERS,
   type EMBEDDING_PROVIDERS,
+  type LLM_PROVIDERS,
   type LOG_LEVELS,
   type PODIUM_PROVIDERS,
   type RERANK_PROVIDERS,
@@ -26,6 +28,10 @@ export interface AppConfig {
     databaseUrl?: string;
     qdrantUrl?: string;
     qdrantApiKey?: string;
+    qdrant: {
+      timeoutMs: number;
+      collections: { source_chunks: string; topic_summaries: string; conversations: string };
+    };
     redisUrl?: string;
   };
   embedding: {
@@ -44,7 +50,19 @@ export interface AppConfig {
     cohereBaseUrl?: string;
     cohereModel?: string;
   };
-  podium: { provider: (typeof PODIUM_PROVIDERS)[number] };
+  podium: {
+    provider: (typeof PODIUM_PROVIDERS)[number];
+    baseUrl: string;
+    tokenUrl: string;
+    clientId?: string;
+    clientSecret?: string;
+    refreshToken?: string;
+    webhookSecret?: string;
+    apiVersion?: string;
+    cacheTtlMs: number;
+    breakerFailures: number;
+    breakerCooldownMs: number;
+  };
   context: {
     timeoutMs: number;
     maxTokens: number;
@@ -55,7 +73,29 @@ export interface AppConfig {
     coalesceTtlMs: number;
   };
   redaction: { entities: EntityType[]; phoneRegions: CountryCode[] };
-  chat: { scoreThreshold?: number };
+  chat: {
+    /** Unset: the embedding provider's calibrated default. */
+    scoreThreshold?: number;
+    themeBoost: number;
+    companyName: string;
+  };
+  llm: {
+    provider: (typeof LLM_PROVIDERS)[number];
+    model?: string;
+    maxTokens: number;
+    timeoutMs: number;
+    maxAnswerChars: number;
+    anthropicApiKey?: string;
+    anthropicBaseUrl?: string;
+    openaiApiKey?: string;
+    openaiBaseUrl?: string;
+  };
+  curriculum: {
+    provider: (typeof CURRICULUM_PROVIDERS)[number];
+    pocketbaseUrl?: string;
+    pocketbaseAdminEmail?: string;
+    pocketbaseAdminPassword?: string;
+  };
   ingest: { maxRecords: number };
   seedDemoData: boolean;
 }

@@ -20,6 +20,8 @@ export const EMBEDDING_PROVIDERS = ['local', 'openai', 'tei'] as const;
 export const VECTOR_PROVIDERS = ['pgvector', 'qdrant'] as const;
 export const PODIUM_PROVIDERS = ['local', 'api'] as const;
 export const RERANK_PROVIDERS = ['fusion', 'none', 'tei', 'cohere'] as const;
+export const LLM_PROVIDERS = ['extractive', 'anthropic', 'openai'] as const;
+export const CURRICULUM_PROVIDERS = ['local', 'pocketbase'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -224,4 +226,158 @@ export class EnvSchema {
   @Min(1)
   @Max(10000)
   INGEST_MAX_RECORDS?: number;
+
+  // --- Qdrant (VECTOR_PROVIDER=qdrant) ---
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  QDRANT_COLLECTION_SOURCE_CHUNKS?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  QDRANT_COLLECTION_TOPIC_SUMMARIES?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  QDRANT_COLLECTION_CONVERSATIONS?: string;
+
+  /** Per-request timeout towards Qdrant, and the most start-up waits for it. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  QDRANT_TIMEOUT_MS?: number;
+
+  // --- Podium (PODIUM_PROVIDER=api) ---
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
+  PODIUM_BASE_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
+  PODIUM_TOKEN_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  PODIUM_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  PODIUM_CLIENT_SECRET?: string;
+
+  @IsOptional()
+  @IsString()
+  PODIUM_REFRESH_TOKEN?: string;
+
+  @IsOptional()
+  @IsString()
+  PODIUM_WEBHOOK_SECRET?: string;
+
+  /** Sent as the `podium-version` header when set. */
+  @IsOptional()
+  @IsString()
+  PODIUM_API_VERSION?: string;
+
+  /** Live-contact cache TTL; 0 turns the cache off. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(0)
+  @Max(3600000)
+  PODIUM_CACHE_TTL_MS?: number;
+
+  /** Consecutive failures that open the circuit breaker. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  PODIUM_BREAKER_FAILURES?: number;
+
+  /** How long an open breaker waits before a half-open probe. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  PODIUM_BREAKER_COOLDOWN_MS?: number;
+
+  // --- R42 chat ---
+  @IsOptional()
+  @IsIn(LLM_PROVIDERS)
+  LLM_PROVIDER?: (typeof LLM_PROVIDERS)[number];
+
+  /** Model name (default: claude-haiku-4-5-20251001 for anthropic, gpt-4o-mini for openai). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  LLM_MODEL?: string;
+
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(32000)
+  LLM_MAX_TOKENS?: number;
+
+  /** Whole-answer generation deadline. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  LLM_TIMEOUT_MS?: number;
+
+  /** Longest answer streamed, in characters; generation stops there. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(100)
+  @Max(100000)
+  LLM_MAX_ANSWER_CHARS?: number;
+
+  @IsOptional()
+  @IsString()
+  ANTHROPIC_API_KEY?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
+  ANTHROPIC_BASE_URL?: string;
+
+  /** The company named in the R42 system prompt. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  CHAT_COMPANY_NAME?: string;
+
+  /** Score added to hits of the employee's current-week theme (the spec's 0.05). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  CHAT_THEME_BOOST?: number;
+
+  @IsOptional()
+  @IsIn(CURRICULUM_PROVIDERS)
+  CURRICULUM_PROVIDER?: (typeof CURRICULUM_PROVIDERS)[number];
+
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsUrl(url)
+  POCKETBASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  POCKETBASE_ADMIN_EMAIL?: string;
+
+  @IsOptional()
+  @IsString()
+  POCKETBASE_ADMIN_PASSWORD?: string;
 }

@@ -49,6 +49,30 @@ function crossFieldProblems(env: EnvSchema): string[] {
   if (env.VECTOR_PROVIDER === 'qdrant' && !env.QDRANT_URL) {
     problems.push('QDRANT_URL: required when VECTOR_PROVIDER=qdrant');
   }
+  if (env.PODIUM_PROVIDER === 'api') {
+    for (const name of [
+      'PODIUM_CLIENT_ID',
+      'PODIUM_CLIENT_SECRET',
+      'PODIUM_REFRESH_TOKEN',
+    ] as const) {
+      if (!env[name]) problems.push(`${name}: required when PODIUM_PROVIDER=api`);
+    }
+  }
+  if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
+    problems.push('ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
+  }
+  if (env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
+    problems.push('OPENAI_API_KEY: required when LLM_PROVIDER=openai');
+  }
+  if (env.CURRICULUM_PROVIDER === 'pocketbase') {
+    for (const name of [
+      'POCKETBASE_URL',
+      'POCKETBASE_ADMIN_EMAIL',
+      'POCKETBASE_ADMIN_PASSWORD',
+    ] as const) {
+      if (!env[name]) problems.push(`${name}: required when CURRICULUM_PROVIDER=pocketbase`);
+    }
+  }
   return problems;
 }
 
@@ -74,6 +98,14 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       databaseUrl: env.DATABASE_URL,
       qdrantUrl: env.QDRANT_URL,
       qdrantApiKey: env.QDRANT_API_KEY,
+      qdrant: {
+        timeoutMs: env.QDRANT_TIMEOUT_MS ?? 5000,
+        collections: {
+          source_chunks: env.QDRANT_COLLECTION_SOURCE_CHUNKS ?? 'source_chunks',
+          topic_summaries: env.QDRANT_COLLECTION_TOPIC_SUMMARIES ?? 'topic_summaries',
+          conversations: env.QDRANT_COLLECTION_CONVERSATIONS ?? 'podium_conversations',
+        },
+      },
       redisUrl: env.REDIS_URL,
     },
     embedding: {
@@ -94,7 +126,19 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       cohereBaseUrl: env.COHERE_BASE_URL,
       cohereModel: env.COHERE_RERANK_MODEL,
     },
-    podium: { provider: env.PODIUM_PROVIDER ?? 'local' },
+    podium: {
+      provider: env.PODIUM_PROVIDER ?? 'local',
+      baseUrl: env.PODIUM_BASE_URL ?? 'https://api.podium.com/v4',
+      tokenUrl: env.PODIUM_TOKEN_URL ?? 'https://accounts.podium.com/oauth/token',
+      clientId: env.PODIUM_CLIENT_ID,
+      clientSecret: env.PODIUM_CLIENT_SECRET,
+      refreshToken: env.PODIUM_REFRESH_TOKEN,
+      webhookSecret: env.PODIUM_WEBHOOK_SECRET,
+      apiVersion: env.PODIUM_API_VERSION,
+      cacheTtlMs: env.PODIUM_CACHE_TTL_MS ?? 30_000,
+      breakerFailures: env.PODIUM_BREAKER_FAILURES ?? 5,
+      breakerCooldownMs: env.PODIUM_BREAKER_COOLDOWN_MS ?? 10_000,
+    },
     context: {
       timeoutMs: env.CONTEXT_TIMEOUT_MS ?? 800,
       maxTokens: env.CONTEXT_MAX_TOKENS ?? 1500,
@@ -108,7 +152,28 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       entities: parseRedactEntities(env.REDACT_ENTITIES),
       phoneRegions: parsePhoneRegions(env.REDACT_PHONE_REGIONS),
     },
-    chat: { scoreThreshold: env.CHAT_SCORE_THRESHOLD },
+    chat: {
+      scoreThreshold: env.CHAT_SCORE_THRESHOLD,
+      themeBoost: env.CHAT_THEME_BOOST ?? 0.05,
+      companyName: env.CHAT_COMPANY_NAME ?? 'R42 Demo Co',
+    },
+    llm: {
+      provider: env.LLM_PROVIDER ?? 'extractive',
+      model: env.LLM_MODEL,
+      maxTokens: env.LLM_MAX_TOKENS ?? 1000,
+      timeoutMs: env.LLM_TIMEOUT_MS ?? 30_000,
+      maxAnswerChars: env.LLM_MAX_ANSWER_CHARS ?? 4000,
+      anthropicApiKey: env.ANTHROPIC_API_KEY,
+      anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
+      openaiApiKey: env.OPENAI_API_KEY,
+      openaiBaseUrl: env.OPENAI_BASE_URL,
+    },
+    curriculum: {
+      provider: env.CURRICULUM_PROVIDER ?? 'local',
+      pocketbaseUrl: env.POCKETBASE_URL,
+      pocketbaseAdminEmail: env.POCKETBASE_ADMIN_EMAIL,
+      pocketbaseAdminPassword: env.POCKETBASE_ADMIN_PASSWORD,
+    },
     ingest: { maxRecords: env.INGEST_MAX_RECORDS ?? 5000 },
     // Demo data belongs in the embedded store only, unless explicitly asked for.
     seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : !env.DATABASE_URL,

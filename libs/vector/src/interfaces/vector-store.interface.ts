@@ -109,6 +109,13 @@ export interface VectorStore {
   /** Ids already stored, out of `ids` (lets ingestion skip embedding known chunks). */
   existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>>;
   count(collection: CollectionName): Promise<number>;
+  /** Removes a contact's whole conversation history (CRM contact deleted); returns rows removed. */
+  deleteContact(contactUid: string): Promise<number>;
+  /**
+   * Moves a contact's conversation history to another contact id (CRM contacts merged), so
+   * the surviving contact's retrieval finds it; returns rows moved.
+   */
+  reassignContact(fromContactUid: string, toContactUid: string): Promise<number>;
   /** Resolves true when the backend answers a trivial query. Never throws. */
   isHealthy(): Promise<boolean>;
   close(): Promise<void>;

@@ -147,4 +147,26 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(await sut.existingIds('conversations', [known, missing])).toEqual(new Set([known]));
     expect(await sut.isHealthy()).toBe(true);
   });
+
+  it('re-keys a merged contact’s history and deletes a removed contact’s history', async () => {
+    const mine = (contact: string) =>
+      sut.search('conversations', {
+        embedding: vec(0),
+        topK: 100,
+        filter: { contact_uid: contact },
+      });
+    await sut.upsert('conversations', [
+      conversation(5000, 'ctc_dupe', 0, 0.1, 'dupe row a'),
+      conversation(5001, 'ctc_dupe', 0, 0.2, 'dupe row b'),
+    ]);
+    expect(await sut.reassignContact('ctc_dupe', 'ctc_survivor')).toBe(2);
+    expect(await mine('ctc_dupe')).toHaveLength(0);
+    expect((await mine('ctc_survivor')).map((h) => h.content).sort()).toEqual([
+      'dupe row a',
+      'dupe row b',
+    ]);
+    expect(await sut.deleteContact('ctc_survivor')).toBe(2);
+    expect(await mine('ctc_survivor')).toHaveLength(0);
+    expect(await mine('ctc_target')).toHaveLength(25);
+  });
 });

@@ -157,6 +157,22 @@ export class PgVectorStore implements VectorStore {
     return row.n;
   }
 
+  async deleteContact(contactUid: string): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1 RETURNING id`,
+      [contactUid],
+    );
+    return rows.length;
+  }
+
+  async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE ${TABLES.conversations} SET contact_uid = $2 WHERE contact_uid = $1 RETURNING id`,
+      [fromContactUid, toContactUid],
+    );
+    return rows.length;
+  }
+
   /** Bytes on disk of the three tables with their indexes (benchmarks, operators). */
   async storageBytes(): Promise<number> {
     const [row] = await this.db.query<{ bytes: string }>(

@@ -35,6 +35,8 @@ export class PodiumAuthError extends DomainError {
 /** The port every CRM provider implements (`local`, `api`). */
 export interface PodiumContacts {
   getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup>;
+  /** Drops any cached copy of the contact (a webhook said it changed). Never throws. */
+  invalidate(contactUid: string): Promise<void>;
   /** Resolves true when the live surface can answer. Never throws. */
   isHealthy(): Promise<boolean>;
 }

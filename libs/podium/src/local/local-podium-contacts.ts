@@ -29,6 +29,9 @@ export type LocalContact = Omit<LiveContact, 'opt_out_sms' | 'opt_out_email'> & 
 export class LocalPodiumContacts implements PodiumContacts {
   constructor(private readonly database: Database) {}
 
+  /** Nothing to invalidate: every lookup reads the table. */
+  async invalidate(): Promise<void> {}
+
   async getContact(contactUid: string): Promise<ContactLookup> {
     await this.database.whenOpen();
     const rows = await this.database.query<ContactRow>(

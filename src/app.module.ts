@@ -1,6 +1,8 @@
 import { CoalescerModule } from '@app/coalescer';
+import { CurriculumModule } from '@app/curriculum';
 import { DatabaseModule } from '@app/database';
 import { EmbeddingModule } from '@app/embedding';
+import { LlmModule } from '@app/llm';
 import { PodiumModule } from '@app/podium';
 import { PromptModule } from '@app/prompt';
 import { RedactionModule } from '@app/redaction';
@@ -10,16 +12,20 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 
+import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ChatModule } from './chat/chat.module';
 import { ContextModule } from './context/context.module';
+import { DEMO_CURRICULUM } from './demo/demo-curriculum';
 import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The composition root: every provider choice is made here, from the validated config. */
 @Module({})
@@ -29,6 +35,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        AuthModule,
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.server.logLevel,
@@ -66,8 +73,23 @@ export class AppModule {
           provider: config.storage.vectorProvider,
           qdrantUrl: config.storage.qdrantUrl,
           qdrantApiKey: config.storage.qdrantApiKey,
+          qdrantTimeoutMs: config.storage.qdrant.timeoutMs,
+          qdrantCollections: config.storage.qdrant.collections,
         }),
-        PodiumModule.forRoot({ isGlobal: true, provider: config.podium.provider }),
+        PodiumModule.forRoot({
+          isGlobal: true,
+          provider: config.podium.provider,
+          baseUrl: config.podium.baseUrl,
+          tokenUrl: config.podium.tokenUrl,
+          clientId: config.podium.clientId,
+          clientSecret: config.podium.clientSecret,
+          refreshToken: config.podium.refreshToken,
+          apiVersion: config.podium.apiVersion,
+          cacheTtlMs: config.podium.cacheTtlMs,
+          breakerFailures: config.podium.breakerFailures,
+          breakerCooldownMs: config.podium.breakerCooldownMs,
+          redisUrl: config.storage.redisUrl,
+        }),
         RedactionModule.forRoot({
           isGlobal: true,
           entities: config.redaction.entities,
@@ -82,6 +104,15 @@ export class AppModule {
           cohereModel: config.rerank.cohereModel,
         }),
         PromptModule.forRoot({ isGlobal: true }),
+        LlmModule.forRoot({ isGlobal: true, ...config.llm }),
+        CurriculumModule.forRoot({
+          isGlobal: true,
+          provider: config.curriculum.provider,
+          localData: DEMO_CURRICULUM,
+          pocketbaseUrl: config.curriculum.pocketbaseUrl,
+          pocketbaseAdminEmail: config.curriculum.pocketbaseAdminEmail,
+          pocketbaseAdminPassword: config.curriculum.pocketbaseAdminPassword,
+        }),
         CoalescerModule.forRoot({
           isGlobal: true,
           redisUrl: config.storage.redisUrl,
@@ -93,8 +124,10 @@ export class AppModule {
         RetrievalModule,
         MetricsModule,
         ContextModule,
+        ChatModule,
         RedactModule,
         HealthModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

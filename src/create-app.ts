@@ -1,23 +1,31 @@
 import { InvalidInputError } from '@app/common';
+import { type RawBodyRequest } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
+import { API_KEY_CHALLENGE, ApiKeyService } from './auth/api-key.service';
+import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
+import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
-import { type AppConfig } from './config/app-config';
+import { APP_CONFIG, type AppConfig } from './config/app-config';
+import { registerIngestAdmission } from './ingest/ingest-admission';
 import { MetricsService } from './metrics/metrics.service';
 
 /** Default JSON body limit; ingestion routes get a larger one. */
 const BODY_LIMIT = 1024 * 1024;
 export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
 
-export function createFastifyAdapter(): FastifyAdapter {
+/** `config` sets which proxies may name the client IP (per-IP rate limits read it). */
+export function createFastifyAdapter(config?: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     genReqId: genRequestId,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     return503OnClosing: true,
+    trustProxy: config?.server.trustProxy ?? false,
   });
 }
 
@@ -34,7 +42,7 @@ export const APP_OPTIONS = {
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config),
-    createFastifyAdapter(),
+    createFastifyAdapter(config),
     APP_OPTIONS,
   );
   return configureApp(app);
@@ -57,6 +65,11 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // A route that verifies a signature over the exact body (the Podium webhook) opts in
+    // with @RouteConfig({ rawBody: true }) and reads it with Nest's @RawBody().
+    if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) {
+      (request as RawBodyRequest<FastifyRequest>).rawBody = Buffer.from(body as string, 'utf8');
+    }
     void parseJson(request, body as string, (error, value) =>
       error
         ? done(new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`))
@@ -97,5 +110,31 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     void reply.header('x-request-id', request.id);
     done();
   });
+  // Absurdly nested JSON parses fine but overflows class-transformer's recursion (a 500).
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    done(
+      typeof request.body === 'object' && exceedsDepth(request.body)
+        ? new InvalidInputError('invalid_json', `Body nests deeper than ${MAX_JSON_DEPTH} levels.`)
+        : undefined,
+    );
+  });
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const keys = app.get(ApiKeyService);
+  // After the request-id hook, so early rejections carry the id too.
+  registerIngestAdmission(fastify, {
+    maxInFlight: config.ingest.maxInFlight,
+    reject: (request) => keys.rejection(keys.identify(request)),
+    challenge: { 'www-authenticate': API_KEY_CHALLENGE },
+  });
+  if (config.security.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.security.corsOrigins.includes('*') ? true : config.security.corsOrigins,
+      methods: ['GET', 'POST', 'OPTIONS'],
+      allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-request-id'],
+      exposedHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    });
+  }
+  setupOpenApi(app, config);
   return app;
 }

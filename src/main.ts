@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 
+import { Logger } from '@nestjs/common';
+
 import { createApp } from './create-app';
 import { InvalidEnvironmentError, loadConfig } from './config/load-config';
 
@@ -15,6 +17,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await createApp(config);
+  if (config.security.apiKeys.length === 0) {
+    // Refused at boot when NODE_ENV=production; elsewhere, say it once and loudly.
+    new Logger('Auth').warn(
+      'No API keys configured (API_KEYS / API_KEYS_FILE): every endpoint is open to anyone who ' +
+        'can reach this port. Create one with `npx context-bridge keys new NAME`.',
+    );
+  }
   await app.listen({ port: config.server.port, host: '0.0.0.0' });
 }
 

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 
 import { ingestCommand } from './ingest.command';
+import { registerKeyCommands } from './keys.command';
 import { registerQueryCommands } from './query.commands';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -26,6 +27,7 @@ program
   });
 
 registerQueryCommands(program);
+registerKeyCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`error: ${(error as Error).message}\n`);

@@ -1,11 +1,65 @@
 import { DomainError } from '@app/common';
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 /** The one error shape every endpoint returns. */
 export interface ErrorBody {
   error: string;
   message: string;
   request_id: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Stable machine codes clients may branch on, with their status. Other modules add their
+ * own (chat: `query_too_short`, `user_not_found`, `retrieval_failed`; webhooks: signature codes).
+ */
+export const ERROR_CODES: Record<string, string> = {
+  validation_failed: '400: a field is missing or invalid (message lists each one)',
+  invalid_json: '400: the body is not valid JSON',
+  empty_batch: '400: an ingestion body holds no records',
+  too_many_records: '400: more records than INGEST_MAX_RECORDS',
+  invalid_candidates: '400: /relevance needs exactly one of candidate or candidates',
+  text_too_large: '400: /redact text over 64 Ki characters',
+  missing_api_key: '401: no `Authorization: Bearer` or `x-api-key` header',
+  invalid_api_key: '401: the key matches no configured hash',
+  missing_token: '401: CHAT_AUTH=jwt and no Bearer token',
+  invalid_token: '401: the chat token is forged, malformed or has the wrong issuer/audience',
+  token_expired: '401: the chat token has expired',
+  token_user_mismatch: '401: userId differs from the token subject',
+  location_forbidden: '403: the key is bound to other location_uids than the data asked for',
+  not_found: '404: no such route',
+  payload_too_large: '413: body over 1 MB (32 MB for /ingest/*)',
+  unsupported_media_type: '415: use application/json (or application/x-ndjson for /ingest/*)',
+  rate_limited: '429: per-key or per-IP rate limit; see Retry-After',
+  ingest_busy: '429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After',
+  internal_error: '500: unexpected; quote request_id',
+  service_unavailable: '503: shutting down or a dependency is not ready',
+  identity_provider_unavailable: '503: the JWKS at CHAT_JWKS_URL could not be fetched',
+};
+
+/** The error shape as documented in OpenAPI (`ErrorBody`). */
+@ApiSchema({ name: 'ErrorBody' })
+export class ErrorBodyDto implements ErrorBody {
+  @ApiProperty({
+    description: `Stable machine code. Known codes:\n${Object.entries(ERROR_CODES)
+      .map(([code, what]) => `- \`${code}\` (${what})`)
+      .join('\n')}`,
+    example: 'missing_api_key',
+  })
+  error!: string;
+
+  @ApiProperty({ description: 'For humans; may change between versions.' })
+  message!: string;
+
+  @ApiProperty({ description: 'Also in the `x-request-id` response header.' })
+  request_id!: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Structured extras, e.g. `retry_after_s`, offending `indexes`.',
+  })
   details?: Record<string, unknown>;
 }
 

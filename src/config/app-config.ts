@@ -1,6 +1,7 @@
 import { type EntityType } from '@app/redaction';
 import { type CountryCode } from 'libphonenumber-js';
 
+import { type ApiKeyEntry } from '../auth/api-keys';
 import {
   type CURRICULUM_PROVIDERS,
   type EMBEDDING_PROVIDERS,
@@ -12,6 +13,21 @@ import {
 } from './env.schema';
 
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+
+/** How `POST /chat` learns who is asking. */
+export type ChatAuthConfig =
+  | { mode: 'none' }
+  | {
+      mode: 'jwt';
+      /** HS256 shared secret; exactly one of `secret` and `jwksUrl` is set. */
+      secret?: string;
+      jwksUrl?: string;
+      issuer?: string;
+      audience?: string[];
+    };
+
+/** Fastify's `trustProxy`: which hops may set the client IP through `X-Forwarded-For`. */
+export type TrustProxy = boolean | number | string[];
 export type VectorProviderName = (typeof VECTOR_PROVIDERS)[number];
 
 /** The typed, nested configuration every module receives; built once from the env. */
@@ -20,6 +36,7 @@ export interface AppConfig {
     port: number;
     env: 'development' | 'production' | 'test';
     logLevel: (typeof LOG_LEVELS)[number];
+    trustProxy: TrustProxy;
   };
   storage: {
     vectorProvider: VectorProviderName;
@@ -96,7 +113,25 @@ export interface AppConfig {
     pocketbaseAdminEmail?: string;
     pocketbaseAdminPassword?: string;
   };
-  ingest: { maxRecords: number };
+  ingest: {
+    maxRecords: number;
+    /** Ingestion requests processed at once; more are refused with 429 `ingest_busy`. */
+    maxInFlight: number;
+  };
+  security: {
+    /** Hashed keys; empty means the service runs open (refused when NODE_ENV=production). */
+    apiKeys: ApiKeyEntry[];
+    metricsRequireKey: boolean;
+    chatAuth: ChatAuthConfig;
+    /** Browser origins allowed by CORS (`*` for any); empty disables CORS. */
+    corsOrigins: string[];
+  };
+  limits: {
+    /** Requests per minute per API key; 0 is off. */
+    perKeyPerMinute: number;
+    /** Requests per minute per client IP, for calls without a valid key; 0 is off. */
+    perIpPerMinute: number;
+  };
   seedDemoData: boolean;
 }
 

@@ -1,4 +1,24 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { generateApiKey, hashApiKey } from '../auth/api-keys';
 import { InvalidEnvironmentError, loadConfig } from './load-config';
+
+/** The problems loadConfig throws for `env`, or [] when it accepts it. */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidEnvironmentError) {
+      return error.problems;
+    }
+    throw error;
+  }
+}
+
+const HASH = 'a'.repeat(64);
 
 describe('loadConfig', () => {
   it('gives the embedded defaults with an empty env', () => {
@@ -42,5 +62,118 @@ describe('loadConfig', () => {
 
   it('treats empty strings as unset for optional URLs', () => {
     expect(loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).storage.databaseUrl).toBeUndefined();
+  });
+});
+
+describe('loadConfig: security', () => {
+  it('runs open by default, with rate limits, one ingest at a time and no CORS', () => {
+    const sut = loadConfig({});
+    expect(sut.security).toEqual({
+      apiKeys: [],
+      metricsRequireKey: false,
+      chatAuth: { mode: 'none' },
+      corsOrigins: [],
+    });
+    expect(sut.limits).toEqual({ perKeyPerMinute: 6000, perIpPerMinute: 3000 });
+    expect(sut.ingest).toEqual({ maxRecords: 5000, maxInFlight: 1 });
+    expect(sut.server.trustProxy).toBe(false);
+  });
+
+  it('refuses NODE_ENV=production without keys, and says how to make one', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^API_KEYS: .*refuses to run open.*keys new/);
+    expect(problemsOf({ NODE_ENV: 'production', API_KEYS: `svc:${HASH}` })).toEqual([]);
+  });
+
+  it('merges API_KEYS and API_KEYS_FILE, with bound locations (which may contain colons)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-keys-'));
+    const file = join(dir, 'keys');
+    const b = generateApiKey('b', ['loc:1', 'loc_2']);
+    writeFileSync(file, `# rotated 2026-12-01\n${b.line}\n\n c:${'C'.repeat(64)} \n`);
+    const sut = loadConfig({ API_KEYS: `a:${HASH}`, API_KEYS_FILE: file });
+    expect(sut.security.apiKeys).toEqual([
+      { name: 'a', sha256: HASH, locations: null },
+      { name: 'b', sha256: hashApiKey(b.key), locations: ['loc:1', 'loc_2'] },
+      { name: 'c', sha256: 'c'.repeat(64), locations: null },
+    ]);
+  });
+
+  it('lists bad key entries without quoting them, and flags a pasted plain key', () => {
+    const { key } = generateApiKey('x');
+    const problems = problemsOf({
+      API_KEYS: [`ok:${HASH}`, key, 'short:abc', `ok:${'b'.repeat(64)}`, `e:${HASH}:`].join(','),
+      API_KEYS_FILE: '/nonexistent/keys',
+    });
+    expect(problems).toEqual([
+      'API_KEYS_FILE: cannot read /nonexistent/keys (ENOENT)',
+      'API_KEYS: entry 2 looks like a plain key; configure its sha256 instead (npx context-bridge keys hash)',
+      'API_KEYS: entry 3 is not name:sha256hex or name:sha256hex:locA|locB',
+      'API_KEYS: entry 5: has an empty location_uid',
+      'API_KEYS: key name "ok" is configured twice',
+    ]);
+    expect(problems.join('\n')).not.toContain(key);
+  });
+
+  it('needs exactly one JWT key source for CHAT_AUTH=jwt, and a long enough secret', () => {
+    expect(problemsOf({ CHAT_AUTH: 'jwt' })).toEqual([
+      'CHAT_JWT_SECRET: set exactly one of CHAT_JWT_SECRET or CHAT_JWKS_URL when CHAT_AUTH=jwt',
+    ]);
+    expect(problemsOf({ CHAT_AUTH: 'jwt', CHAT_JWT_SECRET: 'too-short' })[0]).toMatch(
+      /^CHAT_JWT_SECRET: .*32/,
+    );
+    const sut = loadConfig({
+      CHAT_AUTH: 'jwt',
+      CHAT_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
+      CHAT_JWT_AUDIENCE: 'r42-app, r42-admin',
+    });
+    expect(sut.security.chatAuth).toEqual({
+      mode: 'jwt',
+      jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
+      audience: ['r42-app', 'r42-admin'],
+    });
+  });
+
+  it('accepts origins only (no paths), and `*` only alone', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).security
+        .corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(problemsOf({ CORS_ORIGINS: 'https://app.example.com/chat' })[0]).toMatch(
+      /^CORS_ORIGINS: https:\/\/app.example.com\/chat is not an origin/,
+    );
+    expect(problemsOf({ CORS_ORIGINS: '*,https://a.example.com' })).toHaveLength(1);
+  });
+
+  it('parses TRUST_PROXY as a flag, a hop count or addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).server.trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).server.trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).server.trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })[0]).toMatch(/^TRUST_PROXY: /);
+  });
+
+  it('still validates the variables of every concern class (inherited decorators)', () => {
+    expect(
+      problemsOf({
+        PORT: 'x',
+        QDRANT_TIMEOUT_MS: '1',
+        POOL_K: '0',
+        PODIUM_CACHE_TTL_MS: '-1',
+        LLM_MAX_TOKENS: '0',
+        RATE_LIMIT_PER_IP_PER_MINUTE: '-5',
+        INGEST_MAX_INFLIGHT: '0',
+      }).map((p) => p.split(':')[0]),
+    ).toEqual([
+      'PORT',
+      'QDRANT_TIMEOUT_MS',
+      'POOL_K',
+      'PODIUM_CACHE_TTL_MS',
+      'LLM_MAX_TOKENS',
+      'RATE_LIMIT_PER_IP_PER_MINUTE',
+      'INGEST_MAX_INFLIGHT',
+    ]);
   });
 });

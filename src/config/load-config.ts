@@ -6,6 +6,7 @@ import { type ValidationError, validateSync } from 'class-validator';
 
 import { type AppConfig } from './app-config';
 import { EnvSchema } from './env.schema';
+import { readSecuritySettings } from './security-config';
 
 /** Thrown at boot with every bad variable listed, so an operator fixes them in one go. */
 export class InvalidEnvironmentError extends Error {
@@ -79,9 +80,11 @@ function crossFieldProblems(env: EnvSchema): string[] {
 /** Validates `raw` (normally `process.env`) and maps it into the typed config. */
 export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   const env = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
+  const secure = readSecuritySettings(env);
   const problems = [
     ...describe(validateSync(env, { stopAtFirstError: true })),
     ...crossFieldProblems(env),
+    ...secure.problems,
   ];
   if (problems.length > 0) {
     throw new InvalidEnvironmentError(problems);
@@ -91,6 +94,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       port: env.PORT ?? env.CHAT_PORT ?? 3004,
       env: env.NODE_ENV ?? 'development',
       logLevel: env.LOG_LEVEL ?? 'info',
+      trustProxy: secure.settings.trustProxy,
     },
     storage: {
       vectorProvider: env.VECTOR_PROVIDER ?? 'pgvector',
@@ -174,7 +178,12 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       pocketbaseAdminEmail: env.POCKETBASE_ADMIN_EMAIL,
       pocketbaseAdminPassword: env.POCKETBASE_ADMIN_PASSWORD,
     },
-    ingest: { maxRecords: env.INGEST_MAX_RECORDS ?? 5000 },
+    ingest: {
+      maxRecords: env.INGEST_MAX_RECORDS ?? 5000,
+      maxInFlight: secure.settings.ingestMaxInFlight,
+    },
+    security: secure.settings.security,
+    limits: secure.settings.limits,
     // Demo data belongs in the embedded store only, unless explicitly asked for.
     seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : !env.DATABASE_URL,
   };

@@ -2,14 +2,17 @@ import { type BuiltPrompt } from '@app/prompt';
 import { PromptService } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
-import { ContextPromptRequestDto } from './context-prompt.dto';
-import { type ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './context.dto';
+import { CallerScope, type LocationScope } from '../auth/principal';
+import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
+import { ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { ContextService } from './context.service';
 
 /** Default budget of the whole prompt built by /context/prompt (the spec's example uses 4000). */
 const PROMPT_MAX_TOKENS = 4000;
 
+@ApiTags('context bridge')
 @Controller('context')
 export class ContextController {
   constructor(
@@ -21,15 +24,29 @@ export class ContextController {
   /** The spec's `context_fetch`. */
   @Post()
   @HttpCode(200)
-  fetch(@Body() body: ContextRequestDto): Promise<ContextBundle> {
-    return this.context.build(body);
+  @ApiOperation({
+    summary: 'Context bundle for a live transcript chunk, inside a hard deadline',
+    description:
+      'Live contact fields (they win) + redacted, reranked history under a token budget. A stage that misses the deadline is skipped and `meta.partial` says so. A location-bound key gets 403 for a contact or location outside its binding.',
+  })
+  @ApiOkResponse({ type: ContextBundle })
+  fetch(
+    @Body() body: ContextRequestDto,
+    @CallerScope() scope?: LocationScope,
+  ): Promise<ContextBundle> {
+    return this.context.build(body, scope);
   }
 
   /** The spec's `transcript_to_llm`. */
   @Post('prompt')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Structured LLM prompt for a transcript turn (the spec’s transcript_to_llm)',
+  })
+  @ApiOkResponse({ type: ContextPromptResponseDto })
   async buildPrompt(
     @Body() body: ContextPromptRequestDto,
+    @CallerScope() scope?: LocationScope,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
     // A caller-supplied bundle is historical text like any other: it is redacted here too.
     const bundle = body.bundle
@@ -39,7 +56,7 @@ export class ContextController {
             body.bundle.historical_excerpts as HistoricalExcerpt[],
           ).excerpts,
         }
-      : await this.context.build(body);
+      : await this.context.build(body, scope);
     return this.prompt.buildPrompt({
       systemPrompt: body.system_prompt,
       contact: bundle.contact,

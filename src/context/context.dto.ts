@@ -1,43 +1,57 @@
+import { ApiProperty, ApiPropertyOptional, type SchemaObject } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
+import { uidProperty } from '../common/api-docs';
 import { IsText, IsUid } from '../common/validators';
 
 /** The spec's `context_fetch`: one live transcript chunk for one contact. */
 export class ContextRequestDto {
+  @ApiProperty({ description: 'The live transcript chunk.', minLength: 1, maxLength: 8000 })
   @IsText(8000)
   transcript!: string;
 
+  @ApiPropertyOptional(
+    uidProperty('The caller. Its history only; a location-bound key must own its location.'),
+  )
   @IsOptional()
   @IsUid()
   contact_uid?: string;
 
   /** The coalescing session: chunks of one call share a sliding window. */
+  @ApiPropertyOptional(uidProperty('Chunks of one call share a sliding window of words.'))
   @IsOptional()
   @IsUid()
   call_id?: string;
 
+  @ApiPropertyOptional(
+    uidProperty('Restrict history to this location (must be one of a bound key’s own).'),
+  )
   @IsOptional()
   @IsUid()
   location_uid?: string;
 
+  @ApiPropertyOptional({ minimum: 50, maximum: 5000, description: 'Hard deadline (default 800).' })
   @IsOptional()
   @IsInt()
   @Min(50)
   @Max(5000)
   timeout_ms?: number;
 
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, description: 'Candidates before rerank.' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(100)
   pool_k?: number;
 
+  @ApiPropertyOptional({ minimum: 1, maximum: 50, description: 'Excerpts after rerank.' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(50)
   final_k?: number;
 
+  @ApiPropertyOptional({ minimum: 1, maximum: 32000, description: 'Excerpt token budget.' })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -50,31 +64,116 @@ export type BundleContact =
   | ({ live_fields_available: true } & Record<string, unknown>)
   | { live_fields_available: false; error?: number | 'timeout' | 'unavailable' | 'overloaded' };
 
-export interface HistoricalExcerpt {
-  id: string;
-  content: string;
-  channel: string;
-  occurred_at: string;
-  rerank_score: number;
-  vector_score: number;
+/** OpenAPI schema of {@link BundleContact}. */
+const BUNDLE_CONTACT_SCHEMA: SchemaObject = {
+  oneOf: [
+    {
+      type: 'object',
+      description: 'Live CRM fields (they always win over stored history).',
+      properties: {
+        live_fields_available: { type: 'boolean', enum: [true] },
+        phone: { type: 'string', nullable: true },
+        email: { type: 'string', nullable: true },
+        opt_out_sms: { type: 'boolean', nullable: true },
+        opt_out_email: { type: 'boolean', nullable: true },
+        location_uid: { type: 'string', nullable: true },
+        last_seen_at: { type: 'string', format: 'date-time', nullable: true },
+      },
+      required: ['live_fields_available'],
+    },
+    {
+      type: 'object',
+      description: 'No live fields: 404 (unknown contact), timeout, unavailable or overloaded.',
+      properties: {
+        live_fields_available: { type: 'boolean', enum: [false] },
+        error: {
+          oneOf: [
+            { type: 'integer', example: 404 },
+            { type: 'string', enum: ['timeout', 'unavailable', 'overloaded'] },
+          ],
+        },
+      },
+      required: ['live_fields_available'],
+    },
+  ],
+};
+
+export class HistoricalExcerpt {
+  @ApiProperty()
+  id!: string;
+
+  @ApiProperty({ description: 'A past conversation window, PII redacted.' })
+  content!: string;
+
+  @ApiProperty({ example: 'sms' })
+  channel!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  occurred_at!: string;
+
+  @ApiProperty()
+  rerank_score!: number;
+
+  @ApiProperty({ description: 'Cosine similarity to the query.' })
+  vector_score!: number;
+
+  @ApiPropertyOptional({ description: 'Cut at a sentence boundary to fit the budget.' })
   truncated?: boolean;
 }
 
-export interface ContextBundle {
-  contact: BundleContact;
-  historical_excerpts: HistoricalExcerpt[];
-  token_count: number;
-  meta: {
-    query: string;
-    elapsed_ms: number;
-    timeout_ms: number;
-    partial: boolean;
-    had_vector_hits: boolean;
-    had_live_lookup: boolean;
-    reranked: boolean;
-    reranker: string;
-    stages: Record<string, number>;
-    redactions: Record<string, number>;
-    dropped_excerpts: number;
-  };
+export class ContextMeta {
+  @ApiProperty({ description: 'The coalesced query actually searched.' })
+  query!: string;
+
+  @ApiProperty()
+  elapsed_ms!: number;
+
+  @ApiProperty()
+  timeout_ms!: number;
+
+  @ApiProperty({ description: 'A requested surface timed out or failed.' })
+  partial!: boolean;
+
+  @ApiProperty()
+  had_vector_hits!: boolean;
+
+  @ApiProperty()
+  had_live_lookup!: boolean;
+
+  @ApiProperty()
+  reranked!: boolean;
+
+  @ApiProperty({ example: 'fusion' })
+  reranker!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description: 'Milliseconds per stage.',
+  })
+  stages!: Record<string, number>;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Redactions by entity type.',
+  })
+  redactions!: Record<string, number>;
+
+  @ApiProperty()
+  dropped_excerpts!: number;
+}
+
+export class ContextBundle {
+  @ApiProperty({ oneOf: BUNDLE_CONTACT_SCHEMA.oneOf })
+  contact!: BundleContact;
+
+  @ApiProperty({ type: [HistoricalExcerpt] })
+  historical_excerpts!: HistoricalExcerpt[];
+
+  @ApiProperty({ description: 'Exact o200k tokens of the kept excerpts.' })
+  token_count!: number;
+
+  @ApiProperty({ type: ContextMeta })
+  meta!: ContextMeta;
 }

@@ -7,6 +7,8 @@ import { RERANKER, type Reranker } from '@app/rerank';
 import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { type LocationScope } from '../auth/principal';
+import { assertContactInScope, scopedLocations } from '../auth/tenant';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import {
@@ -51,7 +53,13 @@ export class ContextService {
     this.gate = new AdmissionGate(config.context.maxInFlight);
   }
 
-  async build(request: ContextRequestDto): Promise<ContextBundle> {
+  /**
+   * `scope`: the caller's locations (a location-bound API key), enforced in the store's
+   * query and against the live contact (403 `location_forbidden`); `undefined` is unscoped.
+   */
+  async build(request: ContextRequestDto, scope?: LocationScope): Promise<ContextBundle> {
+    // Before any work: an explicit location outside the key's binding is refused outright.
+    const locations = scopedLocations(scope, request.location_uid);
     const started = performance.now();
     const timeoutMs = request.timeout_ms ?? this.config.context.timeoutMs;
     const deadline = started + timeoutMs - reserveFor(timeoutMs);
@@ -61,7 +69,7 @@ export class ContextService {
       return this.shed(request, timeoutMs, started, queueMs);
     }
     try {
-      return await this.run(request, timeoutMs, started, deadline, queueMs);
+      return await this.run(request, { scope, locations }, timeoutMs, started, deadline, queueMs);
     } finally {
       release();
     }
@@ -69,6 +77,7 @@ export class ContextService {
 
   private async run(
     request: ContextRequestDto,
+    tenant: { scope: LocationScope; locations: string[] | undefined },
     timeoutMs: number,
     started: number,
     deadline: number,
@@ -82,7 +91,7 @@ export class ContextService {
       // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
       this.coalescer.feed(
         request.call_id &&
-          `${request.location_uid ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
+          `${request.location_uid ?? tenant.scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
         request.transcript,
       ),
     );
@@ -90,9 +99,10 @@ export class ContextService {
     const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
 
     // The 404 deviation: an unknown contact keeps the filter, it never widens the search.
+    // Tenant scoping is part of the same filter, applied inside the store's query.
     const filter: VectorFilter = {
       ...(request.contact_uid ? { contact_uid: request.contact_uid } : {}),
-      ...(request.location_uid ? { location_uids: [request.location_uid] } : {}),
+      ...(tenant.locations ? { location_uids: tenant.locations } : {}),
     };
     const live: Promise<DeadlineResult<ContactLookup> | undefined> = request.contact_uid
       ? withDeadline(left(), (signal) =>
@@ -103,6 +113,11 @@ export class ContextService {
     const [liveOutcome, ranked] = await Promise.all([live, retrieval]);
     if (liveOutcome) {
       stages.live_ms = round(liveOutcome.ms);
+    }
+    // A contact the CRM places in another location is refused whole, history included.
+    // Without an answer (timeout, error, 404) the location filter alone keeps it in bounds.
+    if (liveOutcome?.status === 'ok' && liveOutcome.value.status === 'found') {
+      assertContactInScope(tenant.scope, liveOutcome.value.contact.location_uid);
     }
 
     const contact = toBundleContact(liveOutcome);

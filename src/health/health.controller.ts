@@ -1,11 +1,14 @@
 import { EmbeddingService } from '@app/embedding';
+import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 
+import { Public } from '../auth/public.decorator';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
 
 /** Kubernetes probes: liveness says the process runs; readiness says it can serve. */
+@Public({ rateLimit: false })
 @Controller('health')
 export class HealthController {
   constructor(
@@ -14,6 +17,7 @@ export class HealthController {
     private readonly embedding: EmbeddingService,
     private readonly bootstrap: StoreBootstrap,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
   ) {}
 
   @Get('live')
@@ -29,15 +33,26 @@ export class HealthController {
       async () => {
         const session = this.indicator.check('database');
         if (!this.bootstrap.ready) {
-          return session.down({ message: 'schema not migrated yet' });
+          return session.down({ message: this.bootstrap.notReadyReason });
         }
-        return (await this.store.isHealthy()) ? session.up() : session.down();
+        return (await this.store.isHealthy())
+          ? session.up()
+          : session.down({ message: 'the vector store did not answer its health check' });
       },
       () => {
         const session = this.indicator.check('embedder');
         return this.embedding.ready
           ? session.up({ model: this.embedding.info.model })
           : session.down();
+      },
+      // Never down: without live fields the bridge still serves vector-only bundles, so a
+      // degraded Podium is reported here but does not take the pod out of rotation.
+      async () => {
+        const session = this.indicator.check('podium');
+        const podium = await this.podium.status();
+        return podium.status === 'up'
+          ? session.up()
+          : session.up({ degraded: true, reason: podium.reason });
       },
     ]);
   }

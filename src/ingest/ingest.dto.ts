@@ -1,70 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
+import { uidProperty } from '../common/api-docs';
 import { IsText, IsUid } from '../common/validators';
 
 /** One message of a past conversation, as exported from Podium. */
 export class ConversationMessageDto {
+  @ApiProperty(uidProperty('Messages of one conversation are windowed together.'))
   @IsUid()
   conversation_uid!: string;
 
+  @ApiProperty(uidProperty('The customer.'))
   @IsUid()
   contact_uid!: string;
 
+  @ApiPropertyOptional(
+    uidProperty('The tenant. Required (and must be one of its own) for a location-bound key.'),
+  )
   @IsOptional()
   @IsUid()
   location_uid?: string;
 
+  @ApiProperty({ maxLength: 32, example: 'sms' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(32)
   channel!: string;
 
+  @ApiProperty({ format: 'date-time', example: '2026-01-05T10:00:00Z' })
   @IsISO8601({ strict: true })
   // timestamptz holds years 4713 BC–294276 AD, but a year outside 1900–2999 is a data error.
   @Matches(/^(19|2\d)\d\d-/, { message: 'occurred_at must be a date between 1900 and 2999' })
   occurred_at!: string;
 
+  @ApiProperty({ maxLength: 64, example: 'customer' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
   sender!: string;
 
+  @ApiProperty({ maxLength: 20000, description: 'PII is redacted before storage.' })
   @IsText(20000)
   text!: string;
 }
 
 /** One knowledge-base topic for R42 chat. */
 export class KbTopicDto {
+  @ApiProperty(uidProperty('Re-ingesting a topic replaces its chunks.'))
   @IsUid()
   topic_id!: string;
 
+  @ApiProperty({ maxLength: 300 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(300)
   title!: string;
 
+  @ApiPropertyOptional({ maxLength: 128, description: 'Curriculum theme (boosted in its week).' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   theme_id?: string;
 
+  @ApiProperty({ maxLength: 4000 })
   @IsText(4000)
   summary!: string;
 
+  @ApiProperty({ maxLength: 200000 })
   @IsText(200000)
   text!: string;
 }
 
-export interface IngestFailure {
-  index: number;
-  error: string;
+export class IngestFailure {
+  @ApiProperty({ description: 'Position of the record in the body (0-based).' })
+  index!: number;
+
+  @ApiProperty()
+  error!: string;
 }
 
 /** What every ingest reports. Counts of stored chunks, not of input records. */
-export interface IngestReport {
-  received: number;
-  inserted: number;
-  skipped: number;
-  failed: IngestFailure[];
+export class IngestReport {
+  @ApiProperty({ description: 'Input records.' })
+  received!: number;
+
+  @ApiProperty({ description: 'Chunks stored now.' })
+  inserted!: number;
+
+  @ApiProperty({ description: 'Chunks already stored (idempotent re-runs).' })
+  skipped!: number;
+
+  @ApiProperty({ type: [IngestFailure] })
+  failed!: IngestFailure[];
 }

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
+import { exceedsDepth } from '../common/json-depth';
 import { type IngestFailure } from './ingest.dto';
 
 /**
@@ -45,7 +46,13 @@ export function parseNdjson(body: string): { records: unknown[]; failed: IngestF
       continue;
     }
     try {
-      records.push(JSON.parse(line));
+      const record: unknown = JSON.parse(line);
+      if (exceedsDepth(record)) {
+        failed.push({ index: records.length, error: 'record nests too deep' });
+        records.push(undefined);
+        continue;
+      }
+      records.push(record);
     } catch {
       failed.push({ index: records.length, error: 'invalid JSON' });
       records.push(undefined);

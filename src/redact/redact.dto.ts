@@ -1,4 +1,5 @@
 import type { RedactedEntity } from '@app/redaction';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 
 /**
@@ -14,12 +15,27 @@ export class RedactRequestDto {
    * `@MaxLength`, so an oversized text gets its own stable code (`text_too_large`) instead
    * of the generic `validation_failed`.
    */
+  @ApiProperty({ description: 'The text to redact (at most 65,536 characters).' })
   @IsString()
   text!: string;
 }
 
+class RedactedEntityDto {
+  @ApiProperty({ example: 'PHONE' })
+  type!: string;
+
+  @ApiProperty({ description: 'Offset of the entity in the submitted text.' })
+  start!: number;
+
+  @ApiProperty({ description: 'End offset (exclusive).' })
+  end!: number;
+}
+
 /** Response of POST /redact: the masked text and each entity's span in the submitted text. */
-export interface RedactResponse {
-  text: string;
-  entities: RedactedEntity[];
+export class RedactResponse {
+  @ApiProperty({ description: 'With each entity replaced by `[REDACTED:TYPE]`.' })
+  text!: string;
+
+  @ApiProperty({ type: [RedactedEntityDto] })
+  entities!: RedactedEntity[];
 }

@@ -1,15 +1,25 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
-import { SearchRequestDto, type SearchResponseDto } from './search.dto';
+import { CallerScope, type LocationScope } from '../auth/principal';
+import { SearchRequestDto, SearchResponseDto } from './search.dto';
 import { SearchService } from './search.service';
 
+@ApiTags('context bridge')
 @Controller('search')
 export class SearchController {
   constructor(private readonly search: SearchService) {}
 
   @Post()
   @HttpCode(200)
-  run(@Body() body: SearchRequestDto): Promise<SearchResponseDto> {
-    return this.search.search(body);
+  @ApiOperation({
+    summary: 'Nearest conversation chunks with cosine scores (the spec’s vector_query)',
+  })
+  @ApiOkResponse({ type: SearchResponseDto })
+  run(
+    @Body() body: SearchRequestDto,
+    @CallerScope() scope?: LocationScope,
+  ): Promise<SearchResponseDto> {
+    return this.search.search(body, scope);
   }
 }

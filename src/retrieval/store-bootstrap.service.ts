@@ -1,4 +1,5 @@
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { DependencyError } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import {
@@ -11,15 +12,26 @@ import {
 
 import { DemoSeeder } from '../demo/demo-seeder.service';
 
+/** Pause between start-up attempts while the store is unreachable. */
+const RETRY_MS = 5000;
+
 /**
  * Brings the store up once the embedder is loaded: migrations plus the dimension check need
  * the embedder's dimension. On an empty store it seeds the demo data so the first request
  * already returns something real.
+ *
+ * A store that cannot be reached (a DependencyError, e.g. Qdrant down; its `init` bounds the
+ * wait) does not fail the boot: readiness reports why, and start-up is retried in the
+ * background. Anything else, such as a dimension mismatch, still fails the boot.
  */
 @Injectable()
 export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(StoreBootstrap.name);
   ready = false;
+  /** Why readiness is down while `ready` is false. */
+  notReadyReason = 'schema not migrated yet';
+  private retry?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
@@ -30,7 +42,26 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     const { dimension } = await this.embedding.whenReady();
-    await this.store.init(dimension);
+    await this.bringUp(dimension);
+  }
+
+  private async bringUp(dimension: number): Promise<void> {
+    try {
+      await this.store.init(dimension);
+    } catch (error) {
+      if (!(error instanceof DependencyError) || this.stopped) {
+        throw error;
+      }
+      this.notReadyReason = error.message;
+      this.logger.error(`vector store not ready: ${error.message}; retrying in ${RETRY_MS} ms`);
+      this.retry = setTimeout(() => {
+        this.bringUp(dimension).catch((e: unknown) => {
+          this.notReadyReason = (e as Error).message;
+          this.logger.error(`vector store start-up failed: ${(e as Error).message}`);
+        });
+      }, RETRY_MS);
+      return;
+    }
     if (this.config.seedDemoData) {
       const seeded = await this.seeder.seedIfEmpty();
       if (seeded) {
@@ -41,6 +72,8 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
     await this.store.close();
   }
 }

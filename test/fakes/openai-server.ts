@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 
-import { listenOnLoopback, readBody } from './loopback';
+import { fakeDeltas, fakeModelReply, pause, SHORT_REPLY } from './anthropic-server';
+import { hold, listenOnLoopback, readBody } from './loopback';
 
 /** A scripted failure the next request(s) get before normal service resumes. */
 export type ScriptedFailure =
@@ -15,7 +16,40 @@ export interface FakeOpenAi {
   baseURL: string;
   requests: Array<{ path: string; body: Record<string, unknown>; authorization?: string }>;
   failNext(...failures: ScriptedFailure[]): void;
+  /** Every `POST /v1/chat/completions`, with whether the client hung up mid-answer. */
+  chatRequests: OpenAiChatRecord[];
+  /** What the next chat completion(s) get; unscripted ones stream the default reply. */
+  scriptChat(...steps: OpenAiChatScript[]): void;
+  /** Changes the token rate or default reply of later chat completions. */
+  configureChat(options: Partial<FakeOpenAiChatOptions>): void;
   close(): Promise<void>;
+}
+
+/** Chat Completions scripts, mirroring the Anthropic fake's. */
+export type OpenAiChatScript =
+  | { kind: 'reply'; text: string }
+  | { kind: 'short' }
+  | { kind: 'http_error'; status: 400 | 401 | 429 | 500 | 503 }
+  /** Stream `afterDeltas` content chunks, then a `data: {"error": ...}` chunk. */
+  | { kind: 'error_mid_stream'; afterDeltas: number }
+  /** Go silent until the client leaves: before the headers, or after that many chunks. */
+  | { kind: 'hang'; afterDeltas?: number };
+
+export interface OpenAiChatRecord {
+  body: Record<string, unknown>;
+  authorization?: string;
+  receivedAt: number;
+  deltasSent: number;
+  completed: boolean;
+  disconnected: boolean;
+  settled: Promise<void>;
+}
+
+export interface FakeOpenAiChatOptions {
+  /** Delay before each content chunk. Default 5 ms. */
+  deltaDelayMs: number;
+  /** The unscripted reply; default the shared fake model's. */
+  reply: (body: Record<string, unknown>) => string;
 }
 
 /** Deterministic unit vector for a text: the same text always embeds identically. */
@@ -40,10 +74,40 @@ function errorBody(status: number): Record<string, unknown> {
   return { error: { message, type, param: null, code } };
 }
 
+/** Chat errors: the embeddings ones plus 400 and 401 (for `scriptChat`). */
+function chatErrorBody(status: number): Record<string, unknown> {
+  if (status === 400) {
+    return {
+      error: {
+        message: "Invalid value for 'messages': must not be empty.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: null,
+      },
+    };
+  }
+  if (status === 401) {
+    return {
+      error: {
+        message: 'Incorrect API key provided.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    };
+  }
+  return errorBody(status);
+}
+
 /**
  * A loopback server that speaks OpenAI's embeddings wire format: `POST /v1/embeddings` with
  * `input` as a string or array, `encoding_format` float or base64 (the SDK's default), the
  * `dimensions` parameter, usage accounting, and OpenAI's error bodies for 401/429/5xx.
+ *
+ * Also Chat Completions streaming (`POST /v1/chat/completions` with `stream: true`):
+ * `chat.completion.chunk` objects as `data:` lines (a first chunk with the role, one per
+ * token with `delta.content`, a last one with `finish_reason`, then `data: [DONE]`), a
+ * `data: {"error": ...}` line for a failure after the 200, and the same JSON error bodies.
  */
 export async function startFakeOpenAi(
   options: { dimension?: number; apiKey?: string } = {},
@@ -51,6 +115,7 @@ export async function startFakeOpenAi(
   const nativeDimension = options.dimension ?? 1536;
   const failures: ScriptedFailure[] = [];
   const requests: FakeOpenAi['requests'] = [];
+  const chat = startChatCompletions(options.apiKey);
 
   const send = (
     res: ServerResponse,
@@ -67,6 +132,9 @@ export async function startFakeOpenAi(
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+      return chat.handle(req, res);
+    }
     const raw = await readBody(req);
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
     requests.push({ path: req.url ?? '', body, authorization: req.headers.authorization });
@@ -138,6 +206,142 @@ export async function startFakeOpenAi(
     baseURL: `${url}/v1`,
     requests,
     failNext: (...f) => failures.push(...f),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    chatRequests: chat.records,
+    scriptChat: (...steps) => chat.steps.push(...steps),
+    configureChat: (o) => Object.assign(chat.options, o),
+    close: () =>
+      new Promise((resolve) => {
+        // A hung chat stream would otherwise keep close() waiting for its connection.
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+}
+
+/** The Chat Completions half of the fake: its state and request handler. */
+function startChatCompletions(apiKey: string | undefined) {
+  const steps: OpenAiChatScript[] = [];
+  const records: OpenAiChatRecord[] = [];
+  const options: FakeOpenAiChatOptions = { deltaDelayMs: 5, reply: fakeModelReply };
+
+  const sendJson = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_chat' });
+    res.end(JSON.stringify(body));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readBody(req);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    } catch {
+      return sendJson(res, 400, chatErrorBody(400));
+    }
+    let settle!: () => void;
+    const record: OpenAiChatRecord = {
+      body,
+      authorization: req.headers.authorization,
+      receivedAt: performance.now(),
+      deltasSent: 0,
+      completed: false,
+      disconnected: false,
+      settled: new Promise<void>((resolve) => (settle = resolve)),
+    };
+    records.push(record);
+    res.once('close', () => {
+      record.completed = res.writableFinished;
+      record.disconnected = !res.writableFinished;
+      settle();
+    });
+    if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`) {
+      return sendJson(res, 401, chatErrorBody(401));
+    }
+    const messages = body.messages;
+    if (typeof body.model !== 'string' || !Array.isArray(messages) || messages.length === 0) {
+      return sendJson(res, 400, chatErrorBody(400));
+    }
+    if (body.stream !== true) {
+      // Only streaming is modelled; say so rather than fake a completion object.
+      return sendJson(res, 400, {
+        error: {
+          message: 'this test server only implements stream: true',
+          type: 'invalid_request_error',
+          param: 'stream',
+          code: null,
+        },
+      });
+    }
+    const step = steps.shift();
+    if (step?.kind === 'http_error') {
+      return sendJson(res, step.status, chatErrorBody(step.status));
+    }
+    if (step?.kind === 'hang' && step.afterDeltas === undefined) {
+      return hold(res, 10 * 60_000);
+    }
+    const text =
+      step?.kind === 'reply'
+        ? step.text
+        : step?.kind === 'short'
+          ? SHORT_REPLY
+          : options.reply(body);
+    const cut =
+      step?.kind === 'error_mid_stream' || step?.kind === 'hang' ? step.afterDeltas : undefined;
+    const deltas = fakeDeltas(text).slice(0, cut);
+    const limit = Number(body.max_completion_tokens ?? body.max_tokens ?? Infinity);
+    const id = `chatcmpl-${createHash('sha256').update(raw).digest('hex').slice(0, 24)}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: body.model,
+      system_fingerprint: 'fp_fake',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
+
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-request-id': 'req_chat',
+    });
+    const open = () => !res.destroyed && !res.writableEnded;
+    const data = (payload: unknown) => {
+      if (open()) {
+        res.write(`data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`);
+      }
+    };
+    data(chunk({ role: 'assistant', content: '', refusal: null }, null));
+    let finish = 'stop';
+    for (const [i, delta] of deltas.entries()) {
+      if (i >= limit) {
+        finish = 'length';
+        break;
+      }
+      await pause(res, options.deltaDelayMs);
+      if (!open()) {
+        return;
+      }
+      data(chunk({ content: delta }, null));
+      record.deltasSent++;
+    }
+    if (step?.kind === 'hang') {
+      return hold(res, 10 * 60_000);
+    }
+    if (step?.kind === 'error_mid_stream') {
+      data({
+        error: {
+          message: 'The server had an error while processing your request.',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      });
+      return res.end();
+    }
+    data(chunk({}, finish));
+    data('[DONE]');
+    res.end();
+  };
+
+  return { steps, records, options, handle };
 }

@@ -67,3 +67,32 @@ export async function postJson<T = unknown>(
     headers: response.headers,
   };
 }
+
+/**
+ * Like {@link bootTestApp}, with extra modules next to the app (e.g. a probe controller that
+ * exercises a guard through the real HTTP stack, filters and global guards).
+ */
+export async function bootTestAppWith(
+  env: Record<string, string>,
+  imports: NonNullable<Parameters<typeof Test.createTestingModule>[0]['imports']>,
+): Promise<TestApp> {
+  const config = loadConfig({ ...TEST_ENV, ...env });
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config), ...imports],
+  }).compile();
+  const app = configureApp(
+    moduleRef.createNestApplication<NestFastifyApplication>(
+      createFastifyAdapter(config),
+      APP_OPTIONS,
+    ),
+  );
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  await app.getHttpAdapter().getInstance().ready();
+  const address = app.getHttpServer().address() as { port: number };
+  return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}

@@ -5,6 +5,7 @@ import { type DataSource } from 'typeorm';
 import { type PgConnection, openPgConnection } from './data-source';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
 import { PodiumContacts1700000000001 } from './migrations/1700000000001-podium-contacts';
+import { PodiumWebhookEvents1700000000002 } from './migrations/1700000000002-podium-webhook-events';
 
 /** What queries need: parameterised SQL returning rows. */
 export interface SqlExecutor {
@@ -104,7 +105,11 @@ export class Database {
   private async connect(dimension: number): Promise<DataSource> {
     this.connection = await openPgConnection({
       ...this.options,
-      migrations: [initialSchemaMigration(dimension), PodiumContacts1700000000001],
+      migrations: [
+        initialSchemaMigration(dimension),
+        PodiumContacts1700000000001,
+        PodiumWebhookEvents1700000000002,
+      ],
     });
     const dataSource = this.connection.dataSource;
     try {

@@ -1,3 +1,5 @@
 export * from './interfaces/podium-contacts.interface';
 export { type LocalContact, LocalPodiumContacts } from './local/local-podium-contacts';
+export { ApiPodiumContacts } from './api/api-podium-contacts';
+export { type PodiumApiOptions } from './api/podium-api.options';
 export { PodiumModule, type PodiumModuleOptions, createPodiumContacts } from './podium.module';

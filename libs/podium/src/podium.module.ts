@@ -1,11 +1,19 @@
-import { ConfigurationError } from '@app/common';
 import { Database } from '@app/database';
-import { ConfigurableModuleBuilder, Module, type Provider } from '@nestjs/common';
+import { ConfigurableModuleBuilder, Logger, Module, type Provider } from '@nestjs/common';
 
+import { ApiPodiumContacts } from './api/api-podium-contacts';
+import { type ContactCache } from './api/cache/contact-cache';
+import { MemoryContactCache } from './api/cache/memory-contact-cache';
+import { RedisContactCache } from './api/cache/redis-contact-cache';
+import { type PodiumApiOptions, resolvePodiumApiOptions } from './api/podium-api.options';
 import { PODIUM_CONTACTS, type PodiumContacts } from './interfaces/podium-contacts.interface';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
 
-export interface PodiumModuleOptions {
+/**
+ * `provider` picks the implementation; the rest configures `api` (ignored by `local`).
+ * `clientId`, `clientSecret` and `refreshToken` are required for `api`.
+ */
+export interface PodiumModuleOptions extends Partial<PodiumApiOptions> {
   provider: 'local' | 'api';
 }
 
@@ -15,19 +23,55 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
     .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
     .build();
 
+/** How long boot waits for the cache's Redis before going on without it (misses until it is up). */
+const REDIS_BOOT_WAIT_MS = 2000;
+/**
+ * Redis command ceiling. Reads are bounded by the caller's deadline anyway; this only stops a
+ * hung Redis from piling up commands. Not tighter: an event-loop stall of 100 ms (PGlite under
+ * load) would otherwise time out replies that already arrived and turn hits into misses.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 250;
+
 /** Picks the CRM implementation; exhaustive so a new provider must be handled. */
-export function createPodiumContacts(
+export async function createPodiumContacts(
   options: PodiumModuleOptions,
   database: Database,
-): PodiumContacts {
+): Promise<PodiumContacts> {
   switch (options.provider) {
     case 'local':
       return new LocalPodiumContacts(database);
-    case 'api':
-      throw new ConfigurationError(
-        'PODIUM_PROVIDER=api is not available in this build yet; use local.',
-      );
+    case 'api': {
+      const resolved = resolvePodiumApiOptions({
+        ...options,
+        cacheTtlMs: options.cacheTtlMs ?? 30_000,
+      });
+      return new ApiPodiumContacts(resolved, { cache: await createContactCache(resolved) });
+    }
   }
+}
+
+/** Redis when a URL is configured (replicas share it), memory otherwise; none when TTL is 0. */
+async function createContactCache(
+  options: ReturnType<typeof resolvePodiumApiOptions>,
+): Promise<ContactCache | undefined> {
+  if (options.cacheTtlMs === 0) {
+    return undefined;
+  }
+  if (!options.redisUrl) {
+    return new MemoryContactCache({ maxEntries: options.cacheMaxEntries });
+  }
+  const cache = new RedisContactCache({
+    url: options.redisUrl,
+    commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
+  });
+  if (!(await cache.waitUntilReady(REDIS_BOOT_WAIT_MS))) {
+    // The URL may hold a password: log the error name only.
+    new Logger('PodiumModule').warn(
+      `Redis not reachable at boot (${cache.lastError?.name ?? 'timeout'}); live contacts ` +
+        'are not cached until it is',
+    );
+  }
+  return cache;
 }
 
 const podiumContactsProvider: Provider = {

@@ -4,7 +4,14 @@ import { type Provider } from '@nestjs/common';
 
 import { VECTOR_STORE, type VectorStore } from './interfaces/vector-store.interface';
 import { PgVectorStore } from './pgvector/pgvector.store';
+import { QdrantStore } from './qdrant/qdrant.store';
 import { VECTOR_OPTIONS, type VectorModuleOptions } from './vector.module-definition';
+
+const DEFAULT_QDRANT_COLLECTIONS = {
+  conversations: 'podium_conversations',
+  source_chunks: 'source_chunks',
+  topic_summaries: 'topic_summaries',
+};
 
 /** Picks the store implementation from config; exhaustive so a new provider must be handled. */
 export function createVectorStore(options: VectorModuleOptions, database: Database): VectorStore {
@@ -12,9 +19,18 @@ export function createVectorStore(options: VectorModuleOptions, database: Databa
     case 'pgvector':
       return new PgVectorStore(database);
     case 'qdrant':
-      throw new ConfigurationError(
-        'VECTOR_PROVIDER=qdrant is not available in this build yet; use pgvector.',
-      );
+      if (!options.qdrantUrl) {
+        throw new ConfigurationError('VECTOR_PROVIDER=qdrant needs QDRANT_URL.');
+      }
+      return new QdrantStore({
+        url: options.qdrantUrl,
+        apiKey: options.qdrantApiKey,
+        timeoutMs: options.qdrantTimeoutMs ?? 5000,
+        collections: options.qdrantCollections ?? DEFAULT_QDRANT_COLLECTIONS,
+        // Vectors live in Qdrant, but the embedded CRM's tables still live in the Database,
+        // whose consumers wait until someone opens it; the store opens it at init.
+        companion: database,
+      });
   }
 }
 

@@ -6,7 +6,7 @@ export interface ChatTurn {
 
 /** Everything a provider needs to answer one question from retrieved context. */
 export interface GenerationRequest {
-  /** The R42 system prompt. */
+  /** The R42 system prompt (sent as Anthropic's `system`, or OpenAI's first `system` turn). */
   system: string;
   /** Client history (oldest first) followed by the user prompt as the last `user` turn. */
   messages: ChatTurn[];
@@ -27,11 +27,18 @@ export interface LlmInfo {
 export interface LlmProvider {
   readonly info: LlmInfo;
   /**
-   * Streams text deltas as they are generated. Aborting `signal` cancels the upstream
-   * request, so no tokens are paid for after the client leaves. Failures reject with
-   * `DependencyError('llm_failed')`.
+   * Streams text deltas as they are generated (never empty strings). Aborting `signal`
+   * cancels the upstream request, so no tokens are paid for after the client leaves; the
+   * iterable then rejects. Ending the iteration early (`break`) cancels it too. Failures,
+   * including a vendor error after some text was already yielded, reject with
+   * `DependencyError('llm_failed')` and a message that is safe to show (no keys, no
+   * prompt text).
+   *
+   * Providers do not enforce the deadline or the answer length themselves: inject
+   * `LlmService`, which wraps the configured provider and keeps both limits.
    */
   stream(request: GenerationRequest, signal: AbortSignal): AsyncIterable<string>;
 }
 
+/** Injection token of the raw, configured provider (tests override it with a double). */
 export const LLM_PROVIDER = 'LLM_PROVIDER';

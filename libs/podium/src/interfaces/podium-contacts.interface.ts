@@ -32,13 +32,39 @@ export class PodiumAuthError extends DomainError {
   }
 }
 
+/** Why the live surface is degraded; the bridge still answers, with vector-only bundles. */
+export type PodiumDegradedReason =
+  /** Podium refused our refresh token or access token (revoked, expired, missing scope). */
+  | 'auth_rejected'
+  /** Podium kept failing; the circuit breaker is open (or probing) and calls fail fast. */
+  | 'circuit_open'
+  /** Podium answered 429; calls fail fast until its Retry-After has passed. */
+  | 'rate_limited'
+  /** The surface cannot be reached at all (e.g. the local table's database is down). */
+  | 'unreachable';
+
+/**
+ * The live surface's state for readiness. Degraded never fails the pod: without live
+ * fields the bridge still serves vector-only bundles, as the spec's error table says.
+ */
+export type PodiumStatus = { status: 'up' } | { status: 'degraded'; reason: PodiumDegradedReason };
+
 /** The port every CRM provider implements (`local`, `api`). */
 export interface PodiumContacts {
+  /**
+   * The contact's live fields. `signal` is the caller's deadline: implementations stop
+   * (and reject) when it aborts instead of holding the caller past it.
+   */
   getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup>;
-  /** Drops any cached copy of the contact (a webhook said it changed). Never throws. */
+  /**
+   * Drops any cached copy of the contact (a webhook said it changed). `contactUid` may be any
+   * identifier of the contact the provider knows. Never throws.
+   */
   invalidate(contactUid: string): Promise<void>;
-  /** Resolves true when the live surface can answer. Never throws. */
+  /** Resolves true when the live surface can answer (`status()` is `up`). Never throws. */
   isHealthy(): Promise<boolean>;
+  /** The surface's state and, when degraded, why. Never throws. */
+  status(): Promise<PodiumStatus>;
 }
 
 export const PODIUM_CONTACTS = 'PODIUM_CONTACTS';

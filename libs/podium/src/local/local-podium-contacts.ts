@@ -4,6 +4,7 @@ import {
   type ContactLookup,
   type LiveContact,
   type PodiumContacts,
+  type PodiumStatus,
 } from '../interfaces/podium-contacts.interface';
 
 interface ContactRow {
@@ -82,6 +83,12 @@ export class LocalPodiumContacts implements PodiumContacts {
       `SELECT count(*)::int AS n FROM podium_contacts`,
     );
     return row.n;
+  }
+
+  async status(): Promise<PodiumStatus> {
+    return (await this.isHealthy())
+      ? { status: 'up' }
+      : { status: 'degraded', reason: 'unreachable' };
   }
 
   async isHealthy(): Promise<boolean> {

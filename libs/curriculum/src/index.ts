@@ -1,0 +1,25 @@
+/**
+ * CurriculumModule: an employee's current-week theme, read through
+ * employee_curriculum_state → curriculum_weeks → theme. R42 chat boosts hits of that theme.
+ *
+ * - `CurriculumSource` / `CURRICULUM_SOURCE`: the port; inject with `@Inject(CURRICULUM_SOURCE)`.
+ * - `CurriculumModule.forRoot({ provider, ... })`: `local` (embedded data, the default) or
+ *   `pocketbase` (the official SDK, as a superuser, one request with relation expansion).
+ *
+ * Unknown employees resolve to `{ status: 'user_not_found' }`; `pocketbase` rejects with
+ * `DependencyError('curriculum_failed')` when the server fails, times out or returns a shape
+ * the schema does not allow.
+ */
+export { CurriculumModule } from './curriculum.module';
+export {
+  CURRICULUM_OPTIONS,
+  type CurriculumModuleOptions,
+  type CurriculumProviderName,
+} from './curriculum.module-definition';
+export { createCurriculumSource } from './curriculum.providers';
+export * from './interfaces/curriculum-source.interface';
+export { type CurriculumData, LocalCurriculumSource } from './local/local-curriculum.source';
+export {
+  PocketBaseCurriculumSource,
+  type PocketBaseCurriculumOptions,
+} from './pocketbase/pocketbase-curriculum.source';

@@ -1,0 +1,126 @@
+import {
+  Anthropic,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import { DependencyError } from '@app/common';
+
+import {
+  type GenerationRequest,
+  type LlmInfo,
+  type LlmProvider,
+} from '../interfaces/llm-provider.interface';
+import { safeVendorText } from '../vendor-text';
+
+export interface AnthropicLlmOptions {
+  apiKey: string;
+  /** Overrides `https://api.anthropic.com`; from `ANTHROPIC_BASE_URL`. */
+  baseURL?: string;
+  /** Defaults to `claude-haiku-4-5-20251001`, the R42 spec's model. */
+  model?: string;
+  /** `max_tokens`; defaults to the spec's 1000. */
+  maxTokens?: number;
+  /** The SDK's own per-request timeout (to the response headers); `LlmService` adds the deadline. */
+  timeoutMs?: number;
+  /** SDK retries before the first byte; default 1. The caller's signal cuts the backoff short. */
+  maxRetries?: number;
+}
+
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-haiku-4-5-20251001';
+
+/**
+ * Claude through the official `@anthropic-ai/sdk`, streaming the Messages API
+ * (`messages.create({ stream: true })`): the R42 system prompt as `system`, the turns as
+ * `messages`, and every `content_block_delta` `text_delta` yielded as it arrives. The raw
+ * event stream is used rather than `messages.stream()` because nothing here needs the
+ * accumulated message, and an `event: error` then surfaces as the SDK's `APIError` in the
+ * same loop.
+ */
+export class AnthropicLlmProvider implements LlmProvider {
+  readonly info: LlmInfo;
+  private readonly client: Anthropic;
+  private readonly maxTokens: number;
+
+  constructor(private readonly options: AnthropicLlmOptions) {
+    this.info = { provider: 'anthropic', model: options.model ?? DEFAULT_ANTHROPIC_MODEL };
+    this.maxTokens = options.maxTokens ?? 1000;
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      // Explicit values everywhere: left undefined, the SDK reads ANTHROPIC_* variables and
+      // credential profiles itself, and config is read in one place only.
+      authToken: null,
+      baseURL: options.baseURL ?? 'https://api.anthropic.com',
+      maxRetries: options.maxRetries ?? 1,
+      timeout: options.timeoutMs ?? 30_000,
+      logLevel: 'off',
+    });
+  }
+
+  async *stream(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<string> {
+    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+    try {
+      events = await this.client.messages.create(
+        {
+          model: this.info.model,
+          max_tokens: this.maxTokens,
+          system: request.system,
+          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          stream: true,
+        },
+        { signal },
+      );
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    try {
+      // Leaving this loop early (the consumer stopped) makes the SDK abort the HTTP request.
+      for await (const event of events) {
+        if (
+          event.type === 'content_block_delta' &&
+          event.delta.type === 'text_delta' &&
+          event.delta.text
+        ) {
+          yield event.delta.text;
+        }
+      }
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    // On an abort the SDK ends the iteration quietly; an aborted answer is not a full one.
+    if (signal.aborted) {
+      throw this.failure(new APIUserAbortError(), signal);
+    }
+  }
+
+  /** Maps anything the SDK throws to `llm_failed` with a reason that is safe to show. */
+  private failure(error: unknown, signal: AbortSignal): DependencyError {
+    return new DependencyError('llm_failed', `Anthropic ${this.describe(error, signal)}.`);
+  }
+
+  private describe(error: unknown, signal: AbortSignal): string {
+    if (signal.aborted || error instanceof APIUserAbortError) {
+      return 'request aborted';
+    }
+    if (error instanceof APIConnectionTimeoutError) {
+      return 'request timed out';
+    }
+    if (error instanceof APIConnectionError) {
+      return 'API unreachable';
+    }
+    if (error instanceof APIError) {
+      const type = error.type ?? 'error';
+      const detail = error.apiMessage ? `: ${this.safe(error.apiMessage)}` : '';
+      // No status: the stream had started and the API sent an `event: error` frame.
+      return error.status === undefined
+        ? `stream failed mid-answer (${type})${detail}`
+        : `API answered HTTP ${error.status} (${type})${detail}`;
+    }
+    return `stream failed (${(error as Error | undefined)?.name ?? 'unknown error'})`;
+  }
+
+  private safe(text: string): string {
+    return safeVendorText(text, [this.options.apiKey]);
+  }
+}

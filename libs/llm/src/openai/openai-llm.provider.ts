@@ -1,0 +1,122 @@
+import { DependencyError } from '@app/common';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  OpenAI,
+} from 'openai';
+
+import {
+  type GenerationRequest,
+  type LlmInfo,
+  type LlmProvider,
+} from '../interfaces/llm-provider.interface';
+import { safeVendorText } from '../vendor-text';
+
+export interface OpenAiLlmOptions {
+  apiKey: string;
+  /** Overrides `https://api.openai.com/v1`; from `OPENAI_BASE_URL`. */
+  baseURL?: string;
+  /** Defaults to `gpt-4o-mini`. */
+  model?: string;
+  /** `max_completion_tokens`; defaults to 1000. */
+  maxTokens?: number;
+  /** The SDK's own per-request timeout (to the response headers); `LlmService` adds the deadline. */
+  timeoutMs?: number;
+  /** SDK retries before the first byte; default 1. */
+  maxRetries?: number;
+}
+
+export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
+
+/**
+ * The same port on the official `openai` SDK: Chat Completions with `stream: true`, the R42
+ * system prompt as the first `system` message, and each chunk's `delta.content` yielded as
+ * it arrives. `max_completion_tokens` is sent (OpenAI deprecated `max_tokens` for it, and
+ * reasoning models reject the old name).
+ */
+export class OpenAiLlmProvider implements LlmProvider {
+  readonly info: LlmInfo;
+  private readonly client: OpenAI;
+  private readonly maxTokens: number;
+
+  constructor(private readonly options: OpenAiLlmOptions) {
+    this.info = { provider: 'openai', model: options.model ?? DEFAULT_OPENAI_MODEL };
+    this.maxTokens = options.maxTokens ?? 1000;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      // Explicit values: left undefined, the SDK reads OPENAI_* variables itself.
+      baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+      organization: null,
+      project: null,
+      maxRetries: options.maxRetries ?? 1,
+      timeout: options.timeoutMs ?? 30_000,
+      logLevel: 'off',
+    });
+  }
+
+  async *stream(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<string> {
+    let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    try {
+      chunks = await this.client.chat.completions.create(
+        {
+          model: this.info.model,
+          max_completion_tokens: this.maxTokens,
+          messages: [
+            { role: 'system', content: request.system },
+            ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+          ],
+          stream: true,
+        },
+        { signal },
+      );
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    try {
+      // Leaving this loop early (the consumer stopped) makes the SDK abort the HTTP request.
+      for await (const chunk of chunks) {
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) {
+          yield text;
+        }
+      }
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    // On an abort the SDK ends the iteration quietly; an aborted answer is not a full one.
+    if (signal.aborted) {
+      throw this.failure(new APIUserAbortError(), signal);
+    }
+  }
+
+  private failure(error: unknown, signal: AbortSignal): DependencyError {
+    return new DependencyError('llm_failed', `OpenAI ${this.describe(error, signal)}.`);
+  }
+
+  private describe(error: unknown, signal: AbortSignal): string {
+    if (signal.aborted || error instanceof APIUserAbortError) {
+      return 'request aborted';
+    }
+    if (error instanceof APIConnectionTimeoutError) {
+      return 'request timed out';
+    }
+    if (error instanceof APIConnectionError) {
+      return 'API unreachable';
+    }
+    if (error instanceof APIError) {
+      const body = error.error as { message?: unknown } | undefined;
+      const type = error.type ?? error.code ?? 'error';
+      const detail =
+        typeof body?.message === 'string'
+          ? `: ${safeVendorText(body.message, [this.options.apiKey])}`
+          : '';
+      // No status: the stream had started and a `data: {"error": …}` chunk arrived.
+      return error.status === undefined
+        ? `stream failed mid-answer (${type})${detail}`
+        : `API answered HTTP ${error.status} (${type})${detail}`;
+    }
+    return `stream failed (${(error as Error | undefined)?.name ?? 'unknown error'})`;
+  }
+}

@@ -1,0 +1,294 @@
+import { Logger } from '@nestjs/common';
+
+import {
+  type FakePodium,
+  podiumContact,
+  startFakePodium,
+} from '../../../../test/fakes/podium-server';
+import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
+import { ApiPodiumContacts } from './api-podium-contacts';
+import { MemoryContactCache } from './cache/memory-contact-cache';
+import {
+  PodiumCircuitOpenError,
+  PodiumRateLimitedError,
+  PodiumUnavailableError,
+} from './podium-api.errors';
+import { type PodiumApiOptions, resolvePodiumApiOptions } from './podium-api.options';
+
+const PAT = podiumContact({
+  uid: 'c0ffee00-0000-4000-8000-000000000001',
+  phone: '+15550199',
+  email: 'pat@example.com',
+  locationUids: ['loc-1'],
+  conversationUids: ['conv-1'],
+});
+
+describe('ApiPodiumContacts (against the loopback Podium)', () => {
+  let podium: FakePodium;
+  let clock: number;
+  const open: ApiPodiumContacts[] = [];
+
+  beforeEach(async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
+    podium = await startFakePodium();
+    podium.upsert(PAT);
+    clock = Date.now();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.onModuleDestroy()));
+    jest.restoreAllMocks();
+    await podium.close();
+  });
+
+  /** The client under test; `now` is the test's clock, for the cache and the rate gate. */
+  const build = (overrides: Partial<PodiumApiOptions> = {}) => {
+    const options = resolvePodiumApiOptions({
+      baseUrl: podium.baseUrl,
+      tokenUrl: podium.tokenUrl,
+      clientId: podium.clientId,
+      clientSecret: podium.clientSecret,
+      refreshToken: podium.refreshToken,
+      cacheTtlMs: 0,
+      breakerFailures: 3,
+      breakerCooldownMs: 200,
+      ...overrides,
+    });
+    const sut = new ApiPodiumContacts(options, {
+      cache: new MemoryContactCache({ maxEntries: 100, perf: { now: () => clock } }),
+      now: () => clock,
+    });
+    open.push(sut);
+    return sut;
+  };
+
+  it('looks a contact up by URL-encoded identifier with a bearer token and podium-version', async () => {
+    const sut = build({ apiVersion: '2021.04.01' });
+    await expect(sut.getContact('pat@example.com')).resolves.toEqual({
+      status: 'found',
+      contact: expect.objectContaining({ phone: '+15550199', location_uid: 'loc-1' }),
+    });
+    expect(podium.contactRequests).toEqual([
+      {
+        identifier: 'pat@example.com',
+        authorization: expect.stringMatching(/^Bearer pat_/),
+        podiumVersion: '2021.04.01',
+      },
+    ]);
+  });
+
+  it('answers not_found for a 404 resource_not_found', async () => {
+    await expect(build().getContact('nobody@example.com')).resolves.toEqual({
+      status: 'not_found',
+    });
+  });
+
+  it('refreshes once and retries once on a 401, then gives up with an auth error', async () => {
+    const sut = build();
+    await sut.getContact('pat@example.com');
+    podium.script({ status: 401 });
+    await expect(sut.getContact('pat@example.com')).resolves.toMatchObject({ status: 'found' });
+    expect(podium.tokenRefreshes).toBe(2);
+    expect(podium.contactRequests).toHaveLength(3);
+
+    podium.script({ status: 401 }, { status: 401 });
+    await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(PodiumAuthError);
+    expect(podium.tokenRefreshes).toBe(3); // one renewal, not a loop
+    expect(podium.contactRequests).toHaveLength(5);
+    await expect(sut.status()).resolves.toEqual({ status: 'degraded', reason: 'auth_rejected' });
+    await sut.getContact('pat@example.com');
+    await expect(sut.status()).resolves.toEqual({ status: 'up' });
+  });
+
+  it('degrades to auth_rejected when Podium rejects the refresh token', async () => {
+    podium.rejectRefreshTokens = true;
+    const sut = build();
+    await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(PodiumAuthError);
+    await expect(sut.isHealthy()).resolves.toBe(false);
+    await expect(sut.status()).resolves.toEqual({ status: 'degraded', reason: 'auth_rejected' });
+    expect(podium.contactRequests).toHaveLength(0);
+  });
+
+  describe('circuit breaker', () => {
+    it('opens after consecutive 5xx, fails fast without requests, then probes once', async () => {
+      const sut = build({ breakerFailures: 3, breakerCooldownMs: 150 });
+      await sut.getContact('pat@example.com'); // token in hand
+      podium.mode = 'fail';
+      for (let i = 0; i < 3; i++) {
+        await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+          PodiumUnavailableError,
+        );
+      }
+      const sent = podium.contactRequests.length;
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumCircuitOpenError,
+      );
+      expect(podium.contactRequests).toHaveLength(sent);
+      await expect(sut.status()).resolves.toEqual({ status: 'degraded', reason: 'circuit_open' });
+
+      // After the cooldown one probe goes out; calls during it fail fast instead of queueing.
+      podium.mode = 'normal';
+      podium.delayMs = 100;
+      await new Promise((r) => setTimeout(r, 160));
+      const probe = sut.getContact('pat@example.com');
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumCircuitOpenError,
+      );
+      await expect(probe).resolves.toMatchObject({ status: 'found' });
+      expect(podium.contactRequests).toHaveLength(sent + 1);
+      await expect(sut.status()).resolves.toEqual({ status: 'up' });
+    });
+
+    it('re-opens when the half-open probe fails', async () => {
+      const sut = build({ breakerFailures: 1, breakerCooldownMs: 100 });
+      podium.mode = 'fail';
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumUnavailableError,
+      );
+      await new Promise((r) => setTimeout(r, 110));
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumUnavailableError,
+      );
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumCircuitOpenError,
+      );
+    });
+
+    it('counts timeouts, but not 404s', async () => {
+      const sut = build({ breakerFailures: 2 });
+      for (let i = 0; i < 5; i++) {
+        await expect(sut.getContact(`unknown-${i}@example.com`)).resolves.toEqual({
+          status: 'not_found',
+        });
+      }
+      podium.mode = 'hang';
+      for (let i = 0; i < 2; i++) {
+        await expect(
+          sut.getContact('pat@example.com', AbortSignal.timeout(50)),
+        ).rejects.toBeInstanceOf(PodiumUnavailableError);
+      }
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumCircuitOpenError,
+      );
+    });
+  });
+
+  it('counts a token endpoint that misses the deadline, but not a caller already out of time', async () => {
+    const sut = build({ breakerFailures: 1 });
+    const gone = new AbortController();
+    gone.abort();
+    await expect(sut.getContact('pat@example.com', gone.signal)).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    await expect(sut.status()).resolves.toEqual({ status: 'up' });
+
+    podium.tokenDelayMs = 300;
+    await expect(sut.getContact('pat@example.com', AbortSignal.timeout(30))).rejects.toBeInstanceOf(
+      PodiumUnavailableError,
+    );
+    await expect(sut.status()).resolves.toEqual({ status: 'degraded', reason: 'circuit_open' });
+    expect(podium.contactRequests).toHaveLength(0);
+  });
+
+  it('stops at the deadline while Podium hangs', async () => {
+    podium.mode = 'hang';
+    const sut = build();
+    const started = performance.now();
+    await expect(
+      sut.getContact('pat@example.com', AbortSignal.timeout(100)),
+    ).rejects.toBeInstanceOf(PodiumUnavailableError);
+    // Generous bound: it must not wait for the 5 s request ceiling.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  describe('429 rate_limit', () => {
+    it('waits out a short Retry-After and retries once', async () => {
+      const sut = build();
+      podium.script({ status: 429, retryAfter: '0' });
+      await expect(sut.getContact('pat@example.com')).resolves.toMatchObject({ status: 'found' });
+      expect(podium.contactRequests).toHaveLength(2);
+    });
+
+    it('fails fast when the wait does not fit, and sends nothing until it has passed', async () => {
+      const sut = build();
+      podium.script({ status: 429, retryAfter: '30' });
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumRateLimitedError,
+      );
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumRateLimitedError,
+      );
+      expect(podium.contactRequests).toHaveLength(1);
+      await expect(sut.status()).resolves.toEqual({ status: 'degraded', reason: 'rate_limited' });
+      clock += 30_000;
+      await expect(sut.getContact('pat@example.com')).resolves.toMatchObject({ status: 'found' });
+    });
+
+    it('does not count towards the breaker', async () => {
+      const sut = build({ breakerFailures: 1 });
+      podium.script({ status: 429, retryAfter: '1' });
+      await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
+        PodiumRateLimitedError,
+      );
+      clock += 1_000;
+      await expect(sut.getContact('pat@example.com')).resolves.toMatchObject({ status: 'found' });
+    });
+  });
+
+  describe('cache', () => {
+    it('serves repeats for the TTL, then asks Podium again', async () => {
+      const sut = build({ cacheTtlMs: 30_000 });
+      await sut.getContact('pat@example.com');
+      await sut.getContact('pat@example.com');
+      expect(podium.contactRequests).toHaveLength(1);
+      clock += 30_001;
+      await sut.getContact('pat@example.com');
+      expect(podium.contactRequests).toHaveLength(2);
+    });
+
+    it('drops the entry on invalidate by any identifier of the contact', async () => {
+      const sut = build({ cacheTtlMs: 30_000 });
+      await sut.getContact('pat@example.com');
+      podium.upsert(podiumContact({ uid: PAT.uid, phone: '+15550777', email: 'pat@example.com' }));
+      await sut.invalidate(PAT.uid); // what a contact.updated webhook carries
+      await expect(sut.getContact('pat@example.com')).resolves.toMatchObject({
+        contact: { phone: '+15550777' },
+      });
+      expect(podium.contactRequests).toHaveLength(2);
+      await sut.invalidate('conv-1'); // or a conversation uid (message webhooks)
+      await sut.getContact('pat@example.com');
+      expect(podium.contactRequests).toHaveLength(3);
+    });
+
+    it('keeps not-found answers only briefly', async () => {
+      const sut = build({ cacheTtlMs: 30_000, notFoundTtlMs: 5_000 });
+      await sut.getContact('new@example.com');
+      await sut.getContact('new@example.com');
+      expect(podium.contactRequests).toHaveLength(1);
+      clock += 5_001;
+      await sut.getContact('new@example.com');
+      expect(podium.contactRequests).toHaveLength(2);
+    });
+
+    it('does not cache an answer that an invalidation overtook', async () => {
+      const sut = build({ cacheTtlMs: 30_000 });
+      podium.delayMs = 50;
+      const inFlight = sut.getContact('pat@example.com');
+      await new Promise((r) => setTimeout(r, 10));
+      await sut.invalidate(PAT.uid);
+      await inFlight;
+      podium.delayMs = 0;
+      await sut.getContact('pat@example.com');
+      expect(podium.contactRequests).toHaveLength(2);
+    });
+
+    it('is off at TTL 0', async () => {
+      const sut = build({ cacheTtlMs: 0 });
+      await sut.getContact('pat@example.com');
+      await sut.getContact('pat@example.com');
+      expect(podium.contactRequests).toHaveLength(2);
+    });
+  });
+});

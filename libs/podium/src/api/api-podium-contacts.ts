@@ -1,0 +1,280 @@
+import { DependencyError, DomainError } from '@app/common';
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+} from 'cockatiel';
+import { LRUCache } from 'lru-cache';
+
+import {
+  type ContactLookup,
+  PodiumAuthError,
+  type PodiumContacts,
+  type PodiumStatus,
+} from '../interfaces/podium-contacts.interface';
+import { sleep, untilAborted } from './abortable';
+import { type ContactCache } from './cache/contact-cache';
+import { contactIdentifiers, toLiveContact } from './contact-mapping';
+import { PodiumContactsHttp } from './contacts-http';
+import {
+  PodiumCircuitOpenError,
+  PodiumRateLimitedError,
+  PodiumUnavailableError,
+} from './podium-api.errors';
+import { type ResolvedPodiumApiOptions } from './podium-api.options';
+import { PodiumTokenManager } from './token-manager';
+
+/** Collaborators; tests swap the clock or the cache. */
+export interface ApiPodiumContactsDeps {
+  /** Omitted when the cache is off (`cacheTtlMs` 0). */
+  cache?: ContactCache;
+  tokens?: PodiumTokenManager;
+  now?: () => number;
+}
+
+interface Fetched {
+  lookup: ContactLookup;
+  /** The contact's other identifiers, for invalidation by any of them. */
+  aliases: string[];
+}
+
+/**
+ * The `api` provider: live contacts from Podium's v4 API.
+ *
+ * A lookup reads the cache, then (through the circuit breaker) gets an access token and
+ * `GET /contacts/{identifier}`:
+ * - 401: renew the token once (single-flight) and retry once; a second 401 is an auth failure.
+ * - 403, or a refresh token Podium rejects: {@link PodiumAuthError}, which the bridge maps to a
+ *   vector-only bundle; `status()` reports `auth_rejected` until a lookup succeeds again.
+ * - 404 (`resource_not_found`): `{ status: 'not_found' }`, cached briefly.
+ * - 429: waits the `Retry-After` (or a short back-off) and retries once, only when the wait is
+ *   at most `maxRetryWaitMs`; otherwise fails fast. Until Podium's wait is over, every call
+ *   fails fast without a request, so a rate-limited Podium is not hammered.
+ * - 5xx, network failures and deadline aborts count towards the breaker; after
+ *   `breakerFailures` in a row it opens and calls fail fast ({@link PodiumCircuitOpenError})
+ *   until, after `breakerCooldownMs`, a single probe is let through; concurrent calls keep
+ *   failing fast while it is out.
+ * Every wait (token, back-off, request, body) ends when the caller's signal aborts.
+ */
+export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
+  private readonly logger = new Logger('PodiumApi');
+  private readonly http: PodiumContactsHttp;
+  private readonly tokens: PodiumTokenManager;
+  private readonly breaker: CircuitBreakerPolicy;
+  private readonly cache?: ContactCache;
+  private readonly now: () => number;
+  /** When each identifier was last invalidated, so a lookup already in flight is not cached. */
+  private readonly invalidatedAt: LRUCache<string, number>;
+  /** Podium's 429 asked us not to call before this time. */
+  private notBefore = 0;
+  /** The API refused a valid-looking token (403, or 401 twice) since the last success. */
+  private apiAuthRejected = false;
+
+  constructor(
+    private readonly options: ResolvedPodiumApiOptions,
+    deps: ApiPodiumContactsDeps = {},
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.cache = options.cacheTtlMs > 0 ? deps.cache : undefined;
+    this.http = new PodiumContactsHttp(options);
+    this.tokens =
+      deps.tokens ??
+      new PodiumTokenManager({
+        ...options,
+        retryRejectedAfterMs: options.breakerCooldownMs,
+        now: this.now,
+      });
+    this.breaker = circuitBreaker(
+      handleWhen((error) => error instanceof PodiumUnavailableError),
+      {
+        halfOpenAfter: options.breakerCooldownMs,
+        breaker: new ConsecutiveBreaker(options.breakerFailures),
+      },
+    );
+    this.breaker.onBreak(() =>
+      this.logger.warn(
+        `Podium failed ${options.breakerFailures} times in a row; live lookups fail fast ` +
+          `for ${options.breakerCooldownMs} ms`,
+      ),
+    );
+    this.breaker.onReset(() => this.logger.log('Podium answered a probe; live lookups resume'));
+    this.invalidatedAt = new LRUCache<string, number>({
+      max: options.cacheMaxEntries,
+      // Longer than any lookup can take (a few request ceilings), so none outlives its record.
+      ttl: 4 * options.requestTimeoutMs + options.maxRetryWaitMs,
+    });
+  }
+
+  async getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup> {
+    // Out of time before anything was sent: not a Podium failure, and not a breaker probe.
+    signal?.throwIfAborted();
+    if (this.cache) {
+      const cached = await untilAborted(this.cache.get(contactUid), signal);
+      if (cached) {
+        return cached;
+      }
+    }
+    const startedAt = this.now();
+    let fetched: Fetched;
+    try {
+      fetched = await this.throughBreaker(() => this.fetch(contactUid, signal));
+    } catch (error) {
+      if (error instanceof PodiumAuthError) {
+        this.apiAuthRejected = true;
+      }
+      throw error;
+    }
+    this.apiAuthRejected = false;
+    this.remember(contactUid, fetched, startedAt);
+    return fetched.lookup;
+  }
+
+  async invalidate(contactUid: string): Promise<void> {
+    this.invalidatedAt.set(contactUid, this.now());
+    await this.cache?.invalidate(contactUid).catch(() => undefined);
+  }
+
+  async isHealthy(): Promise<boolean> {
+    return (await this.status()).status === 'up';
+  }
+
+  status(): Promise<PodiumStatus> {
+    if (this.tokens.rejected || this.apiAuthRejected) {
+      return Promise.resolve({ status: 'degraded', reason: 'auth_rejected' });
+    }
+    if (this.breaker.state !== CircuitState.Closed) {
+      return Promise.resolve({ status: 'degraded', reason: 'circuit_open' });
+    }
+    if (this.now() < this.notBefore) {
+      return Promise.resolve({ status: 'degraded', reason: 'rate_limited' });
+    }
+    return Promise.resolve({ status: 'up' });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.cache?.close();
+  }
+
+  private async throughBreaker(work: () => Promise<Fetched>): Promise<Fetched> {
+    // Cockatiel queues calls behind a half-open probe; a deadline-bound caller is better
+    // served failing fast than waiting on a probe that may hang.
+    if (this.breaker.state === CircuitState.HalfOpen) {
+      throw new PodiumCircuitOpenError();
+    }
+    try {
+      return await this.breaker.execute(work);
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) {
+        throw new PodiumCircuitOpenError();
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * One lookup under the breaker. The deadline passing while Podium (the token endpoint
+   * included) has not answered is a timeout, and counts as a failure: otherwise a caller's
+   * abort would read as a success to a half-open breaker and close it.
+   */
+  private async fetch(contactUid: string, signal?: AbortSignal): Promise<Fetched> {
+    try {
+      return await this.attempt(contactUid, signal);
+    } catch (error) {
+      if (signal?.aborted && !(error instanceof DomainError)) {
+        throw new PodiumUnavailableError('Podium did not answer before the deadline');
+      }
+      throw error;
+    }
+  }
+
+  /** Token, request, and at most one renewal and one 429 retry. */
+  private async attempt(contactUid: string, signal?: AbortSignal): Promise<Fetched> {
+    await this.waitForRateLimit(signal);
+    let token = await this.tokens.accessToken(signal);
+    let renewed = false;
+    let waited = false;
+    for (;;) {
+      const response = await this.http.get(contactUid, token, signal);
+      switch (response.kind) {
+        case 'found':
+          return {
+            lookup: { status: 'found', contact: toLiveContact(contactUid, response.contact) },
+            aliases: contactIdentifiers(response.contact),
+          };
+        case 'not_found':
+          return { lookup: { status: 'not_found' }, aliases: [] };
+        case 'unauthenticated':
+          if (renewed) {
+            throw new PodiumAuthError('Podium rejected a freshly issued access token.');
+          }
+          renewed = true;
+          token = await this.tokens.renew(token, signal);
+          continue;
+        case 'forbidden':
+          throw new PodiumAuthError(
+            'Podium refused access to contacts; the app needs the read_contacts scope.',
+          );
+        case 'rate_limited': {
+          const waitMs = response.retryAfterMs ?? this.options.rateLimitBackoffMs;
+          this.notBefore = Math.max(this.notBefore, this.now() + waitMs);
+          if (waited || waitMs > this.options.maxRetryWaitMs) {
+            throw new PodiumRateLimitedError();
+          }
+          waited = true;
+          await this.backOff(waitMs, signal);
+          continue;
+        }
+        case 'rejected':
+          throw new DependencyError(
+            'podium_request_rejected',
+            `Podium rejected the contact request (HTTP ${response.status}` +
+              `${response.code ? `, ${response.code}` : ''}).`,
+          );
+      }
+    }
+  }
+
+  /** Honours an earlier 429: waits when that fits the retry budget, else fails fast. */
+  private async waitForRateLimit(signal?: AbortSignal): Promise<void> {
+    const waitMs = this.notBefore - this.now();
+    if (waitMs <= 0) {
+      return;
+    }
+    if (waitMs > this.options.maxRetryWaitMs) {
+      throw new PodiumRateLimitedError();
+    }
+    await this.backOff(waitMs, signal);
+  }
+
+  /** A 429 wait; cut short by the deadline it is still Podium's rate limit, not a failure. */
+  private async backOff(waitMs: number, signal?: AbortSignal): Promise<void> {
+    try {
+      await sleep(waitMs, signal);
+    } catch {
+      throw new PodiumRateLimitedError();
+    }
+  }
+
+  /** Caches the answer unless the contact was invalidated while it was being fetched. */
+  private remember(contactUid: string, fetched: Fetched, startedAt: number): void {
+    if (!this.cache) {
+      return;
+    }
+    const stale = [contactUid, ...fetched.aliases].some(
+      (id) => (this.invalidatedAt.get(id) ?? -Infinity) >= startedAt,
+    );
+    if (stale) {
+      return;
+    }
+    const ttlMs =
+      fetched.lookup.status === 'found'
+        ? this.options.cacheTtlMs
+        : Math.min(this.options.cacheTtlMs, this.options.notFoundTtlMs);
+    // Not awaited: the caller has its answer; a failed write is only a later miss.
+    this.cache.set(contactUid, fetched.lookup, ttlMs, fetched.aliases).catch(() => undefined);
+  }
+}

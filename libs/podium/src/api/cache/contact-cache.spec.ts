@@ -1,0 +1,143 @@
+import { Redis } from 'ioredis';
+
+import { startRedis, type TestRedis } from '../../../../../test/support/redis';
+import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
+import { type ContactCache } from './contact-cache';
+import { MemoryContactCache } from './memory-contact-cache';
+import { ALIAS_KEY_PREFIX, CONTACT_KEY_PREFIX, RedisContactCache } from './redis-contact-cache';
+
+const FOUND: ContactLookup = {
+  status: 'found',
+  contact: {
+    contact_uid: 'pat@example.com',
+    phone: '+15550199',
+    email: 'pat@example.com',
+    opt_out_sms: false,
+    opt_out_email: true,
+    location_uid: 'loc-1',
+    last_seen_at: null,
+  },
+};
+
+/** The contract both caches keep; `advance` moves time past a TTL. */
+function behavesLikeAContactCache(
+  make: () => Promise<ContactCache>,
+  advance: (ms: number) => Promise<void>,
+): void {
+  let sut: ContactCache;
+  beforeEach(async () => {
+    sut = await make();
+  });
+  afterEach(() => sut.close());
+
+  it('returns what was set, until its TTL passes', async () => {
+    await sut.set('pat@example.com', FOUND, 150, []);
+    await expect(sut.get('pat@example.com')).resolves.toEqual(FOUND);
+    await advance(200);
+    await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
+  });
+
+  it('invalidates by the key or by any alias', async () => {
+    await sut.set('pat@example.com', FOUND, 10_000, ['uid-1', '+15550199', 'pat@example.com']);
+    await sut.set('+15550199', FOUND, 10_000, ['uid-1', 'pat@example.com']);
+    await sut.invalidate('uid-1');
+    await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
+    await expect(sut.get('+15550199')).resolves.toBeUndefined();
+
+    await sut.set('pat@example.com', FOUND, 10_000, ['uid-1']);
+    await sut.invalidate('pat@example.com');
+    await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
+  });
+
+  it('keeps other contacts when one is invalidated', async () => {
+    await sut.set('a@example.com', FOUND, 10_000, ['uid-a']);
+    await sut.set('b@example.com', { status: 'not_found' }, 10_000, []);
+    await sut.invalidate('uid-a');
+    await expect(sut.get('b@example.com')).resolves.toEqual({ status: 'not_found' });
+  });
+}
+
+describe('MemoryContactCache', () => {
+  let clock = 1_000_000; // lru-cache treats a start time of 0 as "no TTL"
+  behavesLikeAContactCache(
+    () => Promise.resolve(new MemoryContactCache({ maxEntries: 100, perf: { now: () => clock } })),
+    (ms) => {
+      clock += ms;
+      return Promise.resolve();
+    },
+  );
+
+  it('evicts the least recently used entry past maxEntries', async () => {
+    const sut = new MemoryContactCache({ maxEntries: 2 });
+    await sut.set('a', FOUND, 10_000, []);
+    await sut.set('b', FOUND, 10_000, []);
+    await sut.get('a');
+    await sut.set('c', FOUND, 10_000, []);
+    await expect(sut.get('b')).resolves.toBeUndefined();
+    await expect(sut.get('a')).resolves.toEqual(FOUND);
+  });
+});
+
+describe('RedisContactCache (real redis-server)', () => {
+  let redis: TestRedis;
+  let raw: Redis;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    raw = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await raw.quit();
+    await redis.stop();
+  });
+  beforeEach(async () => {
+    const keys = await raw.keys('cb:podium:*');
+    if (keys.length > 0) {
+      await raw.del(...keys);
+    }
+  });
+
+  const connected = () => new RedisContactCache({ url: redis.url, commandTimeoutMs: 200 });
+
+  describe('contract', () => {
+    behavesLikeAContactCache(
+      async () => {
+        const cache = connected();
+        await cache.waitUntilReady(2000);
+        return cache;
+      },
+      (ms) => new Promise((r) => setTimeout(r, ms)),
+    );
+  });
+
+  it('stores the lookup as JSON with a TTL, and aliases as sets', async () => {
+    const sut = connected();
+    await sut.waitUntilReady(2000);
+    await sut.set('pat@example.com', FOUND, 30_000, ['uid-1']);
+    expect(JSON.parse((await raw.get(`${CONTACT_KEY_PREFIX}pat@example.com`)) ?? '')).toEqual(
+      FOUND,
+    );
+    expect(await raw.pttl(`${CONTACT_KEY_PREFIX}pat@example.com`)).toBeGreaterThan(29_000);
+    expect(await raw.smembers(`${ALIAS_KEY_PREFIX}uid-1`)).toEqual(['pat@example.com']);
+    expect(await raw.pttl(`${ALIAS_KEY_PREFIX}uid-1`)).toBeGreaterThan(29_000);
+    await sut.close();
+  });
+
+  it('treats garbage under a key as a miss', async () => {
+    const sut = connected();
+    await sut.waitUntilReady(2000);
+    await raw.set(`${CONTACT_KEY_PREFIX}x`, '{"status":"found"}');
+    await expect(sut.get('x')).resolves.toBeUndefined();
+    await raw.set(`${CONTACT_KEY_PREFIX}y`, 'not json');
+    await expect(sut.get('y')).resolves.toBeUndefined();
+    await sut.close();
+  });
+
+  it('misses at once, without throwing, when Redis is unreachable', async () => {
+    const sut = new RedisContactCache({ url: 'redis://127.0.0.1:9', commandTimeoutMs: 50 });
+    await expect(sut.waitUntilReady(100)).resolves.toBe(false);
+    await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
+    await expect(sut.set('pat@example.com', FOUND, 1000, [])).rejects.toBeDefined();
+    await sut.close();
+  });
+});

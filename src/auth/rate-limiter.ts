@@ -1,0 +1,83 @@
+import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  normalizeIp,
+  ThrottlerGuard,
+  type ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
+import { type FastifyRequest } from 'fastify';
+
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { TooManyRequestsError } from './auth.errors';
+import { principalOf } from './principal';
+
+/** The limits are per minute. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** The limit that applies to this request's caller; 0 is "no limit". */
+export function callerLimit(config: AppConfig, context: ExecutionContext): number {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  return principalOf(request) ? config.limits.perKeyPerMinute : config.limits.perIpPerMinute;
+}
+
+/** One throttler, the default one, so the header is plain `Retry-After` (named ones get a suffix). */
+export function throttlerOptions(
+  config: AppConfig,
+  storage: ThrottlerStorage,
+): ThrottlerModuleOptions {
+  return {
+    throttlers: [{ ttl: RATE_WINDOW_MS, limit: (context) => callerLimit(config, context) }],
+    storage,
+  };
+}
+
+/**
+ * Per-caller rate limits on @nestjs/throttler: a request with a valid key counts against
+ * its key (RATE_LIMIT_PER_KEY_PER_MINUTE), any other request against its client IP
+ * (RATE_LIMIT_PER_IP_PER_MINUTE), failed authentication attempts included. One bucket per
+ * caller across all routes, not one per route. Not a global guard by itself: the auth guard
+ * runs it after identifying the caller and before rejecting a bad key.
+ */
+@Injectable()
+export class RateLimiter extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return Promise.resolve(context.getType() !== 'http' || callerLimit(this.config, context) === 0);
+  }
+
+  protected override getTracker(request: Record<string, unknown>): Promise<string> {
+    const principal = principalOf(request);
+    // Key names, not keys: the tracker ends up in (hashed) storage keys.
+    return Promise.resolve(
+      principal ? `key:${principal.keyName}` : `ip:${normalizeIp(String(request.ip))}`,
+    );
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string) {
+    return `${name}:${tracker}`;
+  }
+
+  protected override throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    const per = principalOf(context.switchToHttp().getRequest<object>()) ? 'API key' : 'client IP';
+    throw new TooManyRequestsError(
+      'rate_limited',
+      `Rate limit of ${detail.limit} requests per minute per ${per} exceeded; retry in ${detail.timeToBlockExpire} s.`,
+      detail.timeToBlockExpire,
+    );
+  }
+}

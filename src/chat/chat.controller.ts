@@ -1,0 +1,76 @@
+import { Body, Controller, Post, Res } from '@nestjs/common';
+import { type FastifyReply } from 'fastify';
+
+import { type ChatEvent, toSseFrame } from './chat-events';
+import { ChatMetrics } from './chat-metrics';
+import { ChatRequestDto } from './chat.dto';
+import { ChatService } from './chat.service';
+
+/** Headers that keep proxies (nginx, CDNs) from buffering or compressing the stream. */
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * `POST /chat`: R42's streamed answer. Nest's `@Sse` is GET-only, so the SSE is written by
+ * hand: errors found before the stream (bad query, unknown user, retrieval down) are plain
+ * JSON through the global filter; after that the reply is hijacked and written frame by frame.
+ */
+@Controller('chat')
+export class ChatController {
+  constructor(
+    private readonly chat: ChatService,
+    private readonly metrics: ChatMetrics,
+  ) {}
+
+  @Post()
+  async chatStream(@Body() body: ChatRequestDto, @Res() reply: FastifyReply): Promise<void> {
+    const tracker = this.metrics.track(performance.now());
+    const disconnected = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) {
+        disconnected.abort(); // the employee left: stop paying for tokens
+      }
+    };
+    // The response's 'close' (not the request's, which fires once the body is read) tells
+    // a finished reply from a dropped connection.
+    reply.raw.on('close', onClose);
+    const prepared = await this.chat.prepare(body, disconnected.signal);
+
+    reply.hijack();
+    // Headers already set by hooks (request id, CORS) must survive the hijack.
+    reply.raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+    reply.raw.flushHeaders();
+    try {
+      for await (const event of this.chat.answer(prepared, disconnected.signal)) {
+        if (disconnected.signal.aborted) {
+          break;
+        }
+        tracker.see(event.type);
+        await write(reply, event);
+      }
+    } finally {
+      tracker.end(disconnected.signal.aborted);
+      reply.raw.off('close', onClose);
+      reply.raw.end();
+    }
+  }
+}
+
+/** Writes one frame, waiting for the socket to drain when the client reads slowly. */
+async function write(reply: FastifyReply, event: ChatEvent): Promise<void> {
+  if (!reply.raw.write(toSseFrame(event))) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        reply.raw.off('drain', done);
+        reply.raw.off('close', done);
+        resolve();
+      };
+      reply.raw.on('drain', done);
+      reply.raw.on('close', done);
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { type DomainError } from '@app/common';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+import { TooManyRequestsError } from '../auth/auth.errors';
+import { toErrorResponse } from '../common/error-body';
+
+/** What a busy caller is told to wait: about one embedding batch of a running upload. */
+export const INGEST_RETRY_AFTER_S = 5;
+
+export interface IngestAdmissionOptions {
+  /** Ingestion requests processed at once (INGEST_MAX_INFLIGHT). */
+  maxInFlight: number;
+  /** The 401 for a caller the auth guard would refuse anyway; `undefined` lets it in. */
+  reject(request: FastifyRequest): DomainError | undefined;
+  /** Extra headers sent with a rejection (the `WWW-Authenticate` challenge). */
+  challenge?: Record<string, string>;
+}
+
+/**
+ * Admission for `/ingest/*`, before the body is read: ingestion bodies may be 32 MB, so an
+ * unauthenticated caller is refused before we buffer and parse one, and past
+ * `maxInFlight` uploads a new one is refused at once (429 `ingest_busy`, `Retry-After`) rather
+ * than queued: bulk uploads embed on the same workers `/context` needs, and a queue of big
+ * bodies would hold memory. The slot frees when the response closes, however it ends.
+ */
+export function registerIngestAdmission(
+  fastify: FastifyInstance,
+  options: IngestAdmissionOptions,
+): void {
+  let inFlight = 0;
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url?.startsWith('/ingest/')) {
+      return;
+    }
+    const rejection = options.reject(request);
+    if (rejection) {
+      return send(request, reply.headers(options.challenge ?? {}), rejection);
+    }
+    if (inFlight >= options.maxInFlight) {
+      return send(
+        request,
+        reply.header('retry-after', String(INGEST_RETRY_AFTER_S)),
+        new TooManyRequestsError(
+          'ingest_busy',
+          `${inFlight} ingestion request(s) already running (INGEST_MAX_INFLIGHT=${options.maxInFlight}); retry in ${INGEST_RETRY_AFTER_S} s.`,
+          INGEST_RETRY_AFTER_S,
+        ),
+      );
+    }
+    inFlight++;
+    let released = false;
+    reply.raw.once('close', () => {
+      if (!released) {
+        released = true;
+        inFlight--;
+      }
+    });
+  });
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, error: DomainError): FastifyReply {
+  const [status, body] = toErrorResponse(error, String(request.id));
+  return reply.code(status).send(body);
+}

@@ -1,0 +1,151 @@
+import { type PodiumContacts } from '@app/podium';
+import { type VectorStore } from '@app/vector';
+
+import { type IngestService } from '../ingest/ingest.service';
+import { WebhookPayloadError } from './podium-events';
+import { type ClaimedEvent } from './webhook-inbox';
+import { WebhookProcessor } from './webhook-processor';
+
+/** A double that fails loudly on any method the test did not stub. */
+function strict<T extends object>(stubs: Partial<Record<keyof T, jest.Mock>>): T {
+  return new Proxy(stubs, {
+    get: (target, prop) => {
+      if (prop in target) {
+        return target[prop as keyof T];
+      }
+      if (prop === 'then') {
+        return undefined;
+      }
+      throw new Error(`unexpected call: ${String(prop)}`);
+    },
+  }) as T;
+}
+
+const event = (type: string, data: unknown): ClaimedEvent => ({
+  event_id: 'evt-1',
+  type,
+  payload: { data, metadata: { eventType: type } },
+  attempts: 1,
+  received_at: new Date('2026-12-01T10:00:00Z'),
+});
+
+describe('WebhookProcessor', () => {
+  let calls: string[];
+  let invalidate: jest.Mock;
+
+  beforeEach(() => {
+    calls = [];
+    invalidate = jest.fn((uid: string) => {
+      calls.push(`invalidate ${uid}`);
+      return Promise.resolve();
+    });
+  });
+
+  const build = (
+    store: Partial<Record<keyof VectorStore, jest.Mock>> = {},
+    ingest: Partial<Record<keyof IngestService, jest.Mock>> = {},
+  ) =>
+    new WebhookProcessor(
+      strict<PodiumContacts>({ invalidate }),
+      strict<VectorStore>(store),
+      strict<IngestService>(ingest),
+    );
+
+  it('contact.updated only invalidates the live cache (the store is untouched)', async () => {
+    const sut = build();
+    await expect(
+      sut.process(event('contact.updated', { before: null, after: { uid: 'ctc-a' } })),
+    ).resolves.toEqual({ outcome: 'processed', type: 'contact.updated' });
+    expect(calls).toEqual(['invalidate ctc-a']);
+  });
+
+  it('contact.merged re-keys history, then invalidates both contacts', async () => {
+    const reassignContact = jest.fn((from: string, to: string) => {
+      calls.push(`reassign ${from}->${to}`);
+      return Promise.resolve(3);
+    });
+    const sut = build({ reassignContact });
+    await sut.process(
+      event('contact.merged', { before: { uid: 'ctc-dup' }, after: { uid: 'ctc-keep' } }),
+    );
+    expect(calls).toEqual([
+      'reassign ctc-dup->ctc-keep',
+      'invalidate ctc-dup',
+      'invalidate ctc-keep',
+    ]);
+  });
+
+  it('contact.deleted removes stored history and invalidates', async () => {
+    const deleteContact = jest.fn((uid: string) => {
+      calls.push(`delete ${uid}`);
+      return Promise.resolve(2);
+    });
+    const sut = build({ deleteContact });
+    await sut.process(event('contact.deleted', { before: { uid: 'ctc-gone' }, after: null }));
+    expect(calls).toEqual(['delete ctc-gone', 'invalidate ctc-gone']);
+  });
+
+  it('message.received goes through ingestConversations as one record', async () => {
+    const ingestConversations = jest.fn().mockResolvedValue({
+      received: 1,
+      inserted: 1,
+      skipped: 0,
+      failed: [],
+    });
+    const sut = build({}, { ingestConversations });
+    await sut.process(
+      event('message.received', {
+        body: 'Where is my order?',
+        createdAt: '2026-11-30T09:00:00Z',
+        contact: { uid: 'ctc-a' },
+        conversation: { uid: 'conv-a', channel: { type: 'sms' } },
+        location: { uid: 'loc-a' },
+      }),
+    );
+    expect(ingestConversations).toHaveBeenCalledWith([
+      {
+        conversation_uid: 'conv-a',
+        contact_uid: 'ctc-a',
+        location_uid: 'loc-a',
+        channel: 'sms',
+        occurred_at: '2026-11-30T09:00:00.000Z',
+        sender: 'customer',
+        text: 'Where is my order?',
+      },
+    ]);
+    expect(calls).toEqual(['invalidate ctc-a']);
+  });
+
+  it('a message ingest rejects is a permanent error, not a retry', async () => {
+    const ingestConversations = jest.fn().mockResolvedValue({
+      received: 1,
+      inserted: 0,
+      skipped: 0,
+      failed: [{ index: 0, error: 'contact_uid has invalid characters' }],
+    });
+    const sut = build({}, { ingestConversations });
+    await expect(
+      sut.process(
+        event('message.sent', {
+          body: 'hi',
+          contact: { uid: 'bad uid' },
+          conversation: { uid: 'c' },
+        }),
+      ),
+    ).rejects.toThrow(WebhookPayloadError);
+    expect(calls).toEqual([]);
+  });
+
+  it('an attachment-only message is done without touching anything', async () => {
+    const sut = build();
+    await expect(
+      sut.process(
+        event('message.received', { body: '', contact: { uid: 'a' }, conversation: { uid: 'c' } }),
+      ),
+    ).resolves.toEqual({ outcome: 'skipped', type: 'message.received' });
+  });
+
+  it('an unhandled stored type is a permanent error', async () => {
+    await expect(build().process(event('review.created', {}))).rejects.toThrow(WebhookPayloadError);
+  });
+});

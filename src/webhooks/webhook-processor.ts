@@ -1,0 +1,65 @@
+import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { Inject, Injectable } from '@nestjs/common';
+
+import { IngestService } from '../ingest/ingest.service';
+import {
+  type HandledEventType,
+  WebhookPayloadError,
+  isHandledEventType,
+  toAction,
+} from './podium-events';
+import { type ClaimedEvent } from './webhook-inbox';
+
+/** What processing did; `skipped` events are done but changed nothing. */
+export type ProcessResult = { outcome: 'processed' | 'skipped'; type: HandledEventType };
+
+/**
+ * Applies one stored event. Every effect is idempotent (cache invalidation, re-keying and
+ * deleting by contact, content-hash ingestion), so an event processed twice, after a crash
+ * between the effect and the inbox update, changes nothing the second time.
+ */
+@Injectable()
+export class WebhookProcessor {
+  constructor(
+    @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly ingest: IngestService,
+  ) {}
+
+  async process(event: ClaimedEvent): Promise<ProcessResult> {
+    if (!isHandledEventType(event.type)) {
+      throw new WebhookPayloadError(`unhandled event type ${event.type}`);
+    }
+    const type = event.type;
+    const action = toAction(type, event.payload?.data, event.received_at);
+    switch (action.kind) {
+      case 'invalidate':
+        await this.contacts.invalidate(action.contactUid);
+        break;
+      case 'delete':
+        await this.store.deleteContact(action.contactUid);
+        await this.contacts.invalidate(action.contactUid);
+        break;
+      case 'merge':
+        await this.store.reassignContact(action.fromContactUid, action.toContactUid);
+        await this.contacts.invalidate(action.fromContactUid);
+        await this.contacts.invalidate(action.toContactUid);
+        break;
+      case 'ingest': {
+        // The same path as POST /ingest/conversations: validation, redaction at ingest,
+        // windowing and content-hash ids. A message alone is a one-turn window.
+        const report = await this.ingest.ingestConversations([action.record]);
+        if (report.failed.length > 0) {
+          throw new WebhookPayloadError(`message rejected by ingest: ${report.failed[0].error}`);
+        }
+        // A new message moves the contact's last_seen_at: drop any cached live copy.
+        await this.contacts.invalidate(action.record.contact_uid);
+        break;
+      }
+      case 'skip':
+        return { outcome: 'skipped', type };
+    }
+    return { outcome: 'processed', type };
+  }
+}

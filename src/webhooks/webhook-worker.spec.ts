@@ -1,0 +1,160 @@
+import { Logger } from '@nestjs/common';
+import { Registry } from 'prom-client';
+
+import { type MetricsService } from '../metrics/metrics.service';
+import { WebhookPayloadError } from './podium-events';
+import { type ClaimedEvent, type WebhookInbox } from './webhook-inbox';
+import { WebhookMetrics } from './webhook-metrics';
+import { type ProcessResult, type WebhookProcessor } from './webhook-processor';
+import { WORKER, WebhookWorker } from './webhook-worker';
+
+type State = 'pending' | 'leased' | 'done' | 'dead';
+
+/**
+ * The inbox's contract in memory: claims lease pending rows; retries are due at once. The
+ * rows change synchronously, like single-statement SQL updates.
+ */
+class MemoryInbox {
+  readonly ready = true;
+  readonly rows = new Map<string, { state: State; attempts: number; error?: string }>();
+  readonly retryDelays: number[] = [];
+  released: string[] = [];
+
+  add(id: string): void {
+    this.rows.set(id, { state: 'pending', attempts: 0 });
+  }
+  whenReady(): Promise<void> {
+    return Promise.resolve();
+  }
+  claim(limit: number): Promise<ClaimedEvent[]> {
+    const due = [...this.rows.entries()].filter(([, r]) => r.state === 'pending').slice(0, limit);
+    return Promise.resolve(
+      due.map(([id, r]) => {
+        r.state = 'leased';
+        r.attempts += 1;
+        return {
+          event_id: id,
+          type: 'contact.updated',
+          payload: { data: { after: { uid: 'ctc' } } },
+          attempts: r.attempts,
+          received_at: new Date(),
+        };
+      }),
+    );
+  }
+  markProcessed(id: string): Promise<void> {
+    return this.set(id, { state: 'done' });
+  }
+  scheduleRetry(id: string, error: string, delayMs: number): Promise<void> {
+    this.retryDelays.push(delayMs);
+    return this.set(id, { state: 'pending', error });
+  }
+  markFailed(id: string, error: string): Promise<void> {
+    return this.set(id, { state: 'dead', error });
+  }
+  release(ids: string[]): Promise<void> {
+    this.released = ids;
+    ids.forEach((id) => void this.set(id, { state: 'pending' }));
+    return Promise.resolve();
+  }
+  purgeProcessed(): Promise<number> {
+    return Promise.resolve(0);
+  }
+  private set(id: string, fields: { state: State; error?: string }): Promise<void> {
+    Object.assign(this.rows.get(id)!, fields);
+    return Promise.resolve();
+  }
+}
+
+describe('WebhookWorker', () => {
+  let inbox: MemoryInbox;
+  let process: jest.Mock<Promise<ProcessResult>, [ClaimedEvent]>;
+  let sut: WebhookWorker;
+
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
+  afterAll(() => {
+    Logger.overrideLogger(true);
+  });
+  beforeEach(() => {
+    inbox = new MemoryInbox();
+    process = jest.fn();
+    sut = new WebhookWorker(
+      inbox as unknown as WebhookInbox,
+      { process } as unknown as WebhookProcessor,
+      new WebhookMetrics({ registry: new Registry() } as MetricsService),
+    );
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('processes every pending event in order and marks it done', async () => {
+    ['e1', 'e2', 'e3'].forEach((id) => inbox.add(id));
+    process.mockResolvedValue({ outcome: 'processed', type: 'contact.updated' });
+    sut.kick();
+    await sut.idle();
+    expect(process.mock.calls.map(([e]) => e.event_id)).toEqual(['e1', 'e2', 'e3']);
+    expect([...inbox.rows.values()].map((r) => r.state)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('retries a failing event with backoff, then dead-letters it after maxAttempts', async () => {
+    inbox.add('e1');
+    process.mockRejectedValue(Object.assign(new Error('db said: Pat (555) 0100'), { code: 'X1' }));
+    sut.kick();
+    await sut.idle();
+    expect(process).toHaveBeenCalledTimes(WORKER.maxAttempts);
+    expect(inbox.retryDelays).toEqual([1_000, 5_000, 30_000, 120_000]);
+    const row = inbox.rows.get('e1')!;
+    expect(row.state).toBe('dead');
+    // An unknown error's message may quote customer data: only its name and code are kept.
+    expect(row.error).toBe('Error (X1)');
+  });
+
+  it('dead-letters a payload error at once: a retry would fail the same way', async () => {
+    inbox.add('e1');
+    process.mockRejectedValue(new WebhookPayloadError('contact.merged without both uids'));
+    sut.kick();
+    await sut.idle();
+    expect(process).toHaveBeenCalledTimes(1);
+    expect(inbox.rows.get('e1')).toMatchObject({
+      state: 'dead',
+      error: 'WebhookPayloadError: contact.merged without both uids',
+    });
+  });
+
+  it('coalesces kicks that arrive while a drain runs, and picks up the new event', async () => {
+    inbox.add('e1');
+    process.mockImplementation((e) => {
+      if (e.event_id === 'e1') {
+        inbox.add('e2');
+        sut.kick();
+      }
+      return Promise.resolve({ outcome: 'processed', type: 'contact.updated' });
+    });
+    sut.kick();
+    await sut.idle();
+    expect(process.mock.calls.map(([e]) => e.event_id)).toEqual(['e1', 'e2']);
+  });
+
+  it('on shutdown waits a grace period for a stuck event, then hands its lease back', async () => {
+    jest.useFakeTimers();
+    inbox.add('e1');
+    inbox.add('e2');
+    process.mockImplementation(() => new Promise(() => undefined)); // hangs
+    sut.kick();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(process).toHaveBeenCalledTimes(1);
+
+    let done = false;
+    const shutdown = sut.beforeApplicationShutdown().then(() => (done = true));
+    await jest.advanceTimersByTimeAsync(WORKER.shutdownGraceMs - 1);
+    expect(done).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await shutdown;
+    // Both leased events go back; the next start processes them first.
+    expect(inbox.released.sort()).toEqual(['e1', 'e2']);
+    expect(inbox.rows.get('e1')!.state).toBe('pending');
+    sut.kick(); // stopped: no new work
+    expect(process).toHaveBeenCalledTimes(1);
+  });
+});

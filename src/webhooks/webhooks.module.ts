@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+
+import { IngestModule } from '../ingest/ingest.module';
+import { WebhookInbox } from './webhook-inbox';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookProcessor } from './webhook-processor';
+import { WebhookWorker } from './webhook-worker';
+import { WebhooksController } from './webhooks.controller';
+
+/**
+ * Podium webhooks for freshness: a verified, durable inbox and the worker that applies
+ * events (cache invalidation, history re-keying and deletion, message ingestion).
+ */
+@Module({
+  imports: [IngestModule],
+  controllers: [WebhooksController],
+  providers: [WebhookInbox, WebhookMetrics, WebhookProcessor, WebhookWorker],
+  exports: [WebhookInbox, WebhookWorker],
+})
+export class WebhooksModule {}

@@ -1,0 +1,78 @@
+import {
+  type FakeCollection,
+  QdrantHttpError,
+  type S,
+  type StoredPoint,
+  asList,
+  indexType,
+  pointKey,
+} from './qdrant-engine';
+
+/**
+ * Filter semantics of the fake Qdrant: `must` (all), `should` (at least one, when present),
+ * `must_not` (none), over `match: {value}` / `match: {any}` on keyword payloads (array values
+ * match when any element does), `has_id`, and nested filters. In strict mode, as on Qdrant
+ * Cloud, a match on a key without a keyword index is refused with Qdrant's message.
+ */
+
+export function assertIndexed(collection: FakeCollection, filter: S['Filter']): void {
+  for (const condition of [
+    ...asList(filter.must),
+    ...asList(filter.should),
+    ...asList(filter.must_not),
+  ]) {
+    const c = condition;
+    if ('key' in c && 'match' in c) {
+      const schema = collection.indexes.get(c.key);
+      if (!schema || indexType(schema) !== 'keyword') {
+        throw new QdrantHttpError(
+          400,
+          `Bad request: Index required but not found for "${c.key}" of one of the following types: [keyword]. Help: Create an index for this key or use a different filter.`,
+        );
+      }
+    } else if (!('has_id' in c) && ('must' in c || 'should' in c || 'must_not' in c)) {
+      assertIndexed(collection, c);
+    }
+  }
+}
+
+export function matches(point: StoredPoint, filter: S['Filter']): boolean {
+  if (filter.min_should) {
+    throw new QdrantHttpError(400, 'fake Qdrant: min_should is not implemented');
+  }
+  const must = asList<S['Condition']>(filter.must);
+  const should = asList<S['Condition']>(filter.should);
+  const mustNot = asList<S['Condition']>(filter.must_not);
+  return (
+    must.every((c) => condition(point, c)) &&
+    (should.length === 0 || should.some((c) => condition(point, c))) &&
+    !mustNot.some((c) => condition(point, c))
+  );
+}
+
+function condition(point: StoredPoint, condition: S['Condition']): boolean {
+  if ('has_id' in condition) {
+    const key = pointKey(point.id);
+    return condition.has_id.some((id) => pointKey(id) === key);
+  }
+  if ('key' in condition && 'match' in condition && condition.match) {
+    const values = asList(
+      point.payload[condition.key] as S['ValueVariants'] | S['ValueVariants'][],
+    );
+    const match = condition.match;
+    if ('value' in match) {
+      return values.some((v) => v === match.value);
+    }
+    if ('any' in match) {
+      return values.some((v) => (match.any as S['ValueVariants'][]).includes(v));
+    }
+    throw new QdrantHttpError(400, 'fake Qdrant: only match value/any is implemented');
+  }
+  if ('must' in condition || 'should' in condition || 'must_not' in condition) {
+    return matches(point, condition);
+  }
+  throw new QdrantHttpError(
+    400,
+    `fake Qdrant: condition not implemented: ${JSON.stringify(condition)}`,
+  );
+}

@@ -108,8 +108,8 @@ describe('OpenAPI docs (e2e)', () => {
   const operation = (route: RouteInfo) =>
     ((doc.paths as Record<string, Json>)[toOpenApiPath(route.path)]?.[route.method.toLowerCase()] ??
       undefined) as Json | undefined;
-  const policy = (route: RouteInfo) =>
-    Reflect.getMetadata(AUTH_POLICY, route.handler) ??
+  const policy = (route: RouteInfo): AuthPolicy | undefined =>
+    (Reflect.getMetadata(AUTH_POLICY, route.handler) as AuthPolicy | undefined) ??
     (Reflect.getMetadata(AUTH_POLICY, route.controller) as AuthPolicy | undefined);
   const schemaOf = (schema: Json | undefined): Json | undefined => {
     const ref = schema?.$ref as string | undefined;
@@ -147,7 +147,7 @@ describe('OpenAPI docs (e2e)', () => {
     const undocumented = routes
       .filter((route) => {
         const op = operation(route);
-        const responses = Object.keys((op?.responses ?? {}) as Json);
+        const responses = Object.keys(op?.responses ?? {});
         return !op || !responses.some((s) => s.startsWith('2')) || !responses.includes('500');
       })
       .map((r) => `${r.method} ${r.path}`);
@@ -174,7 +174,7 @@ describe('OpenAPI docs (e2e)', () => {
         )['application/json'];
         const schema = schemaOf(content?.schema as Json | undefined);
         const hasFields =
-          Object.keys((schema?.properties ?? {}) as Json).length > 0 ||
+          Object.keys(schema?.properties ?? {}).length > 0 ||
           Array.isArray(schema?.oneOf) ||
           schema?.type === 'array';
         return !hasFields;
@@ -193,7 +193,7 @@ describe('OpenAPI docs (e2e)', () => {
     const seen = { public: 0, protected: 0 };
     for (const route of routes) {
       const op = operation(route) as Json;
-      const access = (policy(route) as AuthPolicy | undefined)?.access;
+      const access = policy(route)?.access;
       if (access === 'public' || access === 'metrics') {
         seen.public++;
         expect({ route: route.path, security: op.security }).toEqual({

@@ -156,7 +156,7 @@ describe('fuzz: 1,000 malformed requests across every endpoint (e2e)', () => {
         }
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (status >= 500 || status < 0) {
-          const shown = typeof payload === 'string' ? payload.slice(0, 120) : '<bytes>';
+          const shown = Buffer.isBuffer(payload) ? '<bytes>' : String(payload).slice(0, 120);
           failures.push(
             `${status} ${target.method} ${target.path} ${shown} → ${text.slice(0, 200)}`,
           );

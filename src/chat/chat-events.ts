@@ -1,3 +1,5 @@
+import { type SchemaObject } from '@nestjs/swagger';
+
 /** A topic the answer drew on; the app renders it as a pill linking to the library. */
 export interface Citation {
   id: string;
@@ -20,3 +22,24 @@ export type ChatEvent =
 export function toSseFrame(event: ChatEvent): string {
   return `data: ${JSON.stringify(event)}\n\n`;
 }
+
+const text = { type: 'string' } as const;
+const event = (type: ChatEvent['type'], properties: Record<string, SchemaObject> = {}) => ({
+  type: 'object',
+  required: ['type', ...Object.keys(properties)],
+  properties: { type: { type: 'string', enum: [type] }, ...properties },
+});
+
+/** OpenAPI schemas of {@link ChatEvent}, one per member of the union (keep them in step). */
+export const CHAT_EVENT_SCHEMAS: SchemaObject[] = [
+  event('chunk', { text }),
+  event('citations', {
+    topics: {
+      type: 'array',
+      items: { type: 'object', required: ['id', 'title'], properties: { id: text, title: text } },
+    },
+  }),
+  event('out_of_scope', { text }),
+  event('error', { error: text, message: text }),
+  event('done'),
+];

@@ -1,7 +1,11 @@
-import { Body, Controller, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 
-import { type ChatEvent, toSseFrame } from './chat-events';
+import { ChatIdentityGuard } from '../auth/chat-identity.guard';
+import { Public } from '../auth/public.decorator';
+import { ApiSseResponse } from '../common/api-docs';
+import { CHAT_EVENT_SCHEMAS, type ChatEvent, toSseFrame } from './chat-events';
 import { ChatMetrics } from './chat-metrics';
 import { ChatRequestDto } from './chat.dto';
 import { ChatService } from './chat.service';
@@ -19,6 +23,9 @@ const SSE_HEADERS = {
  * hand: errors found before the stream (bad query, unknown user, retrieval down) are plain
  * JSON through the global filter; after that the reply is hijacked and written frame by frame.
  */
+@ApiTags('chat')
+@Public() // no API key: the employee app's route, guarded by CHAT_AUTH instead
+@UseGuards(ChatIdentityGuard)
 @Controller('chat')
 export class ChatController {
   constructor(
@@ -27,6 +34,12 @@ export class ChatController {
   ) {}
 
   @Post()
+  @HttpCode(200) // a no-op with @Res(), but keeps the docs from claiming 201
+  @ApiOperation({ summary: 'R42 knowledge chat: a grounded, cited answer as server-sent events' })
+  @ApiSseResponse(
+    'One `data: <json>` frame per event; the stream ends with `done`.',
+    CHAT_EVENT_SCHEMAS,
+  )
   async chatStream(@Body() body: ChatRequestDto, @Res() reply: FastifyReply): Promise<void> {
     const tracker = this.metrics.track(performance.now());
     const disconnected = new AbortController();

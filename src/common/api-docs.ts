@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { type SchemaObject } from '@nestjs/swagger';
 
 /** The alphabet `@IsUid()` accepts, for the docs. */
-export const UID_PATTERN = '^[A-Za-z0-9._:@-]+$';
+export const UID_PATTERN = '^[A-Za-z0-9._:@+-]+$';
 
 /** OpenAPI property options of an external identifier (`@IsUid()`). */
 export const uidProperty = (description: string) => ({
@@ -23,9 +23,8 @@ export function ApiSseResponse(description: string, events: SchemaObject[]) {
     ApiOkResponse({
       description,
       content: {
-        'text/event-stream': {
-          schema: { oneOf: events, discriminator: { propertyName: 'type' } },
-        },
+        // No `discriminator`: OpenAPI 3.0 maps it through named schemas, and these are inline.
+        'text/event-stream': { schema: { oneOf: events } },
       },
     }),
   );

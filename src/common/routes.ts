@@ -12,8 +12,9 @@ export interface RouteInfo {
   handler: (...args: unknown[]) => unknown;
 }
 
-const asList = (value: unknown): string[] =>
-  value === undefined ? [] : Array.isArray(value) ? (value as string[]) : [String(value)];
+/** Nest stores a path as a string or a list of strings. */
+const asList = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 const join = (...parts: string[]) =>
   `/${parts
@@ -35,14 +36,16 @@ export function listRoutes(app: INestApplicationContext): RouteInfo[] {
         continue;
       }
       seen.add(controller);
-      const bases = asList(Reflect.getMetadata(PATH_METADATA, controller));
+      const bases = asList(Reflect.getMetadata(PATH_METADATA, controller) as string | string[]);
       const prototype = controller.prototype as Record<string, unknown>;
       for (const name of Object.getOwnPropertyNames(prototype)) {
         const handler = prototype[name];
         if (name === 'constructor' || typeof handler !== 'function') {
           continue;
         }
-        const paths = asList(Reflect.getMetadata(PATH_METADATA, handler));
+        const paths = asList(
+          Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined,
+        );
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (paths.length === 0 || method === undefined) {
           continue;

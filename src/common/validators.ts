@@ -1,13 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
-/** An external identifier (contact, call, location, conversation): short, printable ASCII. */
+import { UID_PATTERN } from './api-docs';
+
+const UID_REGEX = new RegExp(UID_PATTERN);
+
+/**
+ * An external identifier (contact, call, location, conversation): short, printable ASCII.
+ * `+` is allowed because Podium identifies contacts by E.164 phone numbers and emails too.
+ */
 export const IsUid = () =>
   applyDecorators(
     IsString(),
     IsNotEmpty(),
     MaxLength(128),
-    Matches(/^[A-Za-z0-9._:@-]+$/, { message: '$property has invalid characters' }),
+    Matches(UID_REGEX, { message: '$property has invalid characters' }),
   );
 
 /**

@@ -56,7 +56,9 @@ function crossFieldProblems(env: EnvSchema): string[] {
       'PODIUM_CLIENT_SECRET',
       'PODIUM_REFRESH_TOKEN',
     ] as const) {
-      if (!env[name]) problems.push(`${name}: required when PODIUM_PROVIDER=api`);
+      if (!env[name]) {
+        problems.push(`${name}: required when PODIUM_PROVIDER=api`);
+      }
     }
   }
   if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
@@ -71,7 +73,9 @@ function crossFieldProblems(env: EnvSchema): string[] {
       'POCKETBASE_ADMIN_EMAIL',
       'POCKETBASE_ADMIN_PASSWORD',
     ] as const) {
-      if (!env[name]) problems.push(`${name}: required when CURRICULUM_PROVIDER=pocketbase`);
+      if (!env[name]) {
+        problems.push(`${name}: required when CURRICULUM_PROVIDER=pocketbase`);
+      }
     }
   }
   return problems;

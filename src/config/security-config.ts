@@ -86,7 +86,9 @@ function chatAuth(env: EnvSchema, problems: string[]): ChatAuthConfig {
     return { mode: 'none' };
   }
   if (!env.CHAT_JWT_SECRET === !env.CHAT_JWKS_URL) {
-    problems.push('CHAT_JWT_SECRET: set exactly one of CHAT_JWT_SECRET or CHAT_JWKS_URL when CHAT_AUTH=jwt');
+    problems.push(
+      'CHAT_JWT_SECRET: set exactly one of CHAT_JWT_SECRET or CHAT_JWKS_URL when CHAT_AUTH=jwt',
+    );
   }
   const audience = splitList(env.CHAT_JWT_AUDIENCE);
   return {

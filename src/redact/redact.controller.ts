@@ -1,8 +1,9 @@
 import { InvalidInputError } from '@app/common';
 import { RedactionService } from '@app/redaction';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
-import { MAX_REDACT_TEXT_LENGTH, RedactRequestDto, type RedactResponse } from './redact.dto';
+import { MAX_REDACT_TEXT_LENGTH, RedactRequestDto, RedactResponse } from './redact.dto';
 
 /** Redaction as a service: the same filter retrieval applies to historical excerpts. */
 @Controller('redact')
@@ -16,6 +17,8 @@ export class RedactController {
    */
   @Post()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Mask PII in a text' })
+  @ApiOkResponse({ type: RedactResponse })
   redact(@Body() body: RedactRequestDto): RedactResponse {
     if (body.text.length > MAX_REDACT_TEXT_LENGTH) {
       throw new InvalidInputError(

@@ -1,8 +1,10 @@
 import { DependencyError, DomainError, InvalidInputError } from '@app/common';
 import { Controller, Headers, HttpCode, Inject, Post, RawBody, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 
+import { Public } from '../auth/public.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import {
   PODIUM_SIGNATURE_HEADER,
@@ -34,6 +36,9 @@ export interface WebhookAck {
  * `POST /webhooks/podium`: verify, persist, acknowledge; the work happens in the
  * background worker. The answer costs one HMAC and one INSERT, well inside Podium's 5 s.
  */
+// No API key: Podium authenticates each delivery with its HMAC signature instead.
+@Public()
+@ApiTags('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(

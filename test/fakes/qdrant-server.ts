@@ -164,7 +164,6 @@ export async function startFakeQdrant(
   validators ??= qdrantRequestValidators(Object.values(BODY_SCHEMAS));
   const check = validators;
   const engine = new FakeQdrantEngine(options.strictMode ?? true);
-  const started = performance.now();
   const fake: Omit<FakeQdrant, 'url' | 'close'> = {
     engine,
     requests: [],
@@ -178,7 +177,7 @@ export async function startFakeQdrant(
     res.end(JSON.stringify(body));
   };
   const fail = (res: ServerResponse, status: number, error: string) =>
-    send(res, status, { status: { error }, time: (performance.now() - started) / 1e6 });
+    send(res, status, { status: { error }, time: 0.0001 });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readBody(req);

@@ -8,6 +8,7 @@ import type * as Sdk from '@qdrant/js-client-rest' with { 'resolution-mode': 'im
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const qdrantSdk = require('@qdrant/js-client-rest') as typeof Sdk;
 
+/** The client instance type, and Qdrant's OpenAPI component schemas as the client ships them. */
 export type QdrantClient = Sdk.QdrantClient;
 export type Schemas = Sdk.Schemas;
 

@@ -28,6 +28,7 @@ import {
 import { type QdrantClient, type Schemas, describeFailure, qdrantSdk } from './qdrant-sdk';
 import { encodeQuery } from './sparse-text';
 
+/** How to reach Qdrant and which collections to use (from `VectorModuleOptions`). */
 export interface QdrantStoreOptions {
   /** `QDRANT_URL`, e.g. `http://qdrant:6333` or a Qdrant Cloud https URL. */
   url: string;
@@ -62,7 +63,8 @@ export class QdrantStore implements VectorStore {
   constructor(private readonly options: QdrantStoreOptions) {
     const url = new URL(options.url);
     this.origin = url.origin;
-    if (options.apiKey && url.protocol === 'http:') {
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (options.apiKey && url.protocol === 'http:' && !loopback) {
       this.logger.warn(`QDRANT_API_KEY is sent over plain http to ${this.origin}`);
     }
     // The key goes in as the header the SDK would set: its `apiKey` option console.warns on

@@ -35,6 +35,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Qdrant's sparse vector: parallel term indices (unique, u32) and weights. */
 export interface SparseVector {
   indices: number[];
   values: number[];

@@ -29,6 +29,8 @@ export async function startServerProcess(
         ...process.env,
         LOG_LEVEL: 'error',
         SEED_DEMO_DATA: 'false',
+        // Load from one loopback client is the point here, not something to throttle.
+        RATE_LIMIT_PER_IP_PER_MINUTE: '0',
         ...env,
         PORT: String(port),
       },

@@ -176,4 +176,12 @@ describe('loadConfig: security', () => {
       'INGEST_MAX_INFLIGHT',
     ]);
   });
+
+  it('accepts CHAT_MODEL as an alias of LLM_MODEL, LLM_MODEL winning', () => {
+    expect(loadConfig({ CHAT_MODEL: 'claude-x' }).llm.model).toBe('claude-x');
+    expect(loadConfig({ CHAT_MODEL: 'claude-x', LLM_MODEL: 'claude-y' }).llm.model).toBe(
+      'claude-y',
+    );
+    expect(loadConfig({}).llm.model).toBeUndefined();
+  });
 });

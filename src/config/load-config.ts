@@ -167,7 +167,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     },
     llm: {
       provider: env.LLM_PROVIDER ?? 'extractive',
-      model: env.LLM_MODEL,
+      model: env.LLM_MODEL ?? env.CHAT_MODEL,
       maxTokens: env.LLM_MAX_TOKENS ?? 1000,
       timeoutMs: env.LLM_TIMEOUT_MS ?? 30_000,
       maxAnswerChars: env.LLM_MAX_ANSWER_CHARS ?? 4000,

@@ -36,6 +36,12 @@ export class ChatEnv extends PodiumEnv {
   @MinLength(1)
   LLM_MODEL?: string;
 
+  /** The architecture notes' name for the model; accepted as an alias of LLM_MODEL. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  CHAT_MODEL?: string;
+
   @IsOptional()
   @Transform(toOptionalNumber)
   @IsInt()

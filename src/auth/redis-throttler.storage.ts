@@ -1,3 +1,4 @@
+import { waitUntilReady } from '@app/common';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
@@ -46,13 +47,9 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     this.redis.on('error', () => undefined); // reported once per outage in increment()
   }
 
-  /** Resolves true once connected (false after `timeoutMs`); requests never wait for it. */
-  async waitUntilReady(timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.redis.status !== 'ready' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return this.redis.status === 'ready';
+  /** Resolves true once connected, or false after `timeoutMs`; never rejects. */
+  waitUntilReady(timeoutMs: number): Promise<boolean> {
+    return waitUntilReady(this.redis, timeoutMs);
   }
 
   async increment(

@@ -1,3 +1,4 @@
 export * from './deadline';
 export * from './errors';
 export * from './hash';
+export * from './redis-ready';

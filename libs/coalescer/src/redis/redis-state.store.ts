@@ -1,3 +1,4 @@
+import { waitUntilReady } from '@app/common';
 import { Redis } from 'ioredis';
 
 import { type CoalescerStateStore } from '../interfaces/coalescer-state-store.interface';
@@ -50,21 +51,7 @@ export class RedisStateStore implements CoalescerStateStore {
 
   /** Resolves true once connected, or false after `timeoutMs`; never rejects. */
   waitUntilReady(timeoutMs: number): Promise<boolean> {
-    if (this.redis.status === 'ready') {
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const onReady = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.redis.off('ready', onReady);
-        resolve(false);
-      }, timeoutMs);
-      timer.unref();
-      this.redis.once('ready', onReady);
-    });
+    return waitUntilReady(this.redis, timeoutMs);
   }
 
   async get(callId: string): Promise<string | undefined> {

@@ -1,3 +1,4 @@
+import { waitUntilReady } from '@app/common';
 import { Redis } from 'ioredis';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
@@ -42,21 +43,7 @@ export class RedisContactCache implements ContactCache {
 
   /** Resolves true once connected, or false after `timeoutMs`; never rejects. */
   waitUntilReady(timeoutMs: number): Promise<boolean> {
-    if (this.redis.status === 'ready') {
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const onReady = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.redis.off('ready', onReady);
-        resolve(false);
-      }, timeoutMs);
-      timer.unref();
-      this.redis.once('ready', onReady);
-    });
+    return waitUntilReady(this.redis, timeoutMs);
   }
 
   async get(key: string): Promise<ContactLookup | undefined> {

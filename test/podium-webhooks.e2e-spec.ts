@@ -6,6 +6,7 @@ import { Database } from '@app/database';
 import { LocalPodiumContacts, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
 import { type ContextBundle } from '../src/context/context.dto';
 import { IngestService } from '../src/ingest/ingest.service';
 import { WebhookProcessor } from '../src/webhooks/webhook-processor';
@@ -73,9 +74,14 @@ describe('POST /webhooks/podium (e2e: real app, PGlite on disk, local embedder)'
         .useFactory({ factory: (db: Database) => new RecordingContacts(db), inject: [Database] })
         .overrideProvider(WebhookProcessor)
         .useFactory({
-          factory: (contacts: PodiumContacts, store: VectorStore, ingest: IngestService) =>
-            processorFault.wrap(new WebhookProcessor(contacts, store, ingest), ['process']),
-          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService],
+          factory: (
+            contacts: PodiumContacts,
+            store: VectorStore,
+            ingest: IngestService,
+            config: AppConfig,
+          ) =>
+            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config), ['process']),
+          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG],
         }),
     );
     hook = `${t.url}/webhooks/podium`;

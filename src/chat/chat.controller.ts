@@ -14,7 +14,9 @@ import { ChatService } from './chat.service';
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
+  // One stream per connection: the socket closes with the stream, so a stream running at
+  // shutdown does not leave an idle keep-alive socket for the drain to wait out.
+  connection: 'close',
   'x-accel-buffering': 'no',
 };
 
@@ -51,6 +53,9 @@ export class ChatController {
     // The response's 'close' (not the request's, which fires once the body is read) tells
     // a finished reply from a dropped connection.
     reply.raw.on('close', onClose);
+    if (reply.raw.destroyed) {
+      disconnected.abort(); // it left while guards ran: 'close' has already fired
+    }
     const prepared = await this.chat.prepare(body, disconnected.signal);
 
     reply.hijack();
@@ -75,6 +80,10 @@ export class ChatController {
 
 /** Writes one frame, waiting for the socket to drain when the client reads slowly. */
 async function write(reply: FastifyReply, event: ChatEvent): Promise<void> {
+  // A destroyed socket never drains: waiting for it would leave the handler pending forever.
+  if (reply.raw.destroyed) {
+    return;
+  }
   if (!reply.raw.write(toSseFrame(event))) {
     await new Promise<void>((resolve) => {
       const done = () => {

@@ -1,9 +1,10 @@
 import { DependencyError } from '@app/common';
 import { type LlmService } from '@app/llm';
+import { TokenCounter } from '@app/prompt';
 
 import { type AppConfig } from '../config/app-config';
 import { type ChatEvent, OUT_OF_SCOPE_TEXT } from './chat-events';
-import { ChatService, type PreparedAnswer } from './chat.service';
+import { ChatService, MIN_ANSWER_TOKENS, type PreparedAnswer } from './chat.service';
 import { type KbRetrieval, type KbRetrievalService } from './kb-retrieval.service';
 import { type KbHit } from './merge-kb-hits';
 
@@ -156,5 +157,45 @@ describe('ChatService', () => {
     const gone = new AbortController();
     gone.abort();
     expect(await collect(sut, prepared, gone.signal)).toEqual([]);
+  });
+
+  it('holds back exactly 20 tokens: 19 is out of scope, 20 is an answer', async () => {
+    const counter = new TokenCounter();
+    const reply = (tokens: number) => {
+      const words = Array.from({ length: 40 }, (_, i) => `w${i} `);
+      let text = '';
+      for (const word of words) {
+        if (counter.count(text + word) > tokens) {
+          break;
+        }
+        text += word;
+      }
+      // Pad with single-token pieces until the count is exact.
+      while (counter.count(text + '.') <= tokens && counter.count(text) < tokens) {
+        text += '.';
+      }
+      expect(counter.count(text)).toBe(tokens);
+      return text;
+    };
+    const run = async (text: string) => {
+      const sut = new ChatService(retrieval([kbHit]), llm(text.split(/(?<= )/)), config);
+      const prepared = await sut.prepare(
+        { query: 'What is a circle?', userId: 'u1' },
+        new AbortController().signal,
+      );
+      return (await collect(sut, prepared)).map((e) => e.type);
+    };
+    expect(await run(reply(MIN_ANSWER_TOKENS - 1))).toEqual(['out_of_scope', 'done']);
+    expect((await run(reply(MIN_ANSWER_TOKENS))).slice(-2)).toEqual(['citations', 'done']);
+  });
+
+  it('recognises the refusal with curly apostrophes and emphasis', async () => {
+    const variant = `**${OUT_OF_SCOPE_TEXT.replace("doesn't", 'doesn’t')}**`;
+    const sut = new ChatService(retrieval([kbHit]), llm(variant.split(/(?<= )/)), config);
+    const prepared = await sut.prepare(
+      { query: 'What is a circle?', userId: 'u1' },
+      new AbortController().signal,
+    );
+    expect((await collect(sut, prepared)).map((e) => e.type)).toEqual(['out_of_scope', 'done']);
   });
 });

@@ -22,9 +22,12 @@ export type PreparedAnswer =
   | { kind: 'out_of_scope' }
   | { kind: 'generate'; request: GenerationRequest; citations: Citation[] };
 
+/** Folds what models vary in the refusal: spacing, quotes, curly apostrophes, emphasis. */
 const normalise = (text: string) =>
   text
-    .replace(/[\s"“”]+/g, ' ')
+    .replace(/[’‘]/g, "'")
+    .replace(/[*_"“”]+/g, '')
+    .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
 const OUT_OF_SCOPE_NORMALISED = normalise(OUT_OF_SCOPE_TEXT);

@@ -59,7 +59,7 @@ describe('toAction', () => {
     const data = { before: null, after: alice, errors: [] };
     expect(toAction('contact.updated', data, RECEIVED_AT)).toEqual({
       kind: 'invalidate',
-      contactUid: 'ctc-alice',
+      contactUids: ['ctc-alice'],
     });
     expect(toAction('contact.created', data, RECEIVED_AT)).toMatchObject({ kind: 'invalidate' });
   });
@@ -67,10 +67,35 @@ describe('toAction', () => {
   it('contact.deleted deletes the contact named in before (or after)', () => {
     expect(toAction('contact.deleted', { before: alice, after: null }, RECEIVED_AT)).toEqual({
       kind: 'delete',
-      contactUid: 'ctc-alice',
+      contactUids: ['ctc-alice'],
     });
     expect(toAction('contact.deleted', { after: alice }, RECEIVED_AT)).toMatchObject({
-      contactUid: 'ctc-alice',
+      contactUids: ['ctc-alice'],
+    });
+  });
+
+  it('contact.deleted names every id the history may be stored under', () => {
+    const pat = {
+      uid: 'ctc-pat',
+      channels: [{ type: 'PHONE', identifier: '+15550199' }, { identifier: 'pat@example.com' }],
+      phoneNumbers: ['+15550199', '+15550100'],
+      emails: ['pat@example.com'],
+    };
+    expect(toAction('contact.deleted', { before: pat }, RECEIVED_AT)).toEqual({
+      kind: 'delete',
+      contactUids: ['ctc-pat', '+15550199', 'pat@example.com', '+15550100'],
+    });
+  });
+
+  it('keys a message by Podium uid for the embedded CRM, by channel identifier for the api CRM', () => {
+    const byUid = toAction('message.received', message(), RECEIVED_AT);
+    const byChannel = toAction('message.received', message(), RECEIVED_AT, 'channel_identifier');
+    expect(byUid).toMatchObject({ kind: 'ingest', record: { contact_uid: 'ctc-1' } });
+    expect(byChannel).toMatchObject({ kind: 'ingest', record: { contact_uid: '+15550100' } });
+    // No identifier on the channel: the uid is all there is.
+    const bare = message({ conversation: { uid: 'conv-1', channel: { type: 'SMS' } } });
+    expect(toAction('message.sent', bare, RECEIVED_AT, 'channel_identifier')).toMatchObject({
+      record: { contact_uid: 'ctc-1' },
     });
   });
 
@@ -79,11 +104,12 @@ describe('toAction', () => {
       kind: 'merge',
       fromContactUid: 'ctc-alice-dup',
       toContactUid: 'ctc-alice',
+      contactUids: ['ctc-alice-dup', 'ctc-alice'],
     });
     // A merge into itself only changes the contact.
     expect(toAction('contact.merged', { before: alice, after: alice }, RECEIVED_AT)).toEqual({
       kind: 'invalidate',
-      contactUid: 'ctc-alice',
+      contactUids: ['ctc-alice'],
     });
   });
 

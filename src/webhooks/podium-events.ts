@@ -23,6 +23,9 @@ export interface PodiumEnvelope {
 
 export interface PodiumContactRef {
   uid?: unknown;
+  channels?: Array<{ identifier?: unknown } | null> | null;
+  phoneNumbers?: unknown[] | null;
+  emails?: unknown[] | null;
 }
 
 export interface PodiumContactEventData {
@@ -38,7 +41,7 @@ export interface PodiumMessageEventData {
   items?: Array<{ body?: unknown; createdAt?: unknown }>;
   /** Deprecated by Podium in the REST API, still sent in webhooks: the only contact link. */
   contact?: { uid?: unknown };
-  conversation?: { uid?: unknown; channel?: { type?: unknown } };
+  conversation?: { uid?: unknown; channel?: { type?: unknown; identifier?: unknown } };
   location?: { uid?: unknown };
 }
 
@@ -119,24 +122,39 @@ export interface MessageRecord {
 
 /** What one event asks of the service. */
 export type WebhookAction =
-  | { kind: 'invalidate'; contactUid: string }
-  | { kind: 'delete'; contactUid: string }
-  | { kind: 'merge'; fromContactUid: string; toContactUid: string }
+  | { kind: 'invalidate'; contactUids: string[] }
+  | { kind: 'delete'; contactUids: string[] }
+  | { kind: 'merge'; fromContactUid: string; toContactUid: string; contactUids: string[] }
   | { kind: 'ingest'; record: MessageRecord }
   | { kind: 'skip'; reason: string };
 
-function contactUid(data: PodiumContactEventData, prefer: 'before' | 'after'): string | undefined {
-  const [first, second] =
-    prefer === 'before' ? [data.before, data.after] : [data.after, data.before];
-  return str(first?.uid) ?? str(second?.uid);
+/**
+ * What history and the live cache may be keyed by for a contact. With the `api` CRM,
+ * callers name contacts by phone or email (Podium looks contacts up by those, not by its
+ * uid), so one contact can be stored under several ids.
+ */
+export type ContactKeying = 'podium_uid' | 'channel_identifier';
+
+/** Every id of the contacts in a contact event: uid, channel identifiers, phones, emails. */
+function contactIds(data: PodiumContactEventData): string[] {
+  const ids = [data.before, data.after].flatMap((c) => [
+    c?.uid,
+    ...(c?.channels ?? []).map((channel) => channel?.identifier),
+    ...(c?.phoneNumbers ?? []),
+    ...(c?.emails ?? []),
+  ]);
+  return [...new Set(ids.map(str).filter((id): id is string => id !== undefined))];
 }
 
 function messageAction(
   type: 'message.received' | 'message.sent',
   data: PodiumMessageEventData,
   receivedAt: Date,
+  keying: ContactKeying,
 ): WebhookAction {
-  const contact = str(data.contact?.uid);
+  const contact =
+    (keying === 'channel_identifier' ? str(data.conversation?.channel?.identifier) : undefined) ??
+    str(data.contact?.uid);
   const conversation = str(data.conversation?.uid);
   if (!contact || !conversation) {
     throw new WebhookPayloadError(`${type} without contact.uid or conversation.uid`);
@@ -179,25 +197,25 @@ function messageAction(
  * is which in a merge; we read `before` as the contact merged away and `after` as the one
  * that survives (the usual before/after reading).
  */
-export function toAction(type: HandledEventType, data: unknown, receivedAt: Date): WebhookAction {
+export function toAction(
+  type: HandledEventType,
+  data: unknown,
+  receivedAt: Date,
+  keying: ContactKeying = 'podium_uid',
+): WebhookAction {
   if (data === null || typeof data !== 'object') {
     throw new WebhookPayloadError(`${type} without data`);
   }
   switch (type) {
     case 'contact.created':
-    case 'contact.updated': {
-      const uid = contactUid(data, 'after');
-      if (!uid) {
-        throw new WebhookPayloadError(`${type} without a contact uid`);
-      }
-      return { kind: 'invalidate', contactUid: uid };
-    }
+    case 'contact.updated':
     case 'contact.deleted': {
-      const uid = contactUid(data, 'before');
-      if (!uid) {
+      // Every id, whichever the history was stored under: a delete must leave nothing.
+      const ids = contactIds(data);
+      if (ids.length === 0) {
         throw new WebhookPayloadError(`${type} without a contact uid`);
       }
-      return { kind: 'delete', contactUid: uid };
+      return { kind: type === 'contact.deleted' ? 'delete' : 'invalidate', contactUids: ids };
     }
     case 'contact.merged': {
       const from = str((data as PodiumContactEventData).before?.uid);
@@ -205,12 +223,13 @@ export function toAction(type: HandledEventType, data: unknown, receivedAt: Date
       if (!from || !to) {
         throw new WebhookPayloadError(`${type} without both before.uid and after.uid`);
       }
+      // History keyed by a phone or email stays findable by it; only uid keys move.
       return from === to
-        ? { kind: 'invalidate', contactUid: to }
-        : { kind: 'merge', fromContactUid: from, toContactUid: to };
+        ? { kind: 'invalidate', contactUids: contactIds(data) }
+        : { kind: 'merge', fromContactUid: from, toContactUid: to, contactUids: contactIds(data) };
     }
     case 'message.received':
     case 'message.sent':
-      return messageAction(type, data, receivedAt);
+      return messageAction(type, data, receivedAt, keying);
   }
 }

@@ -4,6 +4,7 @@ import { type VectorStore } from '@app/vector';
 import { type IngestService } from '../ingest/ingest.service';
 import { WebhookPayloadError } from './podium-events';
 import { type ClaimedEvent } from './webhook-inbox';
+import { type AppConfig } from '../config/app-config';
 import { WebhookProcessor } from './webhook-processor';
 
 /** A double that fails loudly on any method the test did not stub. */
@@ -49,6 +50,7 @@ describe('WebhookProcessor', () => {
       strict<PodiumContacts>({ invalidate }),
       strict<VectorStore>(store),
       strict<IngestService>(ingest),
+      { podium: { provider: 'local' } } as AppConfig,
     );
 
   it('contact.updated only invalidates the live cache (the store is untouched)', async () => {

@@ -2,8 +2,10 @@ import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { IngestService } from '../ingest/ingest.service';
 import {
+  type ContactKeying,
   type HandledEventType,
   WebhookPayloadError,
   isHandledEventType,
@@ -21,30 +23,47 @@ export type ProcessResult = { outcome: 'processed' | 'skipped'; type: HandledEve
  */
 @Injectable()
 export class WebhookProcessor {
+  /**
+   * With the `api` CRM, callers name contacts by phone or email (what Podium looks them up
+   * by), so a message is stored under its conversation's channel identifier; the embedded
+   * CRM names them by Podium uid.
+   */
+  private readonly keying: ContactKeying;
+
   constructor(
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly ingest: IngestService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.keying = config.podium.provider === 'api' ? 'channel_identifier' : 'podium_uid';
+  }
+
+  private async invalidateAll(contactUids: string[]): Promise<void> {
+    for (const id of contactUids) {
+      await this.contacts.invalidate(id);
+    }
+  }
 
   async process(event: ClaimedEvent): Promise<ProcessResult> {
     if (!isHandledEventType(event.type)) {
       throw new WebhookPayloadError(`unhandled event type ${event.type}`);
     }
     const type = event.type;
-    const action = toAction(type, event.payload?.data, event.received_at);
+    const action = toAction(type, event.payload?.data, event.received_at, this.keying);
     switch (action.kind) {
       case 'invalidate':
-        await this.contacts.invalidate(action.contactUid);
+        await this.invalidateAll(action.contactUids);
         break;
       case 'delete':
-        await this.store.deleteContact(action.contactUid);
-        await this.contacts.invalidate(action.contactUid);
+        for (const id of action.contactUids) {
+          await this.store.deleteContact(id);
+        }
+        await this.invalidateAll(action.contactUids);
         break;
       case 'merge':
         await this.store.reassignContact(action.fromContactUid, action.toContactUid);
-        await this.contacts.invalidate(action.fromContactUid);
-        await this.contacts.invalidate(action.toContactUid);
+        await this.invalidateAll(action.contactUids);
         break;
       case 'ingest': {
         // The same path as POST /ingest/conversations: validation, redaction at ingest,

@@ -9,6 +9,7 @@ import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
 import { ApiPodiumContacts } from './api-podium-contacts';
 import { MemoryContactCache } from './cache/memory-contact-cache';
 import {
+  PodiumCallerDeadlineError,
   PodiumCircuitOpenError,
   PodiumRateLimitedError,
   PodiumUnavailableError,
@@ -166,7 +167,7 @@ describe('ApiPodiumContacts (against the loopback Podium)', () => {
       podium.mode = 'hang';
       for (let i = 0; i < 2; i++) {
         await expect(
-          sut.getContact('pat@example.com', AbortSignal.timeout(50)),
+          sut.getContact('pat@example.com', AbortSignal.timeout(300)),
         ).rejects.toBeInstanceOf(PodiumUnavailableError);
       }
       await expect(sut.getContact('pat@example.com')).rejects.toBeInstanceOf(
@@ -184,12 +185,24 @@ describe('ApiPodiumContacts (against the loopback Podium)', () => {
     });
     await expect(sut.status()).resolves.toEqual({ status: 'up' });
 
-    podium.tokenDelayMs = 300;
-    await expect(sut.getContact('pat@example.com', AbortSignal.timeout(30))).rejects.toBeInstanceOf(
-      PodiumUnavailableError,
-    );
+    podium.tokenDelayMs = 600;
+    await expect(
+      sut.getContact('pat@example.com', AbortSignal.timeout(300)),
+    ).rejects.toBeInstanceOf(PodiumUnavailableError);
     await expect(sut.status()).resolves.toEqual({ status: 'degraded', reason: 'circuit_open' });
     expect(podium.contactRequests).toHaveLength(0);
+  });
+
+  it('does not let a caller deadline too short to judge Podium open the breaker', async () => {
+    podium.delayMs = 150;
+    const sut = build({ breakerFailures: 1 });
+    for (let i = 0; i < 5; i++) {
+      await expect(
+        sut.getContact('pat@example.com', AbortSignal.timeout(50)),
+      ).rejects.toBeInstanceOf(PodiumCallerDeadlineError);
+    }
+    await expect(sut.status()).resolves.toEqual({ status: 'up' });
+    await expect(sut.getContact('pat@example.com')).resolves.toMatchObject({ status: 'found' });
   });
 
   it('stops at the deadline while Podium hangs', async () => {
@@ -198,7 +211,7 @@ describe('ApiPodiumContacts (against the loopback Podium)', () => {
     const started = performance.now();
     await expect(
       sut.getContact('pat@example.com', AbortSignal.timeout(100)),
-    ).rejects.toBeInstanceOf(PodiumUnavailableError);
+    ).rejects.toBeInstanceOf(PodiumCallerDeadlineError);
     // Generous bound: it must not wait for the 5 s request ceiling.
     expect(performance.now() - started).toBeLessThan(2000);
   });

@@ -21,6 +21,7 @@ import { type ContactCache } from './cache/contact-cache';
 import { contactIdentifiers, toLiveContact } from './contact-mapping';
 import { PodiumContactsHttp } from './contacts-http';
 import {
+  PodiumCallerDeadlineError,
   PodiumCircuitOpenError,
   PodiumRateLimitedError,
   PodiumUnavailableError,
@@ -42,6 +43,8 @@ interface Fetched {
   aliases: string[];
 }
 
+/** A caller deadline shorter than this is no evidence that Podium is slow (its p99 is higher). */
+const MIN_EVIDENCE_MS = 250;
 /**
  * The `api` provider: live contacts from Podium's v4 API.
  *
@@ -181,13 +184,25 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
    * abort would read as a success to a half-open breaker and close it.
    */
   private async fetch(contactUid: string, signal?: AbortSignal): Promise<Fetched> {
+    const started = performance.now();
     try {
       return await this.attempt(contactUid, signal);
     } catch (error) {
-      if (signal?.aborted && !(error instanceof DomainError)) {
-        throw new PodiumUnavailableError('Podium did not answer before the deadline');
+      const timedOut =
+        signal?.aborted &&
+        (error instanceof PodiumUnavailableError || !(error instanceof DomainError));
+      if (!timedOut) {
+        throw error;
       }
-      throw error;
+      // Only a wait long enough to say something about Podium counts against the breaker;
+      // a half-open probe's abort always counts, or it would read as a success.
+      if (
+        performance.now() - started < MIN_EVIDENCE_MS &&
+        this.breaker.state === CircuitState.Closed
+      ) {
+        throw new PodiumCallerDeadlineError();
+      }
+      throw new PodiumUnavailableError('Podium did not answer before the deadline');
     }
   }
 

@@ -27,3 +27,14 @@ export class PodiumRateLimitedError extends DependencyError {
     super('podium_rate_limited', 'Podium is rate limiting this client; try again later.');
   }
 }
+
+/**
+ * The caller's own deadline ran out before Podium could reasonably answer: no evidence
+ * about Podium, so it does not count towards the breaker (one client's 50 ms budget must
+ * not pause live lookups for every tenant).
+ */
+export class PodiumCallerDeadlineError extends DependencyError {
+  constructor() {
+    super('podium_deadline', "The caller's deadline ran out before Podium answered.");
+  }
+}

@@ -145,6 +145,14 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         ['/search', { query: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
         ['/context', { transcript: 'espresso machine leaking', location_uid: 'loc_b' }],
         ['/search', { query: 'espresso machine leaking', location_uid: 'loc_b' }],
+        [
+          '/context/prompt',
+          {
+            transcript: 'espresso machine leaking',
+            location_uid: 'loc_b',
+            bundle: { contact: { live_fields_available: false }, historical_excerpts: [] },
+          },
+        ],
       ];
       for (const [path, body] of requests) {
         const res = await post(path, body, as(tenantA));

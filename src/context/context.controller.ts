@@ -5,6 +5,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { scopedLocations } from '../auth/tenant';
 import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
 import { ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { ContextService } from './context.service';
@@ -48,6 +49,8 @@ export class ContextController {
     @Body() body: ContextPromptRequestDto,
     @CallerScope() scope?: LocationScope,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
+    // A bound key naming another location is refused on both paths, bundle or not.
+    scopedLocations(scope, body.location_uid);
     // A caller-supplied bundle is historical text like any other: it is redacted here too.
     const bundle = body.bundle
       ? {

@@ -76,6 +76,17 @@ describe('MemoryContactCache', () => {
     await expect(sut.get('b')).resolves.toBeUndefined();
     await expect(sut.get('a')).resolves.toEqual(FOUND);
   });
+
+  it('never keeps an entry that an invalidate by one of its aliases could miss', async () => {
+    const sut = new MemoryContactCache({ maxEntries: 2 });
+    const ids = (n: number) => Array.from({ length: 12 }, (_, i) => `c${n}-alias-${i}`);
+    await sut.set('c1', FOUND, 10_000, ids(1));
+    await sut.set('c2', FOUND, 10_000, ids(2)); // 24 aliases overflow the index of 16
+    await sut.invalidate('c1-alias-0');
+    await expect(sut.get('c1')).resolves.toBeUndefined();
+    await sut.invalidate('c2-alias-11');
+    await expect(sut.get('c2')).resolves.toBeUndefined();
+  });
 });
 
 describe('RedisContactCache (real redis-server)', () => {

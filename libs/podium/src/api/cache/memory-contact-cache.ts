@@ -3,6 +3,9 @@ import { LRUCache, type Perf } from 'lru-cache';
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
 import { type ContactCache } from './contact-cache';
 
+/** Room in the alias index per cached contact (uid, phones, emails, conversations). */
+const ALIASES_PER_ENTRY = 8;
+
 /** Options for {@link MemoryContactCache}. */
 export interface MemoryContactCacheOptions {
   maxEntries: number;
@@ -27,7 +30,17 @@ export class MemoryContactCache implements ContactCache {
       ttlResolution: options.perf ? 0 : 1,
     };
     this.entries = new LRUCache<string, ContactLookup>(common);
-    this.aliases = new LRUCache<string, string[]>(common);
+    // A contact has several ids, so the alias index gets more room; and an entry never
+    // outlives an evicted alias of it, or a webhook's invalidate by that alias would miss.
+    this.aliases = new LRUCache<string, string[]>({
+      ...common,
+      max: options.maxEntries * ALIASES_PER_ENTRY,
+      dispose: (keys, _alias, reason) => {
+        if (reason === 'evict') {
+          keys.forEach((key) => this.entries.delete(key));
+        }
+      },
+    });
   }
 
   get(key: string): Promise<ContactLookup | undefined> {

@@ -103,7 +103,15 @@ describe('WebhookWorker', () => {
     sut.kick();
     await sut.idle();
     expect(process).toHaveBeenCalledTimes(WORKER.maxAttempts);
-    expect(inbox.retryDelays).toEqual([1_000, 5_000, 30_000, 120_000]);
+    expect(inbox.retryDelays).toEqual([
+      1_000,
+      5_000,
+      30_000,
+      120_000,
+      ...Array<number>(WORKER.maxAttempts - 5).fill(600_000),
+    ]);
+    // Long enough to outlast a dependency outage of two hours.
+    expect(inbox.retryDelays.reduce((a, b) => a + b, 0)).toBeGreaterThan(2 * 3_600_000);
     const row = inbox.rows.get('e1')!;
     expect(row.state).toBe('dead');
     // An unknown error's message may quote customer data: only its name and code are kept.

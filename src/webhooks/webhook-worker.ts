@@ -20,10 +20,14 @@ export const WORKER = {
   eventTimeoutMs: 30_000,
   /** Sweep for retries that came due and leases a crashed process left behind. */
   pollMs: 5_000,
-  /** Attempts in all, the first included; then the event is dead-lettered. */
-  maxAttempts: 5,
-  /** Delay before attempt n+1 (n = attempts so far). */
-  backoffMs: [1_000, 5_000, 30_000, 120_000],
+  /**
+   * Attempts in all, the first included; then the event is dead-lettered. With the backoff
+   * below that rides out about 2.5 hours of an embedder or database outage: an event we
+   * acknowledged must not be given up on because a dependency blinked.
+   */
+  maxAttempts: 20,
+  /** Delay before attempt n+1 (n = attempts so far); the last one repeats. */
+  backoffMs: [1_000, 5_000, 30_000, 120_000, 600_000],
   /** Shutdown waits this long for the event in hand, then hands its lease back. */
   shutdownGraceMs: 2_000,
   purgeEveryMs: 60 * 60_000,

@@ -9,6 +9,7 @@ import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
 import { type ContextBundle } from '../src/context/context.dto';
 import { IngestService } from '../src/ingest/ingest.service';
+import { ContactTombstones } from '../src/webhooks/contact-tombstones';
 import { WebhookProcessor } from '../src/webhooks/webhook-processor';
 import {
   contactEventData,
@@ -79,9 +80,12 @@ describe('POST /webhooks/podium (e2e: real app, PGlite on disk, local embedder)'
             store: VectorStore,
             ingest: IngestService,
             config: AppConfig,
+            tombstones: ContactTombstones,
           ) =>
-            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config), ['process']),
-          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG],
+            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), [
+              'process',
+            ]),
+          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
         }),
     );
     hook = `${t.url}/webhooks/podium`;

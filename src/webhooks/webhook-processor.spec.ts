@@ -5,6 +5,7 @@ import { type IngestService } from '../ingest/ingest.service';
 import { WebhookPayloadError } from './podium-events';
 import { type ClaimedEvent } from './webhook-inbox';
 import { type AppConfig } from '../config/app-config';
+import { type ContactTombstones, type Tombstone } from './contact-tombstones';
 import { WebhookProcessor } from './webhook-processor';
 
 /** A double that fails loudly on any method the test did not stub. */
@@ -34,7 +35,31 @@ describe('WebhookProcessor', () => {
   let calls: string[];
   let invalidate: jest.Mock;
 
+  /** In-memory tombstones with the real lookup's merge-chain semantics. */
+  let graves: Map<string, string | null>;
+  const tombstones = {
+    recordDeleted: (ids: string[]) => {
+      ids.forEach((id) => graves.set(id, null));
+      calls.push(`tombstone ${ids.join(',')}`);
+      return Promise.resolve();
+    },
+    recordMerged: (from: string, to: string) => {
+      graves.set(from, to);
+      return Promise.resolve();
+    },
+    lookup: (id: string): Promise<Tombstone | undefined> => {
+      if (!graves.has(id)) {
+        return Promise.resolve(undefined);
+      }
+      const into = graves.get(id);
+      return Promise.resolve(
+        into === null || into === undefined ? { kind: 'deleted' } : { kind: 'merged', into },
+      );
+    },
+  } as unknown as ContactTombstones;
+
   beforeEach(() => {
+    graves = new Map();
     calls = [];
     invalidate = jest.fn((uid: string) => {
       calls.push(`invalidate ${uid}`);
@@ -51,6 +76,7 @@ describe('WebhookProcessor', () => {
       strict<VectorStore>(store),
       strict<IngestService>(ingest),
       { podium: { provider: 'local' } } as AppConfig,
+      tombstones,
     );
 
   it('contact.updated only invalidates the live cache (the store is untouched)', async () => {
@@ -84,7 +110,43 @@ describe('WebhookProcessor', () => {
     });
     const sut = build({ deleteContact });
     await sut.process(event('contact.deleted', { before: { uid: 'ctc-gone' }, after: null }));
-    expect(calls).toEqual(['delete ctc-gone', 'invalidate ctc-gone']);
+    expect(calls).toEqual(['tombstone ctc-gone', 'delete ctc-gone', 'invalidate ctc-gone']);
+  });
+
+  it('a message processed after its contact was deleted or merged cannot undo that', async () => {
+    const ingestConversations = jest.fn().mockResolvedValue({
+      received: 1,
+      inserted: 1,
+      skipped: 0,
+      failed: [],
+    });
+    const sut = build(
+      {
+        deleteContact: jest.fn().mockResolvedValue(0),
+        reassignContact: jest.fn().mockResolvedValue(0),
+      },
+      { ingestConversations },
+    );
+    const late = (contact: string) =>
+      event('message.received', {
+        body: 'still there?',
+        contact: { uid: contact },
+        conversation: { uid: 'conv-x', channel: { type: 'sms' } },
+      });
+    await sut.process(event('contact.deleted', { before: { uid: 'ctc-gone' } }));
+    await expect(sut.process(late('ctc-gone'))).resolves.toEqual({
+      outcome: 'skipped',
+      type: 'message.received',
+    });
+    expect(ingestConversations).not.toHaveBeenCalled();
+
+    await sut.process(
+      event('contact.merged', { before: { uid: 'ctc-dup' }, after: { uid: 'ctc-keep' } }),
+    );
+    await sut.process(late('ctc-dup'));
+    expect(ingestConversations).toHaveBeenCalledWith([
+      expect.objectContaining({ contact_uid: 'ctc-keep', text: 'still there?' }),
+    ]);
   });
 
   it('message.received goes through ingestConversations as one record', async () => {

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { IngestService } from '../ingest/ingest.service';
+import { ContactTombstones } from './contact-tombstones';
 import {
   type ContactKeying,
   type HandledEventType,
@@ -35,6 +36,7 @@ export class WebhookProcessor {
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly ingest: IngestService,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly tombstones: ContactTombstones,
   ) {
     this.keying = config.podium.provider === 'api' ? 'channel_identifier' : 'podium_uid';
   }
@@ -56,16 +58,26 @@ export class WebhookProcessor {
         await this.invalidateAll(action.contactUids);
         break;
       case 'delete':
+        // Tombstone first: a late message for this contact must not bring its text back.
+        await this.tombstones.recordDeleted(action.contactUids);
         for (const id of action.contactUids) {
           await this.store.deleteContact(id);
         }
         await this.invalidateAll(action.contactUids);
         break;
       case 'merge':
+        await this.tombstones.recordMerged(action.fromContactUid, action.toContactUid);
         await this.store.reassignContact(action.fromContactUid, action.toContactUid);
         await this.invalidateAll(action.contactUids);
         break;
       case 'ingest': {
+        const tombstone = await this.tombstones.lookup(action.record.contact_uid);
+        if (tombstone?.kind === 'deleted') {
+          return { outcome: 'skipped', type };
+        }
+        if (tombstone?.kind === 'merged') {
+          action.record.contact_uid = tombstone.into;
+        }
         // The same path as POST /ingest/conversations: validation, redaction at ingest,
         // windowing and content-hash ids. A message alone is a one-turn window.
         const report = await this.ingest.ingestConversations([action.record]);

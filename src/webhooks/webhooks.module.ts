@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { IngestModule } from '../ingest/ingest.module';
+import { ContactTombstones } from './contact-tombstones';
 import { WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookProcessor } from './webhook-processor';
@@ -14,7 +15,7 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [IngestModule],
   controllers: [WebhooksController],
-  providers: [WebhookInbox, WebhookMetrics, WebhookProcessor, WebhookWorker],
+  providers: [ContactTombstones, WebhookInbox, WebhookMetrics, WebhookProcessor, WebhookWorker],
   exports: [WebhookInbox, WebhookWorker],
 })
 export class WebhooksModule {}

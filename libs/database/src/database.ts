@@ -6,6 +6,7 @@ import { type PgConnection, openPgConnection } from './data-source';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
 import { PodiumContacts1700000000001 } from './migrations/1700000000001-podium-contacts';
 import { PodiumWebhookEvents1700000000002 } from './migrations/1700000000002-podium-webhook-events';
+import { PodiumContactTombstones1700000000003 } from './migrations/1700000000003-podium-contact-tombstones';
 
 /** What queries need: parameterised SQL returning rows. */
 export interface SqlExecutor {
@@ -109,6 +110,7 @@ export class Database {
         initialSchemaMigration(dimension),
         PodiumContacts1700000000001,
         PodiumWebhookEvents1700000000002,
+        PodiumContactTombstones1700000000003,
       ],
     });
     const dataSource = this.connection.dataSource;

@@ -19,3 +19,42 @@ export function safeVendorText(text: string, secrets: ReadonlyArray<string | und
   out = out.replace(KEY_LIKE, '[redacted]').replace(/\s+/g, ' ').trim();
   return out.length > MAX_VENDOR_TEXT ? `${out.slice(0, MAX_VENDOR_TEXT - 1)}…` : out;
 }
+
+/** The SDK error classes a failure is told apart by; both official SDKs have all four. */
+export interface SdkErrorClasses<E extends Error & { status?: number }> {
+  userAbort: abstract new (...args: never[]) => Error;
+  connectionTimeout: abstract new (...args: never[]) => Error;
+  connection: abstract new (...args: never[]) => Error;
+  api: abstract new (...args: never[]) => E;
+}
+
+/**
+ * Why a vendor stream failed, in words safe to show: abort, timeout, unreachable, an HTTP
+ * error, or an error event mid-stream (an API error without a status). `apiDetail` reads the
+ * vendor's type and message from its API error, which the two SDKs shape differently.
+ */
+export function describeVendorFailure<E extends Error & { status?: number }>(
+  error: unknown,
+  signal: AbortSignal,
+  classes: SdkErrorClasses<E>,
+  apiDetail: (error: E) => { type: string; message?: string | null },
+  secrets: ReadonlyArray<string | undefined>,
+): string {
+  if (signal.aborted || error instanceof classes.userAbort) {
+    return 'request aborted';
+  }
+  if (error instanceof classes.connectionTimeout) {
+    return 'request timed out';
+  }
+  if (error instanceof classes.connection) {
+    return 'API unreachable';
+  }
+  if (error instanceof classes.api) {
+    const { type, message } = apiDetail(error);
+    const detail = message ? `: ${safeVendorText(message, secrets)}` : '';
+    return error.status === undefined
+      ? `stream failed mid-answer (${type})${detail}`
+      : `API answered HTTP ${error.status} (${type})${detail}`;
+  }
+  return `stream failed (${(error as Error | undefined)?.name ?? 'unknown error'})`;
+}

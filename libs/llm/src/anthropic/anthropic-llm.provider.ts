@@ -12,7 +12,7 @@ import {
   type LlmInfo,
   type LlmProvider,
 } from '../interfaces/llm-provider.interface';
-import { safeVendorText } from '../vendor-text';
+import { describeVendorFailure } from '../vendor-text';
 
 export interface AnthropicLlmOptions {
   apiKey: string;
@@ -100,27 +100,18 @@ export class AnthropicLlmProvider implements LlmProvider {
   }
 
   private describe(error: unknown, signal: AbortSignal): string {
-    if (signal.aborted || error instanceof APIUserAbortError) {
-      return 'request aborted';
-    }
-    if (error instanceof APIConnectionTimeoutError) {
-      return 'request timed out';
-    }
-    if (error instanceof APIConnectionError) {
-      return 'API unreachable';
-    }
-    if (error instanceof APIError) {
-      const type = error.type ?? 'error';
-      const detail = error.apiMessage ? `: ${this.safe(error.apiMessage)}` : '';
-      // No status: the stream had started and the API sent an `event: error` frame.
-      return error.status === undefined
-        ? `stream failed mid-answer (${type})${detail}`
-        : `API answered HTTP ${error.status} (${type})${detail}`;
-    }
-    return `stream failed (${(error as Error | undefined)?.name ?? 'unknown error'})`;
-  }
-
-  private safe(text: string): string {
-    return safeVendorText(text, [this.options.apiKey]);
+    return describeVendorFailure(
+      error,
+      signal,
+      {
+        userAbort: APIUserAbortError,
+        connectionTimeout: APIConnectionTimeoutError,
+        connection: APIConnectionError,
+        api: APIError,
+      },
+      // No status means the stream had started and the API sent an `event: error` frame.
+      (e) => ({ type: e.type ?? 'error', message: e.apiMessage }),
+      [this.options.apiKey],
+    );
   }
 }

@@ -12,7 +12,7 @@ import {
   type LlmInfo,
   type LlmProvider,
 } from '../interfaces/llm-provider.interface';
-import { safeVendorText } from '../vendor-text';
+import { describeVendorFailure } from '../vendor-text';
 
 export interface OpenAiLlmOptions {
   apiKey: string;
@@ -96,27 +96,24 @@ export class OpenAiLlmProvider implements LlmProvider {
   }
 
   private describe(error: unknown, signal: AbortSignal): string {
-    if (signal.aborted || error instanceof APIUserAbortError) {
-      return 'request aborted';
-    }
-    if (error instanceof APIConnectionTimeoutError) {
-      return 'request timed out';
-    }
-    if (error instanceof APIConnectionError) {
-      return 'API unreachable';
-    }
-    if (error instanceof APIError) {
-      const body = error.error as { message?: unknown } | undefined;
-      const type = error.type ?? error.code ?? 'error';
-      const detail =
-        typeof body?.message === 'string'
-          ? `: ${safeVendorText(body.message, [this.options.apiKey])}`
-          : '';
-      // No status: the stream had started and a `data: {"error": …}` chunk arrived.
-      return error.status === undefined
-        ? `stream failed mid-answer (${type})${detail}`
-        : `API answered HTTP ${error.status} (${type})${detail}`;
-    }
-    return `stream failed (${(error as Error | undefined)?.name ?? 'unknown error'})`;
+    return describeVendorFailure(
+      error,
+      signal,
+      {
+        userAbort: APIUserAbortError,
+        connectionTimeout: APIConnectionTimeoutError,
+        connection: APIConnectionError,
+        api: APIError,
+      },
+      // No status means the stream had started and a `data: {"error": …}` chunk arrived.
+      (e) => {
+        const body = e.error as { message?: unknown } | undefined;
+        return {
+          type: e.type ?? e.code ?? 'error',
+          message: typeof body?.message === 'string' ? body.message : undefined,
+        };
+      },
+      [this.options.apiKey],
+    );
   }
 }

@@ -58,3 +58,36 @@ export function describeVendorFailure<E extends Error & { status?: number }>(
   }
   return `stream failed (${(error as Error | undefined)?.name ?? 'unknown error'})`;
 }
+
+/**
+ * The stream loop both vendor SDKs share: open the request, yield each event's text, and
+ * map anything thrown (opening, mid-stream, or a quiet end after an abort) through `fail`.
+ * Leaving the loop early (the consumer stopped) makes the SDK abort the HTTP request.
+ */
+export async function* vendorTextStream<T>(
+  open: () => Promise<AsyncIterable<T>>,
+  textOf: (event: T) => string | null | undefined,
+  fail: (error: unknown) => Error,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  let events: AsyncIterable<T>;
+  try {
+    events = await open();
+  } catch (error) {
+    throw fail(error);
+  }
+  try {
+    for await (const event of events) {
+      const text = textOf(event);
+      if (text) {
+        yield text;
+      }
+    }
+  } catch (error) {
+    throw fail(error);
+  }
+  // On an abort the SDKs end the iteration quietly; an aborted answer is not a full one.
+  if (signal.aborted) {
+    throw fail(signal.reason);
+  }
+}

@@ -12,7 +12,7 @@ import {
   type LlmInfo,
   type LlmProvider,
 } from '../interfaces/llm-provider.interface';
-import { describeVendorFailure } from '../vendor-text';
+import { describeVendorFailure, vendorTextStream } from '../vendor-text';
 
 export interface AnthropicLlmOptions {
   apiKey: string;
@@ -58,40 +58,26 @@ export class AnthropicLlmProvider implements LlmProvider {
     });
   }
 
-  async *stream(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<string> {
-    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
-    try {
-      events = await this.client.messages.create(
-        {
-          model: this.info.model,
-          max_tokens: this.maxTokens,
-          system: request.system,
-          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-          stream: true,
-        },
-        { signal },
-      );
-    } catch (error) {
-      throw this.failure(error, signal);
-    }
-    try {
-      // Leaving this loop early (the consumer stopped) makes the SDK abort the HTTP request.
-      for await (const event of events) {
-        if (
-          event.type === 'content_block_delta' &&
-          event.delta.type === 'text_delta' &&
-          event.delta.text
-        ) {
-          yield event.delta.text;
-        }
-      }
-    } catch (error) {
-      throw this.failure(error, signal);
-    }
-    // On an abort the SDK ends the iteration quietly; an aborted answer is not a full one.
-    if (signal.aborted) {
-      throw this.failure(new APIUserAbortError(), signal);
-    }
+  stream(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<string> {
+    return vendorTextStream(
+      () =>
+        this.client.messages.create(
+          {
+            model: this.info.model,
+            max_tokens: this.maxTokens,
+            system: request.system,
+            messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+            stream: true,
+          },
+          { signal },
+        ),
+      (event) =>
+        event.type === 'content_block_delta' && event.delta.type === 'text_delta'
+          ? event.delta.text
+          : undefined,
+      (error) => this.failure(error, signal),
+      signal,
+    );
   }
 
   /** Maps anything the SDK throws to `llm_failed` with a reason that is safe to show. */

@@ -12,7 +12,7 @@ import {
   type LlmInfo,
   type LlmProvider,
 } from '../interfaces/llm-provider.interface';
-import { describeVendorFailure } from '../vendor-text';
+import { describeVendorFailure, vendorTextStream } from '../vendor-text';
 
 export interface OpenAiLlmOptions {
   apiKey: string;
@@ -56,39 +56,25 @@ export class OpenAiLlmProvider implements LlmProvider {
     });
   }
 
-  async *stream(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<string> {
-    let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
-    try {
-      chunks = await this.client.chat.completions.create(
-        {
-          model: this.info.model,
-          max_completion_tokens: this.maxTokens,
-          messages: [
-            { role: 'system', content: request.system },
-            ...request.messages.map((m) => ({ role: m.role, content: m.content })),
-          ],
-          stream: true,
-        },
-        { signal },
-      );
-    } catch (error) {
-      throw this.failure(error, signal);
-    }
-    try {
-      // Leaving this loop early (the consumer stopped) makes the SDK abort the HTTP request.
-      for await (const chunk of chunks) {
-        const text = chunk.choices[0]?.delta?.content;
-        if (text) {
-          yield text;
-        }
-      }
-    } catch (error) {
-      throw this.failure(error, signal);
-    }
-    // On an abort the SDK ends the iteration quietly; an aborted answer is not a full one.
-    if (signal.aborted) {
-      throw this.failure(new APIUserAbortError(), signal);
-    }
+  stream(request: GenerationRequest, signal: AbortSignal): AsyncGenerator<string> {
+    return vendorTextStream(
+      () =>
+        this.client.chat.completions.create(
+          {
+            model: this.info.model,
+            max_completion_tokens: this.maxTokens,
+            messages: [
+              { role: 'system', content: request.system },
+              ...request.messages.map((m) => ({ role: m.role, content: m.content })),
+            ],
+            stream: true,
+          },
+          { signal },
+        ),
+      (chunk) => chunk.choices[0]?.delta?.content,
+      (error) => this.failure(error, signal),
+      signal,
+    );
   }
 
   private failure(error: unknown, signal: AbortSignal): DependencyError {

@@ -1,4 +1,4 @@
-import { waitUntilReady } from '@app/common';
+import { closeGracefully, waitUntilReady } from '@app/common';
 import { Redis } from 'ioredis';
 
 import { type CoalescerStateStore } from '../interfaces/coalescer-state-store.interface';
@@ -71,25 +71,8 @@ export class RedisStateStore implements CoalescerStateStore {
     await this.redis.del(REDIS_KEY_PREFIX + callId);
   }
 
-  /**
-   * QUIT when connected (lets pending replies arrive) and wait for the socket to close, so
-   * shutdown leaves no open handle. When not connected, stop reconnecting and drop the
-   * socket; ioredis emits no `end` from its reconnecting state, so there is nothing to await.
-   */
-  async close(): Promise<void> {
-    if (this.redis.status !== 'ready') {
-      this.redis.disconnect();
-      return;
-    }
-    const ended = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1000);
-      timer.unref();
-      this.redis.once('end', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    await this.redis.quit().catch(() => this.redis.disconnect());
-    await ended;
+  /** QUIT when connected, so shutdown leaves no open handle; otherwise just drop the socket. */
+  close(): Promise<void> {
+    return closeGracefully(this.redis);
   }
 }

@@ -1,4 +1,4 @@
-import { waitUntilReady } from '@app/common';
+import { closeGracefully, waitUntilReady } from '@app/common';
 import { Redis } from 'ioredis';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
@@ -78,20 +78,7 @@ export class RedisContactCache implements ContactCache {
   }
 
   /** QUIT when connected, so shutdown leaves no open handle; otherwise just drop the socket. */
-  async close(): Promise<void> {
-    if (this.redis.status !== 'ready') {
-      this.redis.disconnect();
-      return;
-    }
-    const ended = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1000);
-      timer.unref();
-      this.redis.once('end', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    await this.redis.quit().catch(() => this.redis.disconnect());
-    await ended;
+  close(): Promise<void> {
+    return closeGracefully(this.redis);
   }
 }

@@ -1,7 +1,24 @@
-/** Two projects: fast unit specs next to the code, and e2e suites that boot the real app. */
+/**
+ * Three projects: fast unit specs next to the code; e2e suites that boot the real app on
+ * embedded PGlite; and the database-backed e2e suites again on a real Postgres server with
+ * pgvector (the production path), so a driver difference fails a test, not a deployment.
+ */
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'))];
 const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
 const shared = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+
+/** The suites whose behaviour depends on the database engine. */
+const DATABASE_SUITES = [
+  'database',
+  'database-outage',
+  'vector-store',
+  'retrieval',
+  'openai-embedder',
+  'context',
+  'chat',
+  'auth',
+  'podium-webhooks',
+].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {
   // Booting an e2e app loads PGlite and the embedding model: seconds, not milliseconds.
@@ -9,5 +26,13 @@ module.exports = {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{src,libs}/**/*.spec.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e-postgres',
+      testMatch: DATABASE_SUITES,
+      setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
+      globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',
+    },
   ],
 };

@@ -5,7 +5,9 @@
  *  - the embedder's own ceiling (cores ÷ per-query embed ms), measured in the same run.
  *
  *   npm run bench:context   # BENCH_QUESTIONS (300), BENCH_REQUESTS (300), BENCH_CONVERSATIONS (all)
- * The ingested store is cached in bench/.cache (ingest is idempotent, so re-runs skip it).
+ *   DATABASE_URL=postgres://… npm run bench:context   # PGlite and that server, side by side
+ * The ingested store is cached in bench/.cache, or kept in the server's database (ingest is
+ * idempotent, so re-runs skip it).
  */
 import { availableParallelism } from 'node:os';
 
@@ -18,6 +20,7 @@ import { type ContextBundle } from '../src/context/context.dto';
 import { IngestService } from '../src/ingest/ingest.service';
 import { HybridSearchService } from '../src/retrieval/hybrid-search.service';
 import { benchContext } from './support/app-context';
+import { benchEngines } from './support/engines';
 import { startServerProcess } from './support/server-process';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
 import { buildSlotQuestions } from './support/sgd-questions';
@@ -32,9 +35,27 @@ async function main() {
   );
   const dataDir =
     process.env.BENCH_DATA_DIR ?? `bench/.cache/sgd-g${GROUP}-${conversations.length}`;
+  const engines: Record<string, unknown> = {};
+  for (const { engine, env } of benchEngines({ DATA_DIR: dataDir })) {
+    engines[engine] = await benchEngine(conversations, env);
+  }
+  printJson({
+    bench: 'context',
+    dataset: {
+      conversations: conversations.length,
+      contacts: Math.ceil(conversations.length / GROUP),
+    },
+    engines,
+  });
+}
+
+async function benchEngine(
+  conversations: ReturnType<typeof loadSgdConversations>,
+  env: Record<string, string>,
+) {
   // Phase 1, in-process: ingest (cached, idempotent) and retrieval quality per method.
   // Bulk ingest is embedding-bound on long windows: both cores go to the embedder here.
-  const app = await benchContext({ DATA_DIR: dataDir, LOG_LEVEL: 'error', EMBEDDING_WORKERS: '2' });
+  const app = await benchContext({ ...env, LOG_LEVEL: 'error', EMBEDDING_WORKERS: '2' });
   let quality: Record<string, number>;
   let ingest: { inserted: number; skipped: number };
   let ingestS: number;
@@ -75,7 +96,7 @@ async function main() {
   }
 
   // Phase 2: the real server in its own process; the load comes from this one.
-  const server = await startServerProcess({ DATA_DIR: dataDir });
+  const server = await startServerProcess(env);
   try {
     const ceiling = await embedCeiling(server.url);
     const requests = Number(process.env.BENCH_REQUESTS ?? 300);
@@ -92,18 +113,13 @@ async function main() {
         ceiling.ceiling_rps,
       );
     }
-    printJson({
-      bench: 'context',
-      dataset: {
-        conversations: conversations.length,
-        contacts: Math.ceil(conversations.length / GROUP),
-        windows: ingest.inserted + ingest.skipped,
-        ingest_s: Number(ingestS.toFixed(1)),
-      },
+    return {
+      windows: ingest.inserted + ingest.skipped,
+      ingest_s: Number(ingestS.toFixed(1)),
       quality,
       embedder: ceiling,
       load,
-    });
+    };
   } finally {
     await server.stop();
   }

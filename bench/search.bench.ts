@@ -4,8 +4,10 @@
  * built from SGD slot facts, so the query-embedding cache does not flatter the numbers.
  *
  *   npm run bench:search     # BENCH_CONVERSATIONS (default 200), BENCH_REQUESTS (default 400)
+ *   DATABASE_URL=postgres://… npm run bench:search   # PGlite and that server, side by side
  */
 import { type IngestReport } from '../src/ingest/ingest.dto';
+import { benchEngines } from './support/engines';
 import { startServerProcess } from './support/server-process';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
 import { printJson, runConcurrent, summarize } from './support/stats';
@@ -13,8 +15,20 @@ import { printJson, runConcurrent, summarize } from './support/stats';
 async function main() {
   const conversations = loadSgdConversations(Number(process.env.BENCH_CONVERSATIONS ?? 200));
   const requests = Number(process.env.BENCH_REQUESTS ?? 400);
+  const engines: Record<string, unknown> = {};
+  for (const { engine, env } of benchEngines({ DATA_DIR: 'memory://' })) {
+    engines[engine] = await benchEngine(conversations, requests, env);
+  }
+  printJson({ bench: 'search', conversations: conversations.length, engines });
+}
+
+async function benchEngine(
+  conversations: ReturnType<typeof loadSgdConversations>,
+  requests: number,
+  env: Record<string, string>,
+) {
   // The server in its own process: an in-process client would share its event loop.
-  const server = await startServerProcess({ DATA_DIR: 'memory://' });
+  const server = await startServerProcess(env);
   const url = server.url;
   try {
     const ingest = (await (
@@ -52,13 +66,11 @@ async function main() {
       ...summarize(r.latencies),
       throughput_rps: Number((r.latencies.length / (r.wallMs / 1000)).toFixed(1)),
     });
-    printJson({
-      bench: 'search',
-      conversations: conversations.length,
-      store_rows: ingest.inserted,
+    return {
+      store_rows: ingest.inserted + ingest.skipped,
       baseline_concurrency_1: report(single),
       concurrency_10: report(ten),
-    });
+    };
   } finally {
     await server.stop();
   }

@@ -67,6 +67,7 @@ export class AppModule {
           isGlobal: true,
           dataDir: config.storage.dataDir,
           databaseUrl: config.storage.databaseUrl,
+          ...config.storage.database,
         }),
         VectorModule.forRoot({
           isGlobal: true,

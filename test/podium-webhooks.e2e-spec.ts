@@ -1,7 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { Database } from '@app/database';
 import { LocalPodiumContacts, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -22,6 +18,8 @@ import {
 } from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { FaultSwitch } from './support/faults';
+import { persistentEngineEnv, TEST_ENGINE } from './support/postgres';
+import { waitFor } from './support/wait';
 
 const SECRET = 'whsec_e2e_3f9c1d';
 
@@ -32,21 +30,6 @@ class RecordingContacts extends LocalPodiumContacts {
   override invalidate(contactUid?: string): Promise<void> {
     this.invalidated.push(contactUid ?? '');
     return Promise.resolve();
-  }
-}
-
-/** Polls until `check` returns a value (no fixed sleeps); fails with `what` after `ms`. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
@@ -61,14 +44,17 @@ const history = (contact: string, conversation: string, texts: string[]) =>
     text,
   }));
 
-describe('POST /webhooks/podium (e2e: real app, PGlite on disk, local embedder)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cb-webhooks-'));
-  const env = { DATA_DIR: dataDir, PODIUM_WEBHOOK_SECRET: SECRET };
+describe(`POST /webhooks/podium (e2e: real app, ${TEST_ENGINE} that survives restarts, local embedder)`, () => {
+  let env: Record<string, string>;
+  let releaseDatabase: () => Promise<void>;
   const processorFault = new FaultSwitch();
   let t: TestApp;
   let hook: string;
 
   beforeAll(async () => {
+    const database = await persistentEngineEnv();
+    env = { ...database.env, PODIUM_WEBHOOK_SECRET: SECRET };
+    releaseDatabase = database.release;
     t = await bootTestApp(env, (builder) =>
       builder
         .overrideProvider(PODIUM_CONTACTS)
@@ -92,7 +78,7 @@ describe('POST /webhooks/podium (e2e: real app, PGlite on disk, local embedder)'
   });
   afterAll(async () => {
     await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await releaseDatabase();
   });
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
@@ -322,7 +308,7 @@ describe('POST /webhooks/podium (e2e: real app, PGlite on disk, local embedder)'
       expect(await historyOf('ctc_restart')).toBe(0);
 
       await t.close();
-      t = await bootTestApp(env); // same data dir, no fault
+      t = await bootTestApp(env); // same database, no fault
       hook = `${t.url}/webhooks/podium`;
 
       const row = await processed(event.metadata.event_uid);

@@ -5,6 +5,7 @@ import { Database } from '@app/database';
 import { type HybridQuery, PgVectorStore, QdrantStore, type VectorStore } from '@app/vector';
 
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
+import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 import { qdrantFidelity } from './support/qdrant-fidelity';
 import { REAL_QDRANT, qdrantStoreOn, rawClient, testCollections } from './support/qdrant-stores';
 import {
@@ -16,14 +17,15 @@ import {
 } from './support/vector-store-contract';
 
 /**
- * One behavioural suite, three backends: pgvector on PGlite, Qdrant's contract server, and a
- * real Qdrant when QDRANT_URL is set (skipped otherwise). Then what only Qdrant has: start-up
- * checks, deadlines, and the wire format, every body validated against the client's schema.
+ * One behavioural suite, three backends: pgvector (on PGlite, and on a Postgres server in the
+ * e2e-postgres project), Qdrant's contract server, and a real Qdrant when QDRANT_URL is set
+ * (skipped otherwise). Then what only Qdrant has: start-up checks, deadlines, and the wire
+ * format, every body validated against the client's schema.
  */
 
-vectorStoreContract('pgvector on PGlite', () => {
-  const database = new Database({ dataDir: 'memory://' });
-  return Promise.resolve({ store: new PgVectorStore(database), close: () => database.close() });
+vectorStoreContract(`pgvector on ${TEST_ENGINE}`, async () => {
+  const { database, close } = await openEngineDatabase();
+  return { store: new PgVectorStore(database), close };
 });
 
 describe('Qdrant provider on the contract server', () => {
@@ -215,10 +217,11 @@ describe('the contract server itself', () => {
 describe('pgvector and Qdrant agree', () => {
   let fake: FakeQdrant;
   let database: Database;
+  let closeDatabase: () => Promise<void>;
   let stores: VectorStore[];
   beforeAll(async () => {
     fake = await startFakeQdrant();
-    database = new Database({ dataDir: 'memory://' });
+    ({ database, close: closeDatabase } = await openEngineDatabase());
     stores = [new PgVectorStore(database), qdrantStoreOn({ url: fake.url }, 'parity').store];
     for (const store of stores) {
       await store.init(DIMENSION);
@@ -226,7 +229,7 @@ describe('pgvector and Qdrant agree', () => {
     }
   });
   afterAll(async () => {
-    await database.close();
+    await closeDatabase();
     await fake.close();
   });
 

@@ -1,3 +1,4 @@
+import { type DatabaseOptions } from '@app/database';
 import { type EntityType } from '@app/redaction';
 import { type CountryCode } from 'libphonenumber-js';
 
@@ -43,6 +44,10 @@ export interface AppConfig {
     /** Embedded PGlite data dir; `memory://` keeps it in RAM (tests). */
     dataDir: string;
     databaseUrl?: string;
+    /** Pool and limits for the server path (DATABASE_URL). */
+    database: Required<
+      Pick<DatabaseOptions, 'poolMax' | 'statementTimeoutMs' | 'connectTimeoutMs'>
+    >;
     qdrantUrl?: string;
     qdrantApiKey?: string;
     qdrant: {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 
+import { DATABASE_DEFAULTS } from '@app/database';
 import { parsePhoneRegions, parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
@@ -104,6 +105,12 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       vectorProvider: env.VECTOR_PROVIDER ?? 'pgvector',
       dataDir: env.DATA_DIR ?? './data',
       databaseUrl: env.DATABASE_URL,
+      database: {
+        poolMax: env.DATABASE_POOL_MAX ?? DATABASE_DEFAULTS.poolMax,
+        statementTimeoutMs:
+          env.DATABASE_STATEMENT_TIMEOUT_MS ?? DATABASE_DEFAULTS.statementTimeoutMs,
+        connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? DATABASE_DEFAULTS.connectTimeoutMs,
+      },
       qdrantUrl: env.QDRANT_URL,
       qdrantApiKey: env.QDRANT_API_KEY,
       qdrant: {

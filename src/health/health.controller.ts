@@ -1,3 +1,4 @@
+import { Database } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -16,6 +17,7 @@ export class HealthController {
     private readonly indicator: HealthIndicatorService,
     private readonly embedding: EmbeddingService,
     private readonly bootstrap: StoreBootstrap,
+    private readonly database: Database,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
   ) {}
@@ -34,6 +36,11 @@ export class HealthController {
         const session = this.indicator.check('database');
         if (!this.bootstrap.ready) {
           return session.down({ message: this.bootstrap.notReadyReason });
+        }
+        // The relational tables (CRM, webhook inbox) live here whatever the vector store.
+        const relational = await this.database.check();
+        if (!relational.up) {
+          return session.down({ message: relational.reason });
         }
         return (await this.store.isHealthy())
           ? session.up()

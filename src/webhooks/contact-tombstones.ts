@@ -13,7 +13,7 @@ export class ContactTombstones {
   constructor(private readonly database: Database) {}
 
   async recordDeleted(contactUids: string[]): Promise<void> {
-    await this.database.query(
+    await this.database.execute(
       `INSERT INTO podium_contact_tombstones (contact_uid, merged_into)
        SELECT unnest($1::text[]), NULL
        ON CONFLICT (contact_uid) DO UPDATE SET merged_into = NULL, recorded_at = now()`,
@@ -22,7 +22,7 @@ export class ContactTombstones {
   }
 
   async recordMerged(fromContactUid: string, toContactUid: string): Promise<void> {
-    await this.database.query(
+    await this.database.execute(
       `INSERT INTO podium_contact_tombstones (contact_uid, merged_into) VALUES ($1, $2)
        ON CONFLICT (contact_uid) DO UPDATE SET merged_into = $2, recorded_at = now()`,
       [fromContactUid, toContactUid],

@@ -43,12 +43,12 @@ export class WebhookInbox {
 
   /** Stores a delivery; false when its event id is already known (a redelivery). */
   async insert(eventId: string, type: string, envelope: PodiumEnvelope): Promise<boolean> {
-    const rows = await this.database.query(
+    const inserted = await this.database.execute(
       `INSERT INTO ${TABLE} (event_id, type, payload) VALUES ($1, $2, $3::jsonb)
-       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+       ON CONFLICT (event_id) DO NOTHING`,
       [eventId, type, JSON.stringify(envelope)],
     );
-    return rows.length === 1;
+    return inserted === 1;
   }
 
   /** Leases up to `limit` due events, oldest first, and counts the attempt. */
@@ -72,7 +72,7 @@ export class WebhookInbox {
 
   /** Done: the payload (customer text) is dropped, the id stays for dedupe. */
   async markProcessed(eventId: string): Promise<void> {
-    await this.database.query(
+    await this.database.execute(
       `UPDATE ${TABLE} SET processed_at = now(), locked_until = NULL, payload = NULL,
          last_error = NULL WHERE event_id = $1`,
       [eventId],
@@ -80,7 +80,7 @@ export class WebhookInbox {
   }
 
   async scheduleRetry(eventId: string, error: string, delayMs: number): Promise<void> {
-    await this.database.query(
+    await this.database.execute(
       `UPDATE ${TABLE} SET locked_until = NULL, last_error = $2,
          next_attempt_at = now() + $3::int * interval '1 millisecond' WHERE event_id = $1`,
       [eventId, error, delayMs],
@@ -89,7 +89,7 @@ export class WebhookInbox {
 
   /** Dead letter: kept with its payload for an operator to inspect and re-queue. */
   async markFailed(eventId: string, error: string): Promise<void> {
-    await this.database.query(
+    await this.database.execute(
       `UPDATE ${TABLE} SET locked_until = NULL, last_error = $2, failed_at = now()
        WHERE event_id = $1`,
       [eventId, error],
@@ -104,7 +104,7 @@ export class WebhookInbox {
     if (eventIds.length === 0) {
       return;
     }
-    await this.database.query(
+    await this.database.execute(
       `UPDATE ${TABLE} SET locked_until = NULL, attempts = GREATEST(attempts - 1, 0)
        WHERE event_id = ANY($1::text[]) AND processed_at IS NULL AND failed_at IS NULL`,
       [eventIds],
@@ -113,11 +113,9 @@ export class WebhookInbox {
 
   /** Forgets processed events older than the retention; returns how many. */
   async purgeProcessed(): Promise<number> {
-    const rows = await this.database.query(
-      `DELETE FROM ${TABLE} WHERE processed_at < now() - $1::int * interval '1 day'
-       RETURNING event_id`,
+    return this.database.execute(
+      `DELETE FROM ${TABLE} WHERE processed_at < now() - $1::int * interval '1 day'`,
       [RETENTION_DAYS],
     );
-    return rows.length;
   }
 }

@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 
@@ -164,5 +165,29 @@ describe('WebhookWorker', () => {
     expect(inbox.rows.get('e1')!.state).toBe('pending');
     sut.kick(); // stopped: no new work
     expect(process).toHaveBeenCalledTimes(1);
+  });
+
+  it('logs a database outage once, not at every poll, and says when it is over', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const claim = jest.spyOn(inbox, 'claim');
+    claim.mockRejectedValue(new DatabaseUnavailableError('ECONNREFUSED'));
+    for (let poll = 0; poll < 5; poll++) {
+      sut.kick();
+      await sut.idle();
+    }
+    expect(claim).toHaveBeenCalledTimes(5);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/paused: The database is unavailable \(ECONNREFUSED\)/);
+    expect(error).not.toHaveBeenCalled();
+
+    claim.mockRestore();
+    sut.kick();
+    await sut.idle();
+    sut.kick();
+    await sut.idle();
+    expect(log.mock.calls.filter(([m]) => /resumed/.test(String(m)))).toHaveLength(1);
+    [warn, log, error].forEach((spy) => spy.mockRestore());
   });
 });

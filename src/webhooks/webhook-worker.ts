@@ -1,4 +1,5 @@
 import { DomainError, withDeadline } from '@app/common';
+import { DatabaseUnavailableError } from '@app/database';
 import {
   type BeforeApplicationShutdown,
   Injectable,
@@ -55,6 +56,8 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   private stopped = false;
   private poll?: NodeJS.Timeout;
   private lastPurge = 0;
+  /** Set while the database is away: the outage is logged once, not at every poll. */
+  private paused = false;
   /** Leased by this process and not finished: handed back on shutdown. */
   private readonly inHand = new Set<string>();
 
@@ -86,7 +89,13 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       return;
     }
     this.draining = this.drain()
-      .catch((error: unknown) => this.logger.error(`webhook drain failed: ${describe(error)}`))
+      .then(() => {
+        if (this.paused) {
+          this.paused = false;
+          this.logger.log('webhook worker resumed: the database is back');
+        }
+      })
+      .catch((error: unknown) => this.drainFailed(error))
       .finally(() => {
         this.draining = undefined;
         if (this.again) {
@@ -119,6 +128,17 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     await this.inbox.release(unfinished).catch((error: unknown) => {
       this.logger.warn(`could not release webhook leases: ${describe(error)}`);
     });
+  }
+
+  private drainFailed(error: unknown): void {
+    if (!(error instanceof DatabaseUnavailableError)) {
+      this.logger.error(`webhook drain failed: ${describe(error)}`);
+    } else if (!this.paused) {
+      this.paused = true;
+      this.logger.warn(
+        `webhook worker paused: ${error.message} Polling every ${WORKER.pollMs} ms.`,
+      );
+    }
   }
 
   private async drain(): Promise<void> {

@@ -4,6 +4,7 @@ import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module';
 import { loadConfig } from '../../src/config/load-config';
 import { APP_OPTIONS, configureApp, createApp, createFastifyAdapter } from '../../src/create-app';
+import { engineEnv } from './postgres';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -21,6 +22,37 @@ export const TEST_ENV: Record<string, string> = {
 };
 
 /**
+ * A fresh database on the project's engine (see `postgres.ts`) unless the test names its own
+ * (`DATA_DIR` on disk, `DATABASE_URL`). Returns the env to boot with and what drops it.
+ */
+async function withEngine(env: Record<string, string>) {
+  const own = env.DATABASE_URL !== undefined || (env.DATA_DIR ?? 'memory://') !== 'memory://';
+  const engine = own ? { env: {}, release: () => Promise.resolve() } : await engineEnv();
+  return { env: { ...TEST_ENV, ...engine.env, ...env }, release: engine.release };
+}
+
+/** Listens on a loopback port; a failed start still releases workers and the database. */
+async function listen(app: NestFastifyApplication, release: () => Promise<void>): Promise<TestApp> {
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await release();
+    throw error;
+  }
+  await app.getHttpAdapter().getInstance().ready();
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    url: `http://127.0.0.1:${address.port}`,
+    close: async () => {
+      await app.close();
+      await release();
+    },
+  };
+}
+
+/**
  * Boots the real app (Fastify, real pipes and filters, real store) on a loopback port.
  * `override` may swap providers (e.g. wrap one in a fault switch); everything else is real.
  */
@@ -28,7 +60,8 @@ export async function bootTestApp(
   env: Record<string, string> = {},
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder,
 ): Promise<TestApp> {
-  const config = loadConfig({ ...TEST_ENV, ...env });
+  const engine = await withEngine(env);
+  const config = loadConfig(engine.env);
   const app = override
     ? configureApp(
         (
@@ -37,16 +70,11 @@ export async function bootTestApp(
           ).compile()
         ).createNestApplication<NestFastifyApplication>(createFastifyAdapter(), APP_OPTIONS),
       )
-    : await createApp(config);
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await app.close().catch(() => undefined); // release workers and the database
-    throw error;
-  }
-  await app.getHttpAdapter().getInstance().ready();
-  const address = app.getHttpServer().address() as { port: number };
-  return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+    : await createApp(config).catch(async (error: unknown) => {
+        await engine.release();
+        throw error;
+      });
+  return listen(app, engine.release);
 }
 
 /** JSON POST helper returning status, headers and parsed body. */
@@ -76,7 +104,8 @@ export async function bootTestAppWith(
   env: Record<string, string>,
   imports: NonNullable<Parameters<typeof Test.createTestingModule>[0]['imports']>,
 ): Promise<TestApp> {
-  const config = loadConfig({ ...TEST_ENV, ...env });
+  const engine = await withEngine(env);
+  const config = loadConfig(engine.env);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config), ...imports],
   }).compile();
@@ -86,13 +115,5 @@ export async function bootTestAppWith(
       APP_OPTIONS,
     ),
   );
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    throw error;
-  }
-  await app.getHttpAdapter().getInstance().ready();
-  const address = app.getHttpServer().address() as { port: number };
-  return { app, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+  return listen(app, engine.release);
 }

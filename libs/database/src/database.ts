@@ -1,139 +1,174 @@
-import { ConfigurationError } from '@app/common';
+import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
-import { type DataSource } from 'typeorm';
 
-import { type PgConnection, openPgConnection } from './data-source';
+import { classifyDatabaseError } from './errors';
+import { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
-import { PodiumContacts1700000000001 } from './migrations/1700000000001-podium-contacts';
-import { PodiumWebhookEvents1700000000002 } from './migrations/1700000000002-podium-webhook-events';
-import { PodiumContactTombstones1700000000003 } from './migrations/1700000000003-podium-contact-tombstones';
+import { podiumContacts } from './migrations/1700000000001-podium-contacts';
+import { podiumWebhookEvents } from './migrations/1700000000002-podium-webhook-events';
+import { podiumContactTombstones } from './migrations/1700000000003-podium-contact-tombstones';
+import { migrate } from './migrations/migrator';
+import { PgClient } from './pg/pg.client';
+import { PgliteClient } from './pglite/pglite.client';
 
-/** What queries need: parameterised SQL returning rows. */
-export interface SqlExecutor {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-}
+/** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
+export const HNSW_EF_SEARCH = 100;
 
 export interface DatabaseOptions {
   /** Embedded PGlite data dir (`memory://` for RAM); used when no databaseUrl is set. */
   dataDir: string;
   databaseUrl?: string;
+  /** Server connections per process (`DATABASE_POOL_MAX`). */
+  poolMax?: number;
+  /** Server-side cap on one statement (`DATABASE_STATEMENT_TIMEOUT_MS`). */
+  statementTimeoutMs?: number;
+  /** Longest wait for a server connection (`DATABASE_CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs?: number;
 }
 
+export const DATABASE_DEFAULTS = {
+  poolMax: 10,
+  statementTimeoutMs: 30_000,
+  connectTimeoutMs: 5_000,
+} as const;
+
+/** The answer of {@link Database.check}: up, or down with a reason safe to show. */
+export type DatabaseHealth = { up: true } | { up: false; reason: string };
+
 /**
- * The service's Postgres (embedded PGlite or `DATABASE_URL`) and its schema. Vector columns
- * are `vector(N)`, so opening needs the embedder's dimension: the first `open(dimension)`
- * connects, checks the stored dimension, and runs the migrations; later callers share it.
+ * The service's Postgres (embedded PGlite or `DATABASE_URL`) and its schema, behind the
+ * {@link SqlExecutor} port. Vector columns are `vector(N)`, so opening needs the embedder's
+ * dimension: the first `open(dimension)` connects, checks the stored dimension and migrates;
+ * later callers share it. A server that cannot be reached fails `open` with a retryable
+ * `database_unavailable`, and the next `open` tries again.
  */
-export class Database {
+export class Database implements SqlExecutor {
   private readonly logger = new Logger(Database.name);
-  private connection?: PgConnection;
-  private opening?: Promise<DataSource>;
-  private signalOpen!: (ds: DataSource) => void;
-  private readonly opened = new Promise<DataSource>((resolve) => (this.signalOpen = resolve));
+  private client?: SqlClient;
+  private opening?: Promise<void>;
+  private signalOpen!: () => void;
+  private readonly opened = new Promise<void>((resolve) => (this.signalOpen = resolve));
 
   constructor(private readonly options: DatabaseOptions) {}
 
-  open(dimension: number): Promise<DataSource> {
-    this.opening ??= this.connect(dimension);
+  open(dimension: number): Promise<void> {
+    this.opening ??= this.connect(dimension).catch((error: unknown) => {
+      this.opening = undefined; // let a retry (StoreBootstrap) start over
+      throw error;
+    });
     return this.opening;
   }
 
   /** Resolves once someone has opened the database (consumers that do not know the dimension). */
-  whenOpen(): Promise<DataSource> {
+  whenOpen(): Promise<void> {
     return this.opened;
   }
 
-  /**
-   * Runs one statement. Embedded mode talks to PGlite directly: its node-postgres adapter
-   * costs several ms per query (measured: 12 ms against 4.5 ms for the same 22-row select),
-   * which is most of a hot-path budget. TypeORM stays for migrations and the server path.
-   */
-  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const connection = this.requireConnection();
-    if (connection.embedded) {
-      return (await connection.embedded.query<T>(sql, params)).rows;
-    }
-    return connection.dataSource.query(sql, params);
-  }
-
-  /** Runs `work` in one transaction (PGlite's own, which also holds its query lock). */
-  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const connection = this.requireConnection();
-    if (connection.embedded) {
-      return connection.embedded.transaction((tx) =>
-        work({
-          query: async <R>(sql: string, params?: unknown[]) =>
-            (await tx.query<R>(sql, params)).rows,
-        }),
-      );
-    }
-    return connection.dataSource.transaction((manager) =>
-      work({
-        query: <R>(sql: string, params?: unknown[]) => manager.query<R[]>(sql, params),
-      }),
-    );
-  }
-
-  private requireConnection(): PgConnection {
-    if (!this.connection) {
-      throw new Error('Database used before open()');
-    }
-    return this.connection;
-  }
-
-  get dataSource(): DataSource {
-    if (!this.connection) {
-      throw new Error('Database used before open()');
-    }
-    return this.connection.dataSource;
-  }
-
   get isOpen(): boolean {
-    return this.connection?.dataSource.isInitialized ?? false;
+    return this.client !== undefined;
+  }
+
+  /** Which engine serves: `pglite` (embedded) or `postgres` (DATABASE_URL). */
+  get engine(): SqlClient['engine'] {
+    return this.options.databaseUrl ? 'postgres' : 'pglite';
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
+    return this.requireClient().query<T>(sql, params);
+  }
+
+  execute(sql: string, params?: unknown[]): Promise<number> {
+    return this.requireClient().execute(sql, params);
+  }
+
+  exec(script: string): Promise<void> {
+    return this.requireClient().exec(script);
+  }
+
+  /** Runs `work` in one transaction; it commits when `work` resolves, else rolls back. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.requireClient().transaction(work);
+  }
+
+  /** Readiness: one round trip, bounded so a hung server cannot hang the probe. */
+  async check(timeoutMs = 2000): Promise<DatabaseHealth> {
+    if (!this.client) {
+      return { up: false, reason: 'the database is not open yet' };
+    }
+    const client = this.client;
+    const outcome = await withDeadline(timeoutMs, () => client.query('SELECT 1'));
+    if (outcome.status === 'ok') {
+      return { up: true };
+    }
+    if (outcome.status === 'timeout') {
+      return { up: false, reason: `the database did not answer within ${timeoutMs} ms` };
+    }
+    const error = classifyDatabaseError(outcome.error) as Error;
+    return { up: false, reason: error.message };
   }
 
   async close(): Promise<void> {
-    const connection = this.connection;
-    this.connection = undefined;
+    const client = this.client;
+    this.client = undefined;
     this.opening = undefined;
-    if (connection?.dataSource.isInitialized) {
-      await connection.dataSource.destroy();
-    }
-    await connection?.embedded?.close();
-    connection?.unlock?.();
+    await client?.close();
   }
 
-  private async connect(dimension: number): Promise<DataSource> {
-    this.connection = await openPgConnection({
-      ...this.options,
-      migrations: [
-        initialSchemaMigration(dimension),
-        PodiumContacts1700000000001,
-        PodiumWebhookEvents1700000000002,
-        PodiumContactTombstones1700000000003,
-      ],
-    });
-    const dataSource = this.connection.dataSource;
+  private requireClient(): SqlClient {
+    if (!this.client) {
+      throw new Error('Database used before open()');
+    }
+    return this.client;
+  }
+
+  private async connect(dimension: number): Promise<void> {
+    const client = await this.openClient();
     try {
-      await this.assertDimension(dataSource, dimension);
-      const ran = await dataSource.runMigrations({ transaction: 'each' });
-      ran.forEach((m) => this.logger.log(`migration applied: ${m.name}`));
+      await this.assertDimension(client, dimension);
+      const ran = await migrate(client, [
+        initialSchemaMigration(dimension),
+        podiumContacts,
+        podiumWebhookEvents,
+        podiumContactTombstones,
+      ]);
+      ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {
-      await this.close();
+      await client.close().catch(() => undefined);
       throw error;
     }
+    this.client = client;
     this.logger.log(
-      this.connection.embedded
+      client.engine === 'pglite'
         ? `embedded PGlite + pgvector at ${this.options.dataDir}`
         : 'connected to Postgres (DATABASE_URL)',
     );
-    this.signalOpen(dataSource);
-    return dataSource;
+    this.signalOpen();
+  }
+
+  private async openClient(): Promise<SqlClient> {
+    if (!this.options.databaseUrl) {
+      return PgliteClient.open(this.options.dataDir, `SET hnsw.ef_search = ${HNSW_EF_SEARCH}`);
+    }
+    const client = new PgClient({
+      url: this.options.databaseUrl,
+      poolMax: this.options.poolMax ?? DATABASE_DEFAULTS.poolMax,
+      statementTimeoutMs: this.options.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? DATABASE_DEFAULTS.connectTimeoutMs,
+      // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
+      sessionSettings: { 'hnsw.ef_search': HNSW_EF_SEARCH },
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return client;
   }
 
   /** Fails fast, with the fix, when the tables were built for another embedding model. */
-  private async assertDimension(dataSource: DataSource, expected: number): Promise<void> {
-    const rows: Array<{ type: string }> = await dataSource.query(
+  private async assertDimension(client: SqlClient, expected: number): Promise<void> {
+    const rows = await client.query<{ type: string }>(
       `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
        WHERE a.attrelid = to_regclass('podium_conversations') AND a.attname = 'embedding'`,
     );

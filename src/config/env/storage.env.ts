@@ -19,6 +19,30 @@ export class StorageEnv extends ServerEnv {
   @IsUrl({ require_tld: false, protocols: ['postgres', 'postgresql'] })
   DATABASE_URL?: string;
 
+  /** Server connections per process (DATABASE_URL only; PGlite is one session). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_MAX?: number;
+
+  /** The server cancels a statement that runs longer (a runaway query cannot hold a connection). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  /** Longest wait for a server connection before a request fails with database_unavailable. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+
   @IsOptional()
   @IsIn(VECTOR_PROVIDERS)
   VECTOR_PROVIDER?: (typeof VECTOR_PROVIDERS)[number];

@@ -1,11 +1,11 @@
-import { type MigrationInterface, type QueryRunner } from 'typeorm';
+import { type Migration } from './migration';
 
 /**
  * Builds the first migration for a given embedding dimension. pgvector columns are typed
  * `vector(N)`, so the dimension is part of the schema; the store refuses to boot when the
  * configured embedder disagrees with what is on disk.
  */
-export function initialSchemaMigration(dimension: number): new () => MigrationInterface {
+export function initialSchemaMigration(dimension: number): Migration {
   const common = (table: string) => `
     id uuid PRIMARY KEY,
     content text NOT NULL,
@@ -25,12 +25,11 @@ export function initialSchemaMigration(dimension: number): new () => MigrationIn
   const s = 'kb_source_chunks';
   const t = 'kb_topic_summaries';
 
-  return class InitialSchema1700000000000 implements MigrationInterface {
-    name = 'InitialSchema1700000000000';
-
-    async up(q: QueryRunner): Promise<void> {
-      await q.query(`CREATE EXTENSION IF NOT EXISTS vector`);
-      await q.query(`
+  return {
+    name: 'InitialSchema1700000000000',
+    up: async (tx) => {
+      await tx.exec(`CREATE EXTENSION IF NOT EXISTS vector`);
+      await tx.exec(`
         CREATE TABLE ${c} (${common(c)},
           contact_uid text NOT NULL,
           location_uid text,
@@ -40,7 +39,7 @@ export function initialSchemaMigration(dimension: number): new () => MigrationIn
         CREATE INDEX ${c}_contact_uid ON ${c} (contact_uid);
         CREATE INDEX ${c}_location_uid ON ${c} (location_uid);
         ${vectorIndexes(c)}`);
-      await q.query(`
+      await tx.exec(`
         CREATE TABLE ${s} (${common(s)},
           topic_id text NOT NULL,
           title text NOT NULL,
@@ -48,19 +47,13 @@ export function initialSchemaMigration(dimension: number): new () => MigrationIn
           chunk_index int NOT NULL);
         CREATE INDEX ${s}_topic_id ON ${s} (topic_id);
         ${vectorIndexes(s)}`);
-      await q.query(`
+      await tx.exec(`
         CREATE TABLE ${t} (${common(t)},
           topic_id text NOT NULL,
           title text NOT NULL,
           theme_id text);
         CREATE INDEX ${t}_topic_id ON ${t} (topic_id);
         ${vectorIndexes(t)}`);
-    }
-
-    async down(q: QueryRunner): Promise<void> {
-      await q.query(
-        `DROP TABLE IF EXISTS ${t}; DROP TABLE IF EXISTS ${s}; DROP TABLE IF EXISTS ${c};`,
-      );
-    }
+    },
   };
 }

@@ -1,14 +1,13 @@
-import { type MigrationInterface, type QueryRunner } from 'typeorm';
+import { type Migration } from './migration';
 
 /**
  * Contacts for the `local` Podium provider: the live CRM fields the context bridge merges
  * over history, kept in the service's own database for the embedded mode and demos.
  */
-export class PodiumContacts1700000000001 implements MigrationInterface {
-  name = 'PodiumContacts1700000000001';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const podiumContacts: Migration = {
+  name: 'PodiumContacts1700000000001',
+  up: (tx) =>
+    tx.exec(`
       CREATE TABLE podium_contacts (
         contact_uid text PRIMARY KEY,
         name text,
@@ -18,10 +17,5 @@ export class PodiumContacts1700000000001 implements MigrationInterface {
         opt_out_email boolean NOT NULL DEFAULT false,
         location_uid text,
         last_seen_at timestamptz,
-        updated_at timestamptz NOT NULL DEFAULT now())`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS podium_contacts`);
-  }
-}
+        updated_at timestamptz NOT NULL DEFAULT now())`),
+};

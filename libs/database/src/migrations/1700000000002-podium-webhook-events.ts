@@ -1,4 +1,4 @@
-import { type MigrationInterface, type QueryRunner } from 'typeorm';
+import { type Migration } from './migration';
 
 /**
  * The inbox of Podium webhook deliveries: each event is stored here before Podium gets its
@@ -8,11 +8,10 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * (`failed_at`). `payload` is cleared once an event is processed: the inbox keeps ids for
  * deduplication, not customer text.
  */
-export class PodiumWebhookEvents1700000000002 implements MigrationInterface {
-  name = 'PodiumWebhookEvents1700000000002';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const podiumWebhookEvents: Migration = {
+  name: 'PodiumWebhookEvents1700000000002',
+  up: (tx) =>
+    tx.exec(`
       CREATE TABLE podium_webhook_events (
         event_id text PRIMARY KEY,
         type text NOT NULL,
@@ -23,14 +22,8 @@ export class PodiumWebhookEvents1700000000002 implements MigrationInterface {
         locked_until timestamptz,
         processed_at timestamptz,
         failed_at timestamptz,
-        last_error text)`);
-    // Only pending rows are ever scanned by the worker; the index stays as small as the backlog.
-    await q.query(`
+        last_error text);
+      -- Only pending rows are ever scanned by the worker; the index stays as small as the backlog.
       CREATE INDEX podium_webhook_events_due ON podium_webhook_events (next_attempt_at)
-        WHERE processed_at IS NULL AND failed_at IS NULL`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS podium_webhook_events`);
-  }
-}
+        WHERE processed_at IS NULL AND failed_at IS NULL`),
+};

@@ -1,4 +1,4 @@
-import { type MigrationInterface, type QueryRunner } from 'typeorm';
+import { type Migration } from './migration';
 
 /**
  * Contacts Podium deleted or merged away. Webhook events can be processed out of order (a
@@ -6,18 +6,12 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * from bringing a deleted contact's text back, and sends a merged-away contact's message to
  * the survivor. Ids only: no customer text.
  */
-export class PodiumContactTombstones1700000000003 implements MigrationInterface {
-  name = 'PodiumContactTombstones1700000000003';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const podiumContactTombstones: Migration = {
+  name: 'PodiumContactTombstones1700000000003',
+  up: (tx) =>
+    tx.exec(`
       CREATE TABLE podium_contact_tombstones (
         contact_uid text PRIMARY KEY,
         merged_into text,
-        recorded_at timestamptz NOT NULL DEFAULT now())`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE IF EXISTS podium_contact_tombstones`);
-  }
-}
+        recorded_at timestamptz NOT NULL DEFAULT now())`),
+};

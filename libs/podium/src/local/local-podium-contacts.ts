@@ -57,7 +57,7 @@ export class LocalPodiumContacts implements PodiumContacts {
   async upsert(contacts: LocalContact[]): Promise<void> {
     await this.database.whenOpen();
     for (const c of contacts) {
-      await this.database.query(
+      await this.database.execute(
         `INSERT INTO podium_contacts (contact_uid, name, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
          ON CONFLICT (contact_uid) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,

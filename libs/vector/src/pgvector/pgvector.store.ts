@@ -51,7 +51,7 @@ export class PgVectorStore implements VectorStore {
     records: VectorRecord<C>[],
   ): Promise<UpsertResult> {
     return this.database.transaction(async (tx) => {
-      await tx.query(
+      await tx.execute(
         `DELETE FROM ${TABLES[collection]} WHERE topic_id = $1 AND NOT (id = ANY($2::uuid[]))`,
         [topicId, records.map((r) => r.id)],
       );
@@ -158,19 +158,16 @@ export class PgVectorStore implements VectorStore {
   }
 
   async deleteContact(contactUid: string): Promise<number> {
-    const rows = await this.db.query<{ id: string }>(
-      `DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1 RETURNING id`,
-      [contactUid],
-    );
-    return rows.length;
+    return this.db.execute(`DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1`, [
+      contactUid,
+    ]);
   }
 
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
-    const rows = await this.db.query<{ id: string }>(
-      `UPDATE ${TABLES.conversations} SET contact_uid = $2 WHERE contact_uid = $1 RETURNING id`,
+    return this.db.execute(
+      `UPDATE ${TABLES.conversations} SET contact_uid = $2 WHERE contact_uid = $1`,
       [fromContactUid, toContactUid],
     );
-    return rows.length;
   }
 
   /** Bytes on disk of the three tables with their indexes (benchmarks, operators). */

@@ -1,0 +1,22 @@
+/**
+ * The one query layer every raw statement goes through. Drivers disagree on result shapes
+ * (TypeORM's Postgres driver answers `UPDATE … RETURNING` with `[rows, rowCount]`, PGlite
+ * with rows), so callers never see a driver's result: rows, or a row count.
+ */
+export interface SqlExecutor {
+  /** One parameterised statement; its rows (those of `RETURNING` for writes). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** One parameterised statement; the number of rows it inserted, updated or deleted. */
+  execute(sql: string, params?: unknown[]): Promise<number>;
+  /** A script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+/** A connection (embedded PGlite or a server pool) behind the {@link SqlExecutor} port. */
+export interface SqlClient extends SqlExecutor {
+  /** Which engine answers: logs and health messages. */
+  readonly engine: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction; it commits when `work` resolves, else rolls back. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

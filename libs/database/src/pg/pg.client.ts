@@ -1,0 +1,127 @@
+import { Logger } from '@nestjs/common';
+import { Pool, type PoolClient, type QueryResult } from 'pg';
+
+import { classifyDatabaseError } from '../errors';
+import { type SqlClient, type SqlExecutor } from '../interfaces/sql-client.interface';
+
+/** How the service talks to a Postgres server (`DATABASE_URL`). */
+export interface PgPoolOptions {
+  url: string;
+  /** Connections per process (`DATABASE_POOL_MAX`). */
+  poolMax: number;
+  /** Server-side cap on one statement (`DATABASE_STATEMENT_TIMEOUT_MS`). */
+  statementTimeoutMs: number;
+  /** Wait for a connection (new or from the pool) before failing (`DATABASE_CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs: number;
+  /** `-c name=value` settings for every session (e.g. hnsw.ef_search). */
+  sessionSettings: Record<string, string | number>;
+}
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+/** The rows of exactly one statement: a multi-statement string here is a bug, not data. */
+function single(result: QueryResult | QueryResult[]): QueryResult {
+  if (Array.isArray(result)) {
+    throw new Error('query()/execute() take one statement; use exec() for scripts');
+  }
+  return result;
+}
+
+async function run<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw classifyDatabaseError(error);
+  }
+}
+
+function executor(target: Queryable): SqlExecutor {
+  return {
+    query: <T>(sql: string, params: unknown[] = []) =>
+      run(async () => single(await target.query(sql, params)).rows as T[]),
+    execute: (sql: string, params: unknown[] = []) =>
+      run(async () => single(await target.query(sql, params)).rowCount ?? 0),
+    exec: (script: string) =>
+      run(async () => {
+        await target.query(script); // no parameters: the simple protocol runs every statement
+      }),
+  };
+}
+
+/**
+ * A pooled connection to a Postgres server (node-postgres). The pool reconnects on demand,
+ * so after an outage the next statement simply works; while the server is away statements
+ * fail fast with `database_unavailable` instead of hanging.
+ */
+export class PgClient implements SqlClient {
+  readonly engine = 'postgres';
+  private readonly logger = new Logger(PgClient.name);
+  private readonly pool: Pool;
+  private readonly runner: SqlExecutor;
+
+  constructor(options: PgPoolOptions) {
+    const settings = {
+      ...options.sessionSettings,
+      statement_timeout: options.statementTimeoutMs,
+    };
+    this.pool = new Pool({
+      connectionString: options.url,
+      max: options.poolMax,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      application_name: 'context-bridge',
+      options: Object.entries(settings)
+        .map(([name, value]) => `-c ${name}=${value}`)
+        .join(' '),
+    });
+    // An idle connection that dies (server restart) is reported here; without a listener
+    // the process would crash. The pool drops it and opens a new one on the next query.
+    this.pool.on('error', (error) => {
+      this.logger.warn(`idle database connection lost: ${describeConnectionError(error)}`);
+    });
+    this.runner = executor(this.pool);
+  }
+
+  /** Connects once, so a wrong URL or a down server fails the start-up with its reason. */
+  async connect(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
+    return this.runner.query<T>(sql, params);
+  }
+
+  execute(sql: string, params?: unknown[]): Promise<number> {
+    return this.runner.execute(sql, params);
+  }
+
+  exec(script: string): Promise<void> {
+    return this.runner.exec(script);
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await run(() => this.pool.connect());
+    let broken = false;
+    try {
+      await run(() => client.query('BEGIN'));
+      const result = await work(executor(client));
+      await run(() => client.query('COMMIT'));
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      throw error;
+    } finally {
+      // A connection whose ROLLBACK failed is in an unknown state: destroy, never reuse.
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** The error class only: a driver message may quote a statement or its values. */
+function describeConnectionError(error: Error & { code?: string }): string {
+  return error.code ?? error.name;
+}

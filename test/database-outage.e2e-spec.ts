@@ -1,0 +1,150 @@
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
+
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
+import { IngestService } from '../src/ingest/ingest.service';
+import { ContactTombstones } from '../src/webhooks/contact-tombstones';
+import { WebhookProcessor } from '../src/webhooks/webhook-processor';
+import { deliverPodiumEvent, podiumEvent, podiumMessage } from './fakes/podium-webhooks';
+import { bootTestApp, postJson, type TestApp } from './support/app';
+import { FaultSwitch } from './support/faults';
+import { type OwnServer, startOwnServer, TEST_ENGINE } from './support/postgres';
+import { waitFor } from './support/wait';
+
+const SECRET = 'whsec_outage_51c2';
+
+type ErrorBody = { error: string; message: string };
+type SearchBody = { hits: Array<{ content: string }> };
+
+/**
+ * The server path when the server goes away: Postgres is stopped mid-run and started again.
+ * Readiness says why, requests fail fast with `database_unavailable`, an unacknowledged
+ * webhook is refused (Podium redelivers), an acknowledged one survives, and all of it
+ * recovers on its own. Only the server can go away: PGlite runs in-process.
+ */
+const onServer = TEST_ENGINE === 'postgres' ? describe : describe.skip;
+
+onServer('a Postgres outage (e2e: real app on its own server, stopped and restarted)', () => {
+  const processorFault = new FaultSwitch();
+  let server: OwnServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    server = startOwnServer();
+    t = await bootTestApp(
+      {
+        DATABASE_URL: server.url,
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+        PODIUM_WEBHOOK_SECRET: SECRET,
+      },
+      (builder) =>
+        builder.overrideProvider(WebhookProcessor).useFactory({
+          factory: (
+            contacts: PodiumContacts,
+            store: VectorStore,
+            ingest: IngestService,
+            config: AppConfig,
+            tombstones: ContactTombstones,
+          ) =>
+            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), [
+              'process',
+            ]),
+          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
+        }),
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    server?.destroy();
+  });
+
+  const search = (query: string) =>
+    postJson<SearchBody & ErrorBody>(`${t.url}/search`, {
+      query,
+      contact_uid: 'ctc_outage',
+      top_k: 3,
+    });
+  const ready = () =>
+    fetch(`${t.url}/health/ready`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { details: Record<string, unknown> },
+    }));
+  const message = (body: string) =>
+    podiumEvent(
+      'message.received',
+      podiumMessage({ contactUid: 'ctc_outage', conversationUid: `conv_${body.length}`, body }),
+    );
+
+  it('fails fast while the server is down and recovers by itself, losing no acknowledged webhook', async () => {
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [
+      {
+        conversation_uid: 'conv_outage',
+        contact_uid: 'ctc_outage',
+        channel: 'sms',
+        occurred_at: '2026-06-01T12:00:00Z',
+        sender: 'customer',
+        text: 'My standing desk motor hums but the desk does not rise.',
+      },
+    ]);
+    expect(ingest.status).toBe(200);
+    expect((await search('standing desk motor')).body.hits[0].content).toContain('standing desk');
+
+    // Acknowledged, then its processing fails (a dependency blinked) and is retried later.
+    processorFault.mode = 'reject';
+    const acknowledged = message('The replacement kayak paddle blade arrived cracked in half.');
+    expect(
+      (await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, acknowledged)).status,
+    ).toBe(202);
+
+    server.halt();
+
+    const down = await ready();
+    expect(down.status).toBe(503);
+    expect(down.body.details.database).toEqual({
+      status: 'down',
+      message: expect.stringMatching(/database is unavailable/),
+    });
+    const refused = await search('standing desk motor');
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toBe('database_unavailable');
+    const bundle = await postJson<{ meta: { partial: boolean }; historical_excerpts: unknown[] }>(
+      `${t.url}/context`,
+      { transcript: 'the standing desk motor hums', contact_uid: 'ctc_outage', timeout_ms: 800 },
+    );
+    expect(bundle.status).toBe(200);
+    expect(bundle.body).toMatchObject({ meta: { partial: true }, historical_excerpts: [] });
+    // Not stored, so not acknowledged: Podium keeps it and redelivers.
+    const unacknowledged = message('The bike trainer resistance knob spins freely now.');
+    const duringOutage = await deliverPodiumEvent(
+      `${t.url}/webhooks/podium`,
+      SECRET,
+      unacknowledged,
+    );
+    expect(duringOutage.status).toBe(503);
+    expect(duringOutage.body).toMatchObject({ error: 'database_unavailable' });
+
+    server.resume();
+    processorFault.mode = 'off';
+
+    await waitFor('readiness after the restart', async () =>
+      (await ready()).status === 200 ? true : undefined,
+    );
+    expect((await search('standing desk motor')).status).toBe(200);
+    const redelivered = await deliverPodiumEvent(
+      `${t.url}/webhooks/podium`,
+      SECRET,
+      unacknowledged,
+    );
+    expect(redelivered.status).toBe(202);
+    for (const [query, text] of [
+      ['kayak paddle blade cracked', 'kayak paddle'],
+      ['bike trainer resistance knob', 'bike trainer'],
+    ]) {
+      const hit = await waitFor(`"${text}" retrievable`, async () => {
+        const found = (await search(query)).body.hits?.find((h) => h.content.includes(text));
+        return found ?? undefined;
+      });
+      expect(hit.content).toContain(text);
+    }
+  });
+});

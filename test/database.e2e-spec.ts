@@ -1,0 +1,216 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ConfigurationError } from '@app/common';
+import { Database, type SqlExecutor } from '@app/database';
+
+import { openEngineDatabase, preparedEngineDatabase, TEST_ENGINE } from './support/postgres';
+
+/**
+ * The database port on this project's engine (PGlite, or a Postgres server in e2e-postgres):
+ * result shapes, transactions and migrations. Drivers disagree on shapes (TypeORM's `pg`
+ * path answered `UPDATE … RETURNING` with `[rows, rowCount]`), so these pin the contract
+ * every raw query relies on.
+ */
+const DIMENSION = 4;
+const PREVIOUS_SCHEMA = readFileSync(join(__dirname, 'fixtures', 'schema-0.1.0.sql'), 'utf8');
+const MIGRATIONS = [
+  'InitialSchema1700000000000',
+  'PodiumContacts1700000000001',
+  'PodiumWebhookEvents1700000000002',
+  'PodiumContactTombstones1700000000003',
+];
+
+const appliedMigrations = async (db: SqlExecutor) =>
+  (await db.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).map((r) => r.name);
+
+describe(`the SQL port on ${TEST_ENGINE}`, () => {
+  let sut: Database;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ database: sut, close } = await openEngineDatabase());
+    await sut.open(DIMENSION);
+    await sut.exec(`CREATE TABLE port_items (id int PRIMARY KEY, label text NOT NULL,
+      meta jsonb, at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO port_items (id, label) VALUES (1, 'a'), (2, 'b'), (3, 'c')`);
+  });
+  afterAll(() => close());
+
+  it('query() gives the rows of RETURNING for every kind of write, never a driver tuple', async () => {
+    expect(
+      await sut.query(`INSERT INTO port_items (id, label) VALUES (4, 'd') RETURNING id, label`),
+    ).toEqual([{ id: 4, label: 'd' }]);
+    expect(
+      await sut.query(`UPDATE port_items SET label = upper(label) WHERE id IN (1, 2)
+        RETURNING id, label`),
+    ).toEqual(
+      expect.arrayContaining([
+        { id: 1, label: 'A' },
+        { id: 2, label: 'B' },
+      ]),
+    );
+    expect(await sut.query(`DELETE FROM port_items WHERE id = 4 RETURNING id`)).toEqual([
+      { id: 4 },
+    ]);
+    expect(await sut.query(`UPDATE port_items SET label = 'x' WHERE id = 99 RETURNING id`)).toEqual(
+      [],
+    );
+  });
+
+  it('execute() gives the number of rows written', async () => {
+    expect(await sut.execute(`INSERT INTO port_items (id, label) VALUES (5, 'e'), (6, 'f')`)).toBe(
+      2,
+    );
+    expect(
+      await sut.execute(
+        `INSERT INTO port_items (id, label) VALUES (5, 'e') ON CONFLICT DO NOTHING`,
+      ),
+    ).toBe(0);
+    expect(await sut.execute(`UPDATE port_items SET label = $1 WHERE id >= $2`, ['z', 5])).toBe(2);
+    expect(await sut.execute(`DELETE FROM port_items WHERE id = ANY($1::int[])`, [[5, 6, 7]])).toBe(
+      2,
+    );
+    expect(await sut.execute(`DELETE FROM port_items WHERE id = 99`)).toBe(0);
+  });
+
+  it('decodes the column types the service reads the same way on both engines', async () => {
+    await sut.execute(`UPDATE port_items SET meta = $1::jsonb WHERE id = 3`, [
+      JSON.stringify({ k: [1, 'two'] }),
+    ]);
+    const [row] = await sut.query<Record<string, unknown>>(
+      `SELECT meta, at, count(*) OVER ()::int AS n, 0.5::float8 AS f, true AS b, NULL AS nothing,
+        ARRAY['x','y'] AS arr FROM port_items WHERE id = 3`,
+    );
+    expect(row).toEqual({
+      meta: { k: [1, 'two'] },
+      at: expect.any(Date),
+      n: 1,
+      f: 0.5,
+      b: true,
+      nothing: null,
+      arr: ['x', 'y'],
+    });
+  });
+
+  it('takes one statement per query(); scripts go through exec()', async () => {
+    await expect(sut.query('SELECT 1; SELECT 2')).rejects.toThrow();
+    await expect(sut.execute('SELECT 1; SELECT 2')).rejects.toThrow();
+    await sut.exec('SELECT 1; SELECT 2');
+  });
+
+  it('commits a transaction that resolves, rolls back one that throws', async () => {
+    const committed = await sut.transaction(async (tx) => {
+      await tx.execute(`INSERT INTO port_items (id, label) VALUES (10, 'kept')`);
+      return tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM port_items WHERE id = 10`);
+    });
+    expect(committed).toEqual([{ n: 1 }]);
+    await expect(
+      sut.transaction(async (tx) => {
+        await tx.execute(`INSERT INTO port_items (id, label) VALUES (11, 'lost')`);
+        await tx.execute(`UPDATE port_items SET label = 'lost' WHERE id = 10`);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await sut.query(`SELECT id, label FROM port_items WHERE id >= 10 ORDER BY id`)).toEqual([
+      { id: 10, label: 'kept' },
+    ]);
+  });
+
+  it('lets data errors through unchanged (a bug or bad data is not an outage)', async () => {
+    await expect(
+      sut.execute(`INSERT INTO port_items (id, label) VALUES (1, 'dup')`),
+    ).rejects.toThrow(/duplicate key/);
+    await expect(sut.query(`SELECT * FROM no_such_table`)).rejects.toMatchObject({
+      code: '42P01',
+    });
+  });
+});
+
+describe(`migrations on ${TEST_ENGINE}`, () => {
+  it('build the schema on an empty database once, and a reopen applies nothing', async () => {
+    const prepared = await preparedEngineDatabase();
+    const database = new Database(prepared.options);
+    try {
+      await database.open(DIMENSION);
+      expect(await appliedMigrations(database)).toEqual(MIGRATIONS);
+      const tables = await database.query<{ t: string }>(
+        `SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+      );
+      expect(tables.map((r) => r.t)).toEqual([
+        'kb_source_chunks',
+        'kb_topic_summaries',
+        'migrations',
+        'podium_contact_tombstones',
+        'podium_contacts',
+        'podium_conversations',
+        'podium_webhook_events',
+      ]);
+      await database.execute(`INSERT INTO podium_contact_tombstones (contact_uid) VALUES ('c')`);
+      await database.close();
+      await database.open(DIMENSION);
+      expect(await appliedMigrations(database)).toEqual(MIGRATIONS);
+      expect(await database.query('SELECT contact_uid FROM podium_contact_tombstones')).toEqual([
+        { contact_uid: 'c' },
+      ]);
+    } finally {
+      await database.close();
+      await prepared.release();
+    }
+  });
+
+  it('recognise a database migrated by 0.1.0 (TypeORM) and keep its data', async () => {
+    const prepared = await preparedEngineDatabase();
+    const database = new Database(prepared.options);
+    try {
+      await prepared.run(PREVIOUS_SCHEMA);
+      await prepared.run(
+        `INSERT INTO podium_conversations (id, content, embedding, contact_uid, conversation_uid,
+          channel, occurred_at) VALUES (gen_random_uuid(), 'kept across the upgrade',
+          array_fill(0.1, ARRAY[512])::vector, 'ctc_old', 'conv_old', 'sms', now())`,
+      );
+      await database.open(512);
+      expect(await appliedMigrations(database)).toEqual(MIGRATIONS);
+      expect(
+        await database.query(`SELECT content FROM podium_conversations WHERE tsv @@ 'upgrad'`),
+      ).toEqual([{ content: 'kept across the upgrade' }]);
+    } finally {
+      await database.close();
+      await prepared.release();
+    }
+  });
+
+  it('refuse a database a newer version migrated, naming the step', async () => {
+    const prepared = await preparedEngineDatabase();
+    const database = new Database(prepared.options);
+    try {
+      await database.open(DIMENSION);
+      await database.execute(
+        `INSERT INTO migrations ("timestamp", name) VALUES (1800000000000, 'Future1800000000000')`,
+      );
+      await database.close();
+      const reopen = database.open(DIMENSION);
+      await expect(reopen).rejects.toBeInstanceOf(ConfigurationError);
+      await expect(reopen).rejects.toThrow(/newer version.*Future1800000000000/);
+    } finally {
+      await database.close();
+      await prepared.release();
+    }
+  });
+});
+
+const onServer = TEST_ENGINE === 'postgres' ? describe : describe.skip;
+
+onServer('migrations on a shared server', () => {
+  it('replicas starting at once apply each step exactly once', async () => {
+    const prepared = await preparedEngineDatabase();
+    const replicas = [1, 2, 3].map(() => new Database(prepared.options));
+    try {
+      await Promise.all(replicas.map((r) => r.open(DIMENSION)));
+      expect(await appliedMigrations(replicas[0])).toEqual(MIGRATIONS);
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+      await prepared.release();
+    }
+  });
+});

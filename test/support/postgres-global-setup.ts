@@ -1,0 +1,14 @@
+import { startOwnServer } from './postgres-server';
+
+/**
+ * Jest globalSetup of the `e2e-postgres` project: uses the server in TEST_DATABASE_URL (CI
+ * and `npm run db:test-server` start one), else starts a throwaway cluster for this run.
+ */
+export default function setup(): void {
+  if (process.env.TEST_DATABASE_URL) {
+    return;
+  }
+  const server = startOwnServer();
+  process.env.TEST_DATABASE_URL = server.url;
+  (globalThis as { __cbPostgres?: { destroy(): void } }).__cbPostgres = server;
+}

@@ -29,3 +29,11 @@ export function startOwnServer(): OwnServer {
     destroy: () => run('destroy'),
   };
 }
+
+/**
+ * Installs Debian's postgresql-15 and builds pgvector from ../shared/vendor when they are
+ * missing (as root; a no-op once installed), so `npm test` on a fresh machine sets itself up.
+ */
+export function installPostgresIfMissing(): void {
+  execFileSync('bash', [SCRIPT, 'install'], { stdio: 'inherit' });
+}

@@ -15,13 +15,22 @@ for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 }
 
 /**
- * The ASR rendering: "john dot smith at example dot com". Limited to common TLDs because
- * "at" and "dot" are ordinary words; a two-word local part ("john smith at …") masks only
- * its last word, which is the part that identifies the mailbox. The dotted parts are
- * bounded ({0,4}) so "a dot a dot a dot …" without an "at" fails in linear time.
+ * The ASR rendering: "john dot smith at example dot com", "jane.smith at gmail dot com",
+ * and the anti-scraping "jane [at] example [dot] com". Limited to common TLDs because "at"
+ * and "dot" are ordinary words; a two-word local part ("john smith at …") masks only its
+ * last word, which is the part that identifies the mailbox.
+ *
+ * Linear by construction: a match may only start where no local-part character precedes
+ * (so each word is tried once, not at every one of its characters: `\b` let
+ * "x dot a-a-a-…" start at every "a" and rescan the rest, quadratic), the written local
+ * part is a deterministic `x(.x)*`, and the dotted parts are bounded ({0,4}).
  */
-const SPOKEN_EMAIL =
-  /\b[a-z0-9][\w-]*(?:\s+dot\s+[\w-]+){0,4}\s+at\s+[a-z0-9][\w-]*(?:\s+dot\s+[\w-]+){0,4}\s+dot\s+(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|info|biz|me|ai|app|dev)\b/gi;
+const AT = String.raw`(?:\s+at\s+|\s*[[(]\s*at\s*[\])]\s*)`;
+const DOT = String.raw`(?:\s+dot\s+|\s*[[(]\s*dot\s*[\])]\s*)`;
+const SPOKEN_EMAIL = new RegExp(
+  String.raw`(?<![\w.+-])[a-z0-9](?:[\w+-]|\.[\w+-])*(?:${DOT}[\w-]+){0,4}${AT}[a-z0-9][\w-]*(?:${DOT}[\w-]+){0,4}${DOT}(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|es|it|nl|br|mx|in|au|info|biz|me|ai|app|dev)\b`,
+  'gi',
+);
 const HAS_SPOKEN_DOT = /\bdot\b/i;
 
 /** Written and spoken email addresses. */

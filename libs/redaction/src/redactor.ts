@@ -11,6 +11,7 @@ import { detectSpokenNumbers } from './detectors/spoken-number.detector';
 import { detectSsns } from './detectors/ssn.detector';
 import { detectStreetAddresses } from './detectors/street-address.detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
+import { normalize } from './normalize';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
 import { render, resolveOverlaps, type Span, toInputSpan } from './resolve';
 
@@ -105,8 +106,14 @@ export class Redactor {
     return ENTITY_TYPES.filter((t) => this.options.enabled.has(t));
   }
 
-  /** Masks every enabled entity in `text`; offsets in the result refer to `text`. */
-  redact(text: string): RedactionResult {
+  /**
+   * Masks every enabled entity in `input`; offsets in the result refer to `input`.
+   * Detection runs on the Unicode-folded text (see {@link normalize}); the spans are mapped
+   * back and the input itself is what gets rendered, so characters outside them survive.
+   */
+  redact(input: string): RedactionResult {
+    const folded = normalize(input);
+    const text = folded?.text ?? input;
     let spans: Span[] = [];
     let current = text;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -121,6 +128,14 @@ export class Redactor {
       }
       spans = [...spans, ...added].sort((a, b) => a.start - b.start);
       current = render(text, spans);
+    }
+    if (folded) {
+      spans = spans.map((s) => ({
+        type: s.type,
+        start: folded.starts[s.start],
+        end: folded.ends[s.end - 1],
+      }));
+      current = render(input, spans);
     }
     return { text: current, entities: spans.map(({ type, start, end }) => ({ type, start, end })) };
   }

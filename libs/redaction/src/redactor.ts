@@ -58,7 +58,8 @@ const DETECTORS: readonly DetectorEntry[] = [
   { types: ['CREDIT_CARD'], detect: detectCreditCards, needsDigit: true },
   { types: ['US_SSN'], detect: detectSsns, needsDigit: true },
   { types: ['PHONE'], detect: detectPhones, needsDigit: true },
-  { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: true },
+  // Not gated on digits: the unspecified address `::` has none.
+  { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: false },
   { types: ['STREET_ADDRESS'], detect: detectStreetAddresses, needsDigit: true },
   { types: ['DATE_OF_BIRTH'], detect: detectDatesOfBirth, needsDigit: true },
   { types: ['CREDIT_CARD', 'US_SSN', 'PHONE'], detect: detectSpokenNumbers, needsDigit: false },

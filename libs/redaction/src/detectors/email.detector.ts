@@ -3,15 +3,23 @@ import type { Detection, DetectorOptions } from './detector';
 
 /**
  * A practical address: any RFC 5322 `atext` (plus dots) in the local part, since people do
- * use `o'brien@` and `a&b@`, and a dotted domain ending in an alphabetic TLD. Sticky: it is
- * only ever tried where a local part starts (see {@link detectEmails}), and each domain
- * label must be followed by a dot, so a match attempt is linear.
+ * use `o'brien@` and `a&b@`, and a dotted domain ending in an alphabetic TLD. Unicode
+ * letters and digits count too (RFC 6531: `josé@münchen.de`, `用户@例子.广告`), as do
+ * punycode labels and TLDs (`xn--80ak6aa92e.xn--p1ai`). Sticky: it is only ever tried
+ * where a local part starts (see {@link detectEmails}), and each domain label must be
+ * followed by a dot, so a match attempt is linear.
  */
 const EMAIL_AT =
-  /[\w.!#$%&'*+/=?^`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![\w-])/y;
+  /[\p{L}\p{N}\w.!#$%&'*+/=?^`{|}~-]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:xn--[A-Za-z0-9-]{1,59}|\p{L}{2,63})(?![\p{L}\p{N}_-])/uy;
 const ATEXT = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.!#$%&'*+/=?^`{|}~-") {
   ATEXT[c.charCodeAt(0)] = 1;
+}
+const UNICODE_WORD = /[\p{L}\p{N}]/u;
+
+/** Whether the UTF-16 unit `code` may be part of a local part. */
+function localPartChar(code: number): boolean {
+  return code < 128 ? ATEXT[code] === 1 : UNICODE_WORD.test(String.fromCharCode(code));
 }
 
 /**
@@ -40,7 +48,7 @@ export function detectEmails(text: string, _options: DetectorOptions, out: Detec
   let minStart = 0;
   for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', Math.max(at + 1, minStart))) {
     let start = at;
-    while (start > minStart && ATEXT[text.charCodeAt(start - 1)] === 1) {
+    while (start > minStart && localPartChar(text.charCodeAt(start - 1))) {
       start--;
     }
     EMAIL_AT.lastIndex = start;

@@ -31,11 +31,11 @@ export function isSsn(digits: string, from = 0, to = digits.length): boolean {
 }
 
 /**
- * 3-2-4 with one delimiter used twice: the back-reference makes `123-45 6789` (mixed
+ * 3-2-4 with one delimiter (dash, space or dot) used twice: the back-reference makes `123-45 6789` (mixed
  * delimiters) fail to match at all. Not glued to words or to a further `-digit`, so a
  * fragment of `ABC-123-45-6789-0` is not a start.
  */
-const DELIMITED = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w]|-\d)/g;
+const DELIMITED = /(?<![\w.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\w]|[.-]\d)/g;
 
 /**
  * Near an SSN keyword, any way of writing nine digits counts: bare, dotted, slashed, or in

@@ -4,13 +4,13 @@
  * found in the folded text can be mapped back to the caller's text:
  * - any Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari, …) becomes `0`–`9`;
  * - fullwidth ASCII (`＠`, `Ａ`, `－`) becomes ASCII;
- * - NBSP, thin, narrow and ideographic spaces become a space; hyphen and dash variants
- *   (U+2010–U+2015, U+2011 non-breaking hyphen, en-dash, minus sign) become `-`;
+ * - NBSP, thin, narrow and ideographic spaces become a space; hyphens (U+2010, U+2011
+ *   non-breaking, figure dash, minus sign) become `-`, and so do en/em-dashes between the
+ *   groups of a number (but not in a "1998–2002" range);
  * - zero-width characters and the soft hyphen are dropped (they are invisible, so an
  *   address or number split by one still reads whole);
  * - between two digits, a gap of tabs, a line break or several spaces becomes one space,
- *   and spaces around a single dash are dropped ("415 – 555 – 0134"), since a number
- *   keeps being a number however it is spaced.
+ *   since a number keeps being a number however it is spaced.
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
  */
 
@@ -22,7 +22,7 @@ export interface Normalized {
 }
 
 /** Cheap test for text that needs folding: non-ASCII, or an odd gap after a digit. */
-const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d [\s-]/;
+const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d \s/;
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
 const DROPPED = new Set([0x00ad, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
 // prettier-ignore
@@ -188,26 +188,23 @@ function foldSeparatorDashes(chars: number[]): void {
 }
 
 /**
- * A gap starting at `at` that joins two digits: blanks holding at most one line break,
- * optionally around one dash. Returns the separator to write and where the gap ends, or
- * undefined when the gap is a single space already or does not reach a digit.
+ * A gap starting at `at` that joins two digits: blanks holding at most one line break.
+ * Returns the separator to write and where the gap ends, or undefined when the gap is a
+ * single space already or does not reach a digit. (" - " between numbers stays: in prose
+ * it is punctuation, "rated 4.2 - 1150 Northwest 9th Avenue".)
  */
 function digitGap(chars: number[], at: number): { sep: number; end: number } | undefined {
   let i = at;
   let breaks = 0;
-  let dash = false;
-  while (i < chars.length && (isBlank(chars[i]) || (chars[i] === 45 && !dash))) {
-    if (chars[i] === 10) {
-      breaks++;
-    }
-    dash ||= chars[i] === 45;
+  while (i < chars.length && isBlank(chars[i])) {
+    breaks += chars[i] === 10 ? 1 : 0;
     i++;
   }
   if (i >= chars.length || !isDigit(chars[i]) || breaks > 1) {
     return undefined;
   }
-  if (!dash && i - at === 1 && chars[at] === 32) {
+  if (i - at === 1 && chars[at] === 32) {
     return undefined;
   }
-  return { sep: dash ? 45 : 32, end: i };
+  return { sep: 32, end: i };
 }

@@ -5,6 +5,7 @@ import { detectDatesOfBirth } from './detectors/date-of-birth.detector';
 import type { DetectFn, Detection, DetectorOptions } from './detectors/detector';
 import { detectEmails } from './detectors/email.detector';
 import { detectIbans } from './detectors/iban.detector';
+import { detectInternationalAddresses } from './detectors/international-address.detector';
 import { detectIpAddresses } from './detectors/ip-address.detector';
 import { detectPhones } from './detectors/phone.detector';
 import { detectSpokenNumbers } from './detectors/spoken-number.detector';
@@ -61,6 +62,7 @@ const DETECTORS: readonly DetectorEntry[] = [
   // Not gated on digits: the unspecified address `::` has none.
   { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: false },
   { types: ['STREET_ADDRESS'], detect: detectStreetAddresses, needsDigit: true },
+  { types: ['STREET_ADDRESS'], detect: detectInternationalAddresses, needsDigit: true },
   { types: ['DATE_OF_BIRTH'], detect: detectDatesOfBirth, needsDigit: true },
   { types: ['CREDIT_CARD', 'US_SSN', 'PHONE'], detect: detectSpokenNumbers, needsDigit: false },
 ];

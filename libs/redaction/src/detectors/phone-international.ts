@@ -90,23 +90,14 @@ export const AMOUNT_AFTER =
   /^\s*(?:%|percent|eur|euros?|usd|dollars?|gbp|pounds?|yen|yuan|rmb|inr|rupees?|reais|pesos?|dirhams?|ringgit|rm|units?|items?|pcs|pieces|people|persons|times|views|visitors|km|kg|mb|gb|tb|kb|miles|points|votes|copies|users|customers|rows|records)\b/i;
 
 /**
- * Placeholder digits ("123-456-7890", "0000000"): six or more steps of a counting run, or
- * one digit repeated. Some region always accepts them, and nobody's number is one.
+ * Placeholder digits: "123-456-7890" counting up from 1, or one digit repeated, end to
+ * end. Some region always accepts them and nobody's number is one. Other runs
+ * ("01 23 45 67 89", "98765 43210") are the example layouts people really copy their own
+ * digits into, so they stay numbers.
  */
 function isFiller(digits: string): boolean {
-  let up = 0;
-  let down = 0;
-  let same = 0;
-  for (let i = 1; i < digits.length; i++) {
-    const step = (digits.charCodeAt(i) - digits.charCodeAt(i - 1) + 10) % 10;
-    up = step === 1 ? up + 1 : 0;
-    down = step === 9 ? down + 1 : 0;
-    same = step === 0 ? same + 1 : 0;
-    if (up >= 6 || down >= 6 || same >= 6) {
-      return true;
-    }
-  }
-  return false;
+  const same = digits.split(digits[0]).length - 1 === digits.length;
+  return same || '1234567890123456'.startsWith(digits);
 }
 
 /** Shapes that the context path refuses whatever region they are valid in. */

@@ -68,6 +68,16 @@ const BARE = new RegExp(
 );
 const ADDRESS_CONTEXT =
   /(?:\baddress(?:\s+is)?|\b(?:live|living|lives|located|based|stay(?:ing)?)\s+(?:at|on)|\b(?:ship|send|deliver|mail)(?:\s+(?:it|them|this))?\s+to|\bdirecci[oó]n|\bendere[cç]o|\badresse|\banschrift|\bmorada|\bdomicilio)[\s:,]{0,4}$/i;
+/**
+ * Literal pre-checks, far cheaper than the Unicode patterns tried at every position: no
+ * street type or German street word means no layout can match, and no announcement means
+ * no bare address can.
+ */
+const TYPE_HINT =
+  /calle|avenida|avda|avenue|boulevard|rua|travessa|pra[çc]a|rodovia|rue|all[ée]e|impasse|quai|chemin|carrer|strada|viale|piazza|rambla|c\/|av\.|r\.|tv\.|bd\.|v[ií]a|place|route|cours|plaza|largo|corso|camino|paseo|pasaje|ronda|carrera|estrada|alameda|traverse|stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|damm|ufer|chaussee/i;
+const CONTEXT_HINT =
+  /address|live|living|located|based|stay|ship|send|deliver|mail|direcci|endere|adresse|anschrift|morada|domicilio/i;
+
 /** Words that begin the next clause rather than continue a street name. */
 const NOT_A_NAME = /^(?:I|I'm|The|And|But|Then|Please|Thanks|Thank|Okay|OK|Yes|No)$/;
 
@@ -78,12 +88,14 @@ export function detectInternationalAddresses(
   out: Detection[],
 ): void {
   const score = BASE_CONFIDENCE.STREET_ADDRESS;
-  for (const pattern of PATTERNS) {
-    for (const m of text.matchAll(pattern)) {
-      out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
+  if (TYPE_HINT.test(text)) {
+    for (const pattern of PATTERNS) {
+      for (const m of text.matchAll(pattern)) {
+        out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
+      }
     }
   }
-  if (!/\d/.test(text)) {
+  if (!CONTEXT_HINT.test(text)) {
     return;
   }
   for (const m of text.matchAll(BARE)) {

@@ -1,4 +1,4 @@
-import { Metadata } from 'libphonenumber-js/core';
+import { Metadata, type MetadataJson } from 'libphonenumber-js/core';
 import { type CountryCode, getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
@@ -27,6 +27,16 @@ interface RegionCheck {
 let checks: RegionCheck[] | undefined;
 
 /**
+ * Regions our callers come from most, tried first: a valid number stops the search at its
+ * first region, so this order is what a real number costs (the rest follow, for recall).
+ */
+// prettier-ignore
+const FIRST: readonly CountryCode[] = [
+  'GB', 'FR', 'DE', 'ES', 'IT', 'PT', 'BR', 'MX', 'IN', 'IL', 'JP', 'CN', 'MY', 'AU', 'NL',
+  'BE', 'CH', 'IE', 'PH', 'SG', 'HK', 'KR', 'AR', 'CO', 'ZA', 'NG', 'AE', 'TR', 'PL', 'SE',
+];
+
+/**
  * Per region: national number pattern, possible lengths and trunk prefix, compiled once.
  * They are a cheap necessary condition; full validation costs tens of microseconds per
  * region, so it only runs for the few regions that pass (keeps 245 regions affordable,
@@ -34,8 +44,10 @@ let checks: RegionCheck[] | undefined;
  */
 function regionChecks(): RegionCheck[] {
   if (!checks) {
-    const metadata = new Metadata(maxMetadata);
-    checks = getCountries().map((region) => {
+    // The JSON import is typed with plain strings where the API expects region codes.
+    const metadata = new Metadata(maxMetadata as unknown as MetadataJson);
+    const rest = getCountries().filter((r) => !FIRST.includes(r));
+    checks = [...FIRST, ...rest].map((region) => {
       metadata.selectNumberingPlan(region);
       const plan = metadata.numberingPlan as unknown as Plan;
       return {

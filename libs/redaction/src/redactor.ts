@@ -5,12 +5,14 @@ import { detectDatesOfBirth } from './detectors/date-of-birth.detector';
 import type { DetectFn, Detection, DetectorOptions } from './detectors/detector';
 import { detectEmails } from './detectors/email.detector';
 import { detectIbans } from './detectors/iban.detector';
+import { detectInternationalAddresses } from './detectors/international-address.detector';
 import { detectIpAddresses } from './detectors/ip-address.detector';
 import { detectPhones } from './detectors/phone.detector';
 import { detectSpokenNumbers } from './detectors/spoken-number.detector';
 import { detectSsns } from './detectors/ssn.detector';
 import { detectStreetAddresses } from './detectors/street-address.detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
+import { normalize } from './normalize';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
 import { render, resolveOverlaps, type Span, toInputSpan } from './resolve';
 
@@ -57,8 +59,10 @@ const DETECTORS: readonly DetectorEntry[] = [
   { types: ['CREDIT_CARD'], detect: detectCreditCards, needsDigit: true },
   { types: ['US_SSN'], detect: detectSsns, needsDigit: true },
   { types: ['PHONE'], detect: detectPhones, needsDigit: true },
-  { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: true },
+  // Not gated on digits: the unspecified address `::` has none.
+  { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: false },
   { types: ['STREET_ADDRESS'], detect: detectStreetAddresses, needsDigit: true },
+  { types: ['STREET_ADDRESS'], detect: detectInternationalAddresses, needsDigit: true },
   { types: ['DATE_OF_BIRTH'], detect: detectDatesOfBirth, needsDigit: true },
   { types: ['CREDIT_CARD', 'US_SSN', 'PHONE'], detect: detectSpokenNumbers, needsDigit: false },
 ];
@@ -105,8 +109,14 @@ export class Redactor {
     return ENTITY_TYPES.filter((t) => this.options.enabled.has(t));
   }
 
-  /** Masks every enabled entity in `text`; offsets in the result refer to `text`. */
-  redact(text: string): RedactionResult {
+  /**
+   * Masks every enabled entity in `input`; offsets in the result refer to `input`.
+   * Detection runs on the Unicode-folded text (see {@link normalize}); the spans are mapped
+   * back and the input itself is what gets rendered, so characters outside them survive.
+   */
+  redact(input: string): RedactionResult {
+    const folded = normalize(input);
+    const text = folded?.text ?? input;
     let spans: Span[] = [];
     let current = text;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -121,6 +131,14 @@ export class Redactor {
       }
       spans = [...spans, ...added].sort((a, b) => a.start - b.start);
       current = render(text, spans);
+    }
+    if (folded) {
+      spans = spans.map((s) => ({
+        type: s.type,
+        start: folded.starts[s.start],
+        end: folded.ends[s.end - 1],
+      }));
+      current = render(input, spans);
     }
     return { text: current, entities: spans.map(({ type, start, end }) => ({ type, start, end })) };
   }

@@ -29,6 +29,12 @@ describe('EMAIL', () => {
       'email jsmith at example dot org',
       'jsmith at example dot org',
     ],
+    [
+      'a dictated address with a written dotted local part',
+      'it is jane.smith at gmail dot com',
+      'jane.smith at gmail dot com',
+    ],
+    ['a bracketed address', 'write to jane [at] example [dot] org', 'jane [at] example [dot] org'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['EMAIL', expected]]);
   });

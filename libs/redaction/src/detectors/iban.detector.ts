@@ -51,16 +51,17 @@ export function isIban(compact: string): boolean {
 }
 
 /**
- * Country code and check digits, then alphanumerics, then up to nine space-separated
- * blocks. Greedy with nothing after it that can fail, so it never backtracks; it may
+ * Country code and check digits, then alphanumerics, then up to nine blocks separated
+ * by a space or a dash (`DE89-3704-0044-…`). Greedy with nothing after it that can fail, so it never backtracks; it may
  * swallow a following word, which {@link detectIbans} trims off again.
  */
-const RUN = /\b[A-Z]{2}\d{2}[A-Z0-9]*(?: [A-Z0-9]+){0,9}/gi;
+const RUN = /\b[A-Z]{2}\d{2}[A-Z0-9]*(?:[ -][A-Z0-9]+){0,9}/gi;
+const SEPARATOR = /[ -]/;
 
 /** IBANs, contiguous or in blocks, upper or lower case, validated by length and mod 97. */
 export function detectIbans(text: string, _options: DetectorOptions, out: Detection[]): void {
   for (const m of text.matchAll(RUN)) {
-    const blocks = m[0].split(' ');
+    const blocks = m[0].split(SEPARATOR);
     // Longest prefix of whole blocks that validates; a trailing word rarely does.
     for (let k = blocks.length; k >= 1; k--) {
       const compact = blocks.slice(0, k).join('').toUpperCase();
@@ -68,7 +69,7 @@ export function detectIbans(text: string, _options: DetectorOptions, out: Detect
         break;
       }
       if (isIban(compact)) {
-        const end = m.index + blocks.slice(0, k).join(' ').length;
+        const end = m.index + blocks.slice(0, k).join(' ').length; // one-char separators
         out.push({ type: 'IBAN', start: m.index, end, score: BASE_CONFIDENCE.IBAN });
         break;
       }

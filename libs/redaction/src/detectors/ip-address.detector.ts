@@ -15,6 +15,40 @@ const WORD_CHAR = /\w/;
 const HAS_DIGIT = /\d/;
 const TRAILING_DOTS = /\.+$/;
 
+/** A CIDR prefix length right after an address: masked with it (`10.0.0.0/8` names a network). */
+const CIDR = /\/\d{1,3}(?![\w.])/y;
+/** An IPv6 zone id (`fe80::1%eth0`, `%25` when URL-escaped). */
+const ZONE = /%(?:25)?[A-Za-z0-9_.-]{1,32}/y;
+/** Words near a bare `::` that make it the unspecified address, not punctuation. */
+const IP_CONTEXT =
+  /\b(?:ip|ipv6|address|addr|bind|bound|listen(?:s|ing)?|host|server|route|gateway|interface|iface|source|src|dst|destination)\b/i;
+/** A line holding nothing but the address. */
+const ALONE = /^\s*$/;
+
+/** The end of an address at `end`, extended over a zone id and a CIDR suffix. */
+function withSuffixes(text: string, end: number, maxPrefix: number, zone: boolean): number {
+  let at = end;
+  if (zone) {
+    ZONE.lastIndex = at;
+    at += ZONE.exec(text)?.[0].length ?? 0;
+  }
+  CIDR.lastIndex = at;
+  const cidr = CIDR.exec(text);
+  return cidr && Number(cidr[0].slice(1)) <= maxPrefix ? at + cidr[0].length : at;
+}
+
+/** Whether a bare `::` at `[start, end)` stands as an address. */
+function unspecifiedAddress(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start) + 1;
+  const nl = text.indexOf('\n', end);
+  const lineEnd = nl === -1 ? text.length : nl;
+  return (
+    (ALONE.test(text.slice(lineStart, start)) && ALONE.test(text.slice(end, lineEnd))) ||
+    text[end] === '/' ||
+    hasContext(text, start, end, IP_CONTEXT, 24)
+  );
+}
+
 /** "version 1.2.3.4", "build 10.0.0.1": four-part version strings look like addresses. */
 const VERSION_LABEL =
   /\b(?:v|ver|version|build|release|rel|rev|revision|firmware|fw|sdk|patch)\.?\s*[:#]?\s*$/i;
@@ -24,7 +58,12 @@ export function detectIpAddresses(text: string, _options: DetectorOptions, out: 
   for (const m of text.matchAll(IPV4)) {
     const end = m.index + m[0].length;
     if (isIPv4(m[0]) && !hasContext(text, m.index, end, VERSION_LABEL, 24)) {
-      out.push({ type: 'IP_ADDRESS', start: m.index, end, score: BASE_CONFIDENCE.IP_ADDRESS });
+      out.push({
+        type: 'IP_ADDRESS',
+        start: m.index,
+        end: withSuffixes(text, end, 32, false),
+        score: BASE_CONFIDENCE.IP_ADDRESS,
+      });
     }
   }
   // IPv6: expand each colon to the run of hex digits, colons and dots around it and let
@@ -39,13 +78,20 @@ export function detectIpAddresses(text: string, _options: DetectorOptions, out: 
       end++;
     }
     const candidate = text.slice(start, end).replace(TRAILING_DOTS, '');
-    const glued = WORD_CHAR.test(text.charAt(start - 1)) || WORD_CHAR.test(text.charAt(end));
-    // Words like "dad::bad" and the bare "::" parse as IPv6 but never name a host.
-    if (!glued && HAS_DIGIT.test(candidate) && isIPv6(candidate)) {
+    const candidateEnd = start + candidate.length;
+    // Words like "dad::bad" parse as IPv6 but never name a host; a bare "::" does when it
+    // stands as an address (a line of its own, a prefix, IP words nearby).
+    const glued =
+      WORD_CHAR.test(text.charAt(start - 1)) ||
+      (WORD_CHAR.test(text.charAt(end)) && text.charAt(candidateEnd) !== '%');
+    const named =
+      HAS_DIGIT.test(candidate) ||
+      (candidate === '::' && unspecifiedAddress(text, start, candidateEnd));
+    if (!glued && named && isIPv6(candidate)) {
       out.push({
         type: 'IP_ADDRESS',
         start,
-        end: start + candidate.length,
+        end: withSuffixes(text, candidateEnd, 128, true),
         score: BASE_CONFIDENCE.IP_ADDRESS,
       });
     }

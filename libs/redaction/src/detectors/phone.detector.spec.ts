@@ -50,7 +50,7 @@ describe('PHONE', () => {
     ['an ISBN', 'ISBN 978-0-306-40615-7'],
     ['a time range', 'open 10:00-11:30 daily'],
     ['a flight and time', 'Flight UA 1234 departs 10:30'],
-    ['a UK national number when only US is configured', 'ring 020 7946 0958'],
+    ['a UK national number without phone context when only US is configured', 'lot 020 7946 0958'],
     ['digits in a non-phone grouping', 'lot 87622673 29 sold'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);

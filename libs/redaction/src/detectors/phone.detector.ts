@@ -9,6 +9,12 @@ import {
   hasContext,
   NON_PHONE_LABEL,
 } from './detector';
+import {
+  looksLikeOtherNumber,
+  OTHER_NUMBER,
+  PHONE_CONTEXT,
+  validInAnyRegion,
+} from './phone-international';
 
 /**
  * A run of digit groups that could be a phone number: optional `+country`, optional
@@ -87,7 +93,7 @@ function nanpDigits(digits: string, from: number, to: number): boolean {
 }
 
 /** Validates one written candidate string as a phone number. */
-function isWrittenPhone(raw: string, regions: readonly CountryCode[]): boolean {
+function isWrittenPhone(raw: string, regions: readonly CountryCode[], near?: Nearby): boolean {
   const digits = digitsOf(raw);
   if (
     digits.length < 7 ||
@@ -108,6 +114,9 @@ function isWrittenPhone(raw: string, regions: readonly CountryCode[]): boolean {
     // An international number is valid or not regardless of the configured regions.
     return parsePhoneNumberFromString(raw)?.isValid() === true;
   }
+  if (near && isContextualPhone(raw, digits, separated, near.after)) {
+    return true;
+  }
   if (!separated && digits.length < 10) {
     return false; // bare short digit strings are ids, amounts and dates far more often
   }
@@ -127,6 +136,42 @@ function isWrittenPhone(raw: string, regions: readonly CountryCode[]): boolean {
   return false;
 }
 
+/** Text around a candidate that has phone context: what follows it, for unit checks. */
+interface Nearby {
+  after: string;
+}
+
+/**
+ * With a phone word nearby, a national-format number of any region counts (see
+ * {@link validInAnyRegion}), unless it is shaped like a date, an amount or a quantity.
+ * Bare digit strings need eight digits: shorter ones are counts and codes too often.
+ */
+function isContextualPhone(
+  raw: string,
+  digits: string,
+  separated: boolean,
+  after: string,
+): boolean {
+  if (digits.length > 13 || (!separated && digits.length < 8)) {
+    return false;
+  }
+  return !looksLikeOtherNumber(raw, digits, after) && validInAnyRegion(raw, digits);
+}
+
+/**
+ * Phone context for the candidate at `[start, end)`: a phone word shortly before or after
+ * it and no other kind of number named right before it ("order number is 0123456").
+ */
+function phoneContext(text: string, start: number, end: number): Nearby | undefined {
+  if (
+    !hasContext(text, start, end, PHONE_CONTEXT, 48, 24) ||
+    hasContext(text, start, end, OTHER_NUMBER, 32)
+  ) {
+    return undefined;
+  }
+  return { after: text.slice(end, end + 16) };
+}
+
 /**
  * Written phone numbers. For each candidate run the whole run is tried first, then
  * sub-runs, so "call 415 555 0134 5 times" still finds the number. A sub-run may only be
@@ -143,7 +188,8 @@ export function detectPhones(text: string, options: DetectorOptions, out: Detect
     ) {
       continue;
     }
-    const found = longestValidSubrun(m[0], options.phoneRegions);
+    const near = phoneContext(text, m.index, m.index + m[0].length);
+    const found = longestValidSubrun(m[0], options.phoneRegions, near);
     if (found) {
       const start = m.index + found[0];
       out.push({ type: 'PHONE', start, end: m.index + found[1], score: BASE_CONFIDENCE.PHONE });
@@ -154,6 +200,7 @@ export function detectPhones(text: string, options: DetectorOptions, out: Detect
 function longestValidSubrun(
   raw: string,
   regions: readonly CountryCode[],
+  near?: Nearby,
 ): [number, number] | undefined {
   const groups = [...raw.matchAll(GROUP)].map((g) => [g.index, g.index + g[0].length] as const);
   const n = groups.length;
@@ -162,9 +209,23 @@ function longestValidSubrun(
   for (let k = 0; k < n; k++) {
     digitsBefore.push(digitsBefore[k] + countDigits(raw.slice(groups[k][0], groups[k][1])));
   }
+  // Windows in order of decreasing size, leftmost first: the first valid one is the answer.
+  // The configured regions are tried over every window before the any-region context path,
+  // so "(415) 555-0134 12" stays the US number rather than some region's eleven digits.
+  const found = bestWindow(raw, groups, digitsBefore, regions);
+  return found ?? (near && bestWindow(raw, groups, digitsBefore, regions, near));
+}
+
+function bestWindow(
+  raw: string,
+  groups: ReadonlyArray<readonly [number, number]>,
+  digitsBefore: readonly number[],
+  regions: readonly CountryCode[],
+  near?: Nearby,
+): [number, number] | undefined {
+  const n = groups.length;
   /** Whether the run may be cut between group k-1 and group k. */
   const cuttable = (k: number): boolean => raw.slice(groups[k - 1][1], groups[k][0]).includes(' ');
-  // Windows in order of decreasing size, leftmost first: the first valid one is the answer.
   for (let size = n; size >= 1; size--) {
     for (let i = 0; i + size <= n; i++) {
       const j = i + size - 1;
@@ -175,7 +236,8 @@ function longestValidSubrun(
       if ((i > 0 && !cuttable(i)) || (j < n - 1 && !cuttable(j + 1))) {
         continue;
       }
-      if (isWrittenPhone(raw.slice(groups[i][0], groups[j][1]), regions)) {
+      const after = near && { after: raw.slice(groups[j][1]) + near.after };
+      if (isWrittenPhone(raw.slice(groups[i][0], groups[j][1]), regions, after)) {
         return [groups[i][0], groups[j][1]];
       }
     }

@@ -31,19 +31,29 @@ export function isSsn(digits: string, from = 0, to = digits.length): boolean {
 }
 
 /**
- * 3-2-4 with one delimiter used twice: the back-reference makes `123-45 6789` (mixed
+ * 3-2-4 with one delimiter (dash, space or dot) used twice: the back-reference makes `123-45 6789` (mixed
  * delimiters) fail to match at all. Not glued to words or to a further `-digit`, so a
  * fragment of `ABC-123-45-6789-0` is not a start.
  */
-const DELIMITED = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\w]|-\d)/g;
+const DELIMITED = /(?<![\w.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\w]|[.-]\d)/g;
 
-/** Nine bare digits are an SSN only when the text says so (see {@link SSN_CONTEXT}). */
-const BARE = /(?<![\w.,-])\d{9}(?![\w]|[.,-]\d)/g;
+/**
+ * Near an SSN keyword, any way of writing nine digits counts: bare, dotted, slashed, or in
+ * an unusual grouping (3-3-3, 3-6, 5-4). Up to four groups joined by one separator, the
+ * same one throughout (mixed separators are a typo as often as a number);
+ * bounded and deterministic, so matching is linear.
+ */
+const CONTEXT_RUN = /(?<![\w.,/-])\d{1,9}(?:([ ./-])\d{1,9}(?:\1\d{1,9}){0,2})?(?![\w]|[.,/-]\d)/g;
+const NON_DIGITS = /\D/g;
 
 /** Words that announce an SSN; without one, nine bare digits are more often an id. */
-const SSN_CONTEXT = /(?:\b(?:ssn|social(?:\s+security)?|soc\.?\s*sec|tax\s*id|tin)\b|\bss\s?#)/i;
+const SSN_CONTEXT =
+  /(?:\b(?:ssn|ssns|social(?:\s+security)?|soc\.?\s*sec|tax\s*id|tin|itin)\b|\bss\s?(?:#|no\b))/i;
 
-/** Written SSNs: delimited 3-2-4 anywhere; bare nine digits only near an SSN keyword. */
+/**
+ * Written SSNs: delimited 3-2-4 anywhere; any other layout of nine digits only near an SSN
+ * keyword. Both use the same validity ranges ({@link isSsn}).
+ */
 export function detectSsns(text: string, _options: DetectorOptions, out: Detection[]): void {
   for (const m of text.matchAll(DELIMITED)) {
     if (isSsn(m[1] + m[3] + m[4])) {
@@ -55,9 +65,17 @@ export function detectSsns(text: string, _options: DetectorOptions, out: Detecti
       });
     }
   }
-  for (const m of text.matchAll(BARE)) {
-    const end = m.index + 9;
-    if (isSsn(m[0]) && hasContext(text, m.index, end, SSN_CONTEXT, 40, 24)) {
+  if (!SSN_CONTEXT.test(text)) {
+    return; // no keyword anywhere: skip the contextual scan
+  }
+  for (const m of text.matchAll(CONTEXT_RUN)) {
+    const end = m.index + m[0].length;
+    if (
+      m[0].length >= 9 &&
+      m[0].length <= 12 &&
+      isSsn(m[0].replace(NON_DIGITS, '')) &&
+      hasContext(text, m.index, end, SSN_CONTEXT, 40, 24)
+    ) {
       out.push({ type: 'US_SSN', start: m.index, end, score: BASE_CONFIDENCE.US_SSN - 0.05 });
     }
   }

@@ -63,7 +63,13 @@ const COMMA_CITY = new RegExp(
   String.raw`,\s*(${TITLE_CITY})(?:,?\s+${ZIP})?(?![\w])(?=\s*(?:[.,;:!?)"\n]|$))`,
   'y',
 );
-const COUNTRY = /,?\s+(?:USA|U\.S\.A\.|United States(?: of America)?)(?![\w])/y;
+/** "…, London NW1 6XE": a UK postcode confirms the town before it. */
+const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`;
+const CITY_POSTCODE_UK = new RegExp(
+  String.raw`(?:,\s*(${TITLE_CITY}),?\s+|,?\s+)${UK_POSTCODE}(?![\w])`,
+  'y',
+);
+const COUNTRY = /,?\s+(?:USA|U\.S\.A\.|United States(?: of America)?|UK|United Kingdom)(?![\w])/y;
 const WHITESPACE = /\s+/;
 const CAPITALISED = /^[A-Z]/;
 const YEAR = /^(?:18|19|20)\d\d$/;
@@ -96,7 +102,7 @@ function extendTail(text: string, end: number): { end: number; locality: boolean
     at += m ? m[0].length : 0;
   }
   let locality = false;
-  for (const re of [CITY_STATE, STATE_ONLY, ZIP_ONLY, COMMA_CITY]) {
+  for (const re of [CITY_STATE, STATE_ONLY, ZIP_ONLY, CITY_POSTCODE_UK, COMMA_CITY]) {
     const m = stickyAt(re, text, at);
     if (m && (m[1] === undefined || plausibleCity(m[1]))) {
       at += m[0].length;

@@ -1,0 +1,112 @@
+import { BASE_CONFIDENCE } from '../entity-types';
+import { type Detection, type DetectorOptions, hasContext } from './detector';
+
+/**
+ * Street addresses outside the US grammar of {@link detectStreetAddresses}:
+ * - street type first, number last: "Rua das Flores, 52 - Centro", "Calle Mayor 15",
+ *   "Avenida Paulista, 1578", "C/ Alcalá 45, 28014 Madrid", "Via Roma 10";
+ * - number, then a street type, then the name: "12 rue de la Paix", "4410 Via Lactea",
+ *   "5 avenue Victor Hugo";
+ * - German name-suffix compounds: "Hauptstraße 5", "Berliner Str. 12a", "Am Lindenweg 3";
+ * - a number and a capitalised name with no street word at all, when an address is
+ *   announced right before it ("I live at 4410 Lactea", "ship to 25 Kingsway").
+ * Each may be followed by a neighbourhood, a postal code (ES/FR/DE/IT, BR, PT, UK) and a
+ * city. Every repetition is bounded and words are separated by mandatory whitespace, so
+ * matching is linear.
+ */
+
+/** `calle` → `[cC][aA][lL][lL][eE]`: case-insensitive for one part of a pattern. */
+const anyCase = (word: string): string =>
+  [...word]
+    .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c}${c.toUpperCase()}]` : c))
+    .join('');
+/** Street types that are never ordinary English words: any case. */
+// prettier-ignore
+const TYPE_ANY_CASE = `(?:${[
+  'calle', 'avenida', 'avda', 'avenue', 'boulevard', 'rua', 'travessa', 'praça', 'praca', 'rodovia', 'rue', 'allée',
+  'allee', 'impasse', 'quai', 'chemin', 'carrer', 'strada', 'viale', 'piazza', 'rambla',
+].map(anyCase).join('|')}|${['c/', 'av.', 'r.', 'tv.', 'bd.'].map((w) => anyCase(w).replace('.', '\\.').replace('/', '\\/')).join('|')})`;
+/** Street types that are also English words (via, place, route): capitalised only. */
+const TYPE_CAPITALISED = String.raw`(?:Via|Vía|Place|Route|Cours|Plaza|Largo|Corso|Camino|Paseo|Pasaje|Ronda|Carrera|Estrada|Alameda|Boulevard|Avenue|Traverse)`;
+const TYPE = `(?:${TYPE_ANY_CASE}|${TYPE_CAPITALISED})`;
+/** A name word: capitalised, or one of the particles Romance and German names use. */
+const PARTICLE = String.raw`(?:d[aeo]s?|del|della|di|du|des|la|las|los|le|les|von|der|y|e)`;
+/** A word may end in a dot only as a short abbreviation ("Sta."), not a sentence end. */
+const CAPITAL_WORD = String.raw`(?:\p{Lu}\p{L}{0,2}\.|\p{Lu}[\p{L}'’-]*)`;
+const NAME_WORD = String.raw`(?:${CAPITAL_WORD}|${PARTICLE}|dell'|d'|l')`;
+/** "Mayor", "das Flores", "de la Paix": up to two particles, then a capitalised word. */
+const NAME = String.raw`(?:${PARTICLE}\s+){0,2}${CAPITAL_WORD}(?:\s+${NAME_WORD}){0,4}`;
+/** "52", "15B", "12-14", "nº 52", "n. 52". */
+const NUMBER = String.raw`(?:(?:n[º°o.]\s*)?\d{1,5}(?:\s?[A-Za-z](?![\p{L}]))?(?:-\d{1,4})?)`;
+const POSTCODE = String.raw`(?:\d{5}(?:-\d{3})?|\d{4}-\d{3}|\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})`;
+const PLACE = String.raw`\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2}`;
+/** Optional unit ("apto 12", "piso 3"), neighbourhood ("- Centro"), postal code, city. */
+const TAIL =
+  String.raw`(?:,?\s*(?:apto|apt|piso|andar|bloco|bl|porta|puerta|dpto|depto|esc|casa|flat)\.?\s*\d{1,4}[A-Za-z]?)?` +
+  String.raw`(?:\s*[-,]\s*${PLACE})?(?:,?\s*${POSTCODE}(?:\s+${PLACE})?|,\s*${PLACE})?`;
+
+const HOUSE = String.raw`(?<![\w$#.,/:-])\d{1,5}(?:-\d{1,4})?[A-Za-z]?`;
+const GERMAN_SUFFIX = String.raw`(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|damm|ufer|chaussee)`;
+const GERMAN_WORD = String.raw`(?:Stra(?:ß|ss)e|Str\.|Weg|Platz|Gasse|Allee|Damm|Ufer|Chaussee)`;
+
+const PATTERNS: readonly RegExp[] = [
+  // Type first, number last.
+  new RegExp(String.raw`(?<![\p{L}\d])${TYPE}\s+${NAME},?\s*${NUMBER}(?![\p{L}\d])${TAIL}`, 'gu'),
+  // Number, type, name.
+  new RegExp(String.raw`${HOUSE}\s+(?:(?:bis|ter)\s+)?${TYPE}\s+${NAME}${TAIL}`, 'gu'),
+  // German compounds and two-word forms.
+  new RegExp(
+    String.raw`(?<![\p{L}\d])(?:(?:Am|An\s+der|Im|In\s+der|Auf\s+der)\s+)?\p{Lu}[\p{L}-]*(?:${GERMAN_SUFFIX}|\s+${GERMAN_WORD})\s+\d{1,4}[a-z]?(?:-\d{1,4})?(?![\p{L}\d])${TAIL}`,
+    'gu',
+  ),
+];
+
+/** House number and capitalised name words, used only after an address announcement. */
+const BARE = new RegExp(
+  String.raw`${HOUSE}\s+\p{Lu}[\p{L}'’-]+(?:\s+(?:${NAME_WORD})){0,3}(?![\p{L}\d])${TAIL}`,
+  'gu',
+);
+const ADDRESS_CONTEXT =
+  /(?:\baddress(?:\s+is)?|\b(?:live|living|lives|located|based|stay(?:ing)?)\s+(?:at|on)|\b(?:ship|send|deliver|mail)(?:\s+(?:it|them|this))?\s+to|\bdirecci[oó]n|\bendere[cç]o|\badresse|\banschrift|\bmorada|\bdomicilio)[\s:,]{0,4}$/i;
+/**
+ * Literal pre-checks, far cheaper than the Unicode patterns tried at every position: no
+ * street type or German street word means no layout can match, and no announcement means
+ * no bare address can.
+ */
+const TYPE_HINT =
+  /calle|avenida|avda|avenue|boulevard|rua|travessa|pra[çc]a|rodovia|rue|all[ée]e|impasse|quai|chemin|carrer|strada|viale|piazza|rambla|c\/|av\.|r\.|tv\.|bd\.|v[ií]a|place|route|cours|plaza|largo|corso|camino|paseo|pasaje|ronda|carrera|estrada|alameda|traverse|stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|damm|ufer|chaussee/i;
+const CONTEXT_HINT =
+  /address|live|living|located|based|stay|ship|send|deliver|mail|direcci|endere|adresse|anschrift|morada|domicilio/i;
+
+/** Words that begin the next clause rather than continue a street name. */
+const NOT_A_NAME = /^(?:I|I'm|The|And|But|Then|Please|Thanks|Thank|Okay|OK|Yes|No)$/;
+
+/** Street addresses in the Romance, German and UK layouts, and announced bare ones. */
+export function detectInternationalAddresses(
+  text: string,
+  _options: DetectorOptions,
+  out: Detection[],
+): void {
+  const score = BASE_CONFIDENCE.STREET_ADDRESS;
+  if (TYPE_HINT.test(text)) {
+    for (const pattern of PATTERNS) {
+      for (const m of text.matchAll(pattern)) {
+        out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
+      }
+    }
+  }
+  if (!CONTEXT_HINT.test(text)) {
+    return;
+  }
+  for (const m of text.matchAll(BARE)) {
+    const firstWord = m[0].split(/\s+/, 2)[1] ?? '';
+    if (!NOT_A_NAME.test(firstWord) && hasContext(text, m.index, m.index, ADDRESS_CONTEXT, 40)) {
+      out.push({
+        type: 'STREET_ADDRESS',
+        start: m.index,
+        end: m.index + m[0].length,
+        score: score - 0.05,
+      });
+    }
+  }
+}

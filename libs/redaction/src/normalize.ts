@@ -1,0 +1,210 @@
+/**
+ * Folds the Unicode look-alikes that let PII slip past ASCII patterns into their ASCII
+ * forms before detection, remembering where every folded character came from so spans
+ * found in the folded text can be mapped back to the caller's text:
+ * - any Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari, …) becomes `0`–`9`;
+ * - fullwidth ASCII (`＠`, `Ａ`, `－`) becomes ASCII;
+ * - NBSP, thin, narrow and ideographic spaces become a space; hyphens (U+2010, U+2011
+ *   non-breaking, figure dash, minus sign) become `-`, and so do en/em-dashes between the
+ *   groups of a number (but not in a "1998–2002" range);
+ * - zero-width characters and the soft hyphen are dropped (they are invisible, so an
+ *   address or number split by one still reads whole);
+ * - between two digits, a gap of tabs, a line break or several spaces becomes one space,
+ *   since a number keeps being a number however it is spaced.
+ * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
+ */
+
+/** The folded text and, per folded UTF-16 unit, the `[start, end)` it came from. */
+export interface Normalized {
+  text: string;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Cheap test for text that needs folding: non-ASCII, or an odd gap after a digit. */
+const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d \s/;
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+const DROPPED = new Set([0x00ad, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
+// prettier-ignore
+const SPACES = new Set([0x00a0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+  0x2007, 0x2008, 0x2009, 0x200a, 0x202f, 0x205f, 0x3000]);
+/** Hyphens that only ever join: always folded. */
+const DASHES = new Set([0x2010, 0x2011, 0x2012, 0x2212, 0xfe58, 0xfe63]);
+/**
+ * En-dash, em-dash and horizontal bar: typography uses them for ranges ("973–1048",
+ * "1998–2002"), which must not become phone numbers or SSNs. One between two numbers stays
+ * a range; two or more in one digit run ("415–555–0134") are a number's separators.
+ */
+const RANGE_DASHES = new Set([0x2013, 0x2014, 0x2015]);
+const DIGIT_CACHE = new Map<number, number>();
+
+/**
+ * The value of a non-ASCII decimal digit, or -1. Unicode assigns every `Nd` digit in
+ * contiguous ascending runs that start at a zero, so the value is the distance from the
+ * start of the run, modulo 10 (the mathematical digits hold five runs back to back).
+ */
+function digitValue(cp: number): number {
+  const cached = DIGIT_CACHE.get(cp);
+  if (cached !== undefined) {
+    return cached;
+  }
+  let value = -1;
+  if (DECIMAL_DIGIT.test(String.fromCodePoint(cp))) {
+    let first = cp;
+    while (first - cp < 60 && DECIMAL_DIGIT.test(String.fromCodePoint(first - 1))) {
+      first--;
+    }
+    value = (cp - first) % 10;
+  }
+  DIGIT_CACHE.set(cp, value);
+  return value;
+}
+
+/** The ASCII stand-in for one code point, '' to drop it, or undefined to keep it. */
+function fold(cp: number): string | undefined {
+  if (cp < 0x80) {
+    return undefined;
+  }
+  if (DROPPED.has(cp)) {
+    return '';
+  }
+  if (SPACES.has(cp)) {
+    return ' ';
+  }
+  if (DASHES.has(cp)) {
+    return '-';
+  }
+  if (cp >= 0xff01 && cp <= 0xff5e) {
+    return String.fromCharCode(cp - 0xfee0);
+  }
+  if (cp === 0xfe6b) {
+    return '@';
+  }
+  const value = digitValue(cp);
+  return value >= 0 ? String.fromCharCode(48 + value) : undefined;
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isBlank = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+
+/** Folds `input`; returns undefined when nothing would change. */
+export function normalize(input: string): Normalized | undefined {
+  if (!NEEDS_FOLDING.test(input)) {
+    return undefined;
+  }
+  // Pass 1: per code point folding.
+  const chars: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < input.length;) {
+    const cp = input.codePointAt(i) ?? 0;
+    const width = cp > 0xffff ? 2 : 1;
+    const folded = fold(cp);
+    if (folded === undefined) {
+      for (let k = 0; k < width; k++) {
+        chars.push(input.charCodeAt(i + k));
+        from.push(i + k);
+        to.push(i + k + 1);
+      }
+    } else if (folded !== '') {
+      chars.push(folded.charCodeAt(0));
+      from.push(i);
+      to.push(i + width);
+    }
+    i += width;
+  }
+  foldSeparatorDashes(chars);
+  // Pass 2: gaps between two digits. Each gap is visited once, so this stays linear.
+  const out: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < chars.length;) {
+    const c = chars[i];
+    if (isDigit(c) && i + 1 < chars.length && isBlank(chars[i + 1])) {
+      out.push(c);
+      starts.push(from[i]);
+      ends.push(to[i]);
+      const gap = digitGap(chars, i + 1);
+      if (gap) {
+        out.push(gap.sep);
+        starts.push(from[i + 1]);
+        ends.push(to[gap.end - 1]);
+        i = gap.end;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    out.push(c);
+    starts.push(from[i]);
+    ends.push(to[i]);
+    i++;
+  }
+  let text = '';
+  for (let k = 0; k < out.length; k += 8192) {
+    text += String.fromCharCode(...out.slice(k, k + 8192)); // spread in chunks: argument limit
+  }
+  return {
+    text,
+    starts: Int32Array.from(starts),
+    ends: Int32Array.from(ends),
+  };
+}
+
+/** Characters of a digit run: digits, dashes of any kind, dots and spaces. */
+const inRun = (c: number): boolean =>
+  isDigit(c) || c === 45 || c === 46 || c === 32 || RANGE_DASHES.has(c);
+
+/**
+ * Folds range dashes to `-` inside digit runs that hold two or more separators. Each run
+ * is scanned once to count, once to rewrite: linear.
+ */
+function foldSeparatorDashes(chars: number[]): void {
+  for (let i = 0; i < chars.length; i++) {
+    if (!RANGE_DASHES.has(chars[i])) {
+      continue;
+    }
+    let start = i;
+    while (start > 0 && inRun(chars[start - 1])) {
+      start--;
+    }
+    let end = i;
+    while (end < chars.length && inRun(chars[end])) {
+      end++;
+    }
+    // Separators between digit groups: each group start after the first.
+    let separators = 0;
+    for (let k = start + 1; k < end; k++) {
+      separators += !isDigit(chars[k - 1]) && isDigit(chars[k]) ? 1 : 0;
+    }
+    separators -= isDigit(chars[start]) ? 0 : 1;
+    for (let k = start; k < end; k++) {
+      if (separators >= 2 && RANGE_DASHES.has(chars[k])) {
+        chars[k] = 45;
+      }
+    }
+    i = end;
+  }
+}
+
+/**
+ * A gap starting at `at` that joins two digits: blanks holding at most one line break.
+ * Returns the separator to write and where the gap ends, or undefined when the gap is a
+ * single space already or does not reach a digit. (" - " between numbers stays: in prose
+ * it is punctuation, "rated 4.2 - 1150 Northwest 9th Avenue".)
+ */
+function digitGap(chars: number[], at: number): { sep: number; end: number } | undefined {
+  let i = at;
+  let breaks = 0;
+  while (i < chars.length && isBlank(chars[i])) {
+    breaks += chars[i] === 10 ? 1 : 0;
+    i++;
+  }
+  if (i >= chars.length || !isDigit(chars[i]) || breaks > 1) {
+    return undefined;
+  }
+  if (i - at === 1 && chars[at] === 32) {
+    return undefined;
+  }
+  return { sep: 32, end: i };
+}

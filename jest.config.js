@@ -5,7 +5,14 @@
  */
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'))];
 const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
-const shared = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+// jose 6 is ESM-only: Node ≥ 20.19 `require`s it natively, jest needs it compiled to CommonJS.
+const shared = {
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': swc, '/node_modules/jose/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
 
 /** The suites whose behaviour depends on the database engine. */
 const DATABASE_SUITES = [

@@ -1,3 +1,4 @@
+import { Database } from '@app/database';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 
@@ -96,6 +97,15 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
       (await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, acknowledged)).status,
     ).toBe(202);
 
+    await waitFor('the first attempt to fail', async () => {
+      const [row] = await t.app
+        .get(Database)
+        .query<{ attempts: number }>(
+          'SELECT attempts FROM podium_webhook_events WHERE event_id = $1 AND locked_until IS NULL',
+          [acknowledged.metadata.event_uid],
+        );
+      return row && row.attempts >= 1 ? true : undefined;
+    });
     server.halt();
 
     const down = await ready();

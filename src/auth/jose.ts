@@ -1,19 +1,16 @@
-/** jose's module type (jose 6 is ESM-only; this file is compiled to CommonJS). */
+/** jose's module type (jose 6 is ESM-only). */
 export type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 
+let loaded: Jose | undefined;
+
 /**
- * Loads jose with a real dynamic `import()`. Spelled through `Function` because the swc
- * transform used by jest and `@swc-node/register` rewrites `import()` into `require()`,
- * which jest cannot apply to an ES module; the native `import()` works everywhere
- * (compiled `dist/`, the CLI, and jest, which runs with `--experimental-vm-modules`).
+ * jose, loaded once on first use (only CHAT_AUTH=jwt needs it). A plain `require`: Node ≥ 20.19
+ * loads ES modules synchronously, and jest compiles jose to CommonJS (jest.config.js). The
+ * earlier `new Function('return import("jose")')` failed at random under jest: Node's vm
+ * loses the referrer of a dynamic import made from such a function once it is collected.
  */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- a constant string, see above
-const importJose = new Function('return import("jose")') as () => Promise<Jose>;
-
-let loaded: Promise<Jose> | undefined;
-
-/** jose, loaded once on first use (only CHAT_AUTH=jwt needs it). */
 export function loadJose(): Promise<Jose> {
-  loaded ??= importJose();
-  return loaded;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require('jose') as Jose;
+  return Promise.resolve(loaded);
 }

@@ -1,3 +1,5 @@
+import { types } from 'node:util';
+
 import { type Database, type SqlExecutor } from '@app/database';
 
 import {
@@ -215,7 +217,8 @@ export class PgVectorStore implements VectorStore {
       const payload: Record<string, unknown> = {};
       for (const [name] of PAYLOAD_COLUMNS[collection]) {
         const value = row[name];
-        payload[name] = value instanceof Date ? value.toISOString() : value;
+        // isDate, not instanceof: rows from the PGlite worker thread carry its realm's Date.
+        payload[name] = types.isDate(value) ? value.toISOString() : value;
       }
       const hit = {
         id: row.id,

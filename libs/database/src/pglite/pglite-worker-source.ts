@@ -1,0 +1,86 @@
+/**
+ * Source of the embedded-database worker, run with `new Worker(source, { eval: true })` (the
+ * same code from `dist/`, from ts sources under jest, and from the CLI; module paths arrive
+ * resolved from the main thread). PGlite is synchronous WASM: on the main thread every query
+ * stalls HTTP and timers, so it lives here and answers messages.
+ *
+ * Protocol (main → worker): `{ id, op, ... }` with op `open` (dataDir, settings), `query` /
+ * `execute` / `exec` (sql, params, tx?), `begin` / `commit` / `rollback` (tx), `close`.
+ * Worker → main: `{ id, value }` or `{ id, error: { message, code, ... } }`.
+ */
+export const PGLITE_WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.pglitePath);
+const { vector } = require(workerData.vectorPath);
+
+let db;
+/** Open transactions: PGlite holds its query lock until the callback's promise settles. */
+const transactions = new Map();
+
+const rowCount = (r) => r.rowCount ?? r.affectedRows ?? 0;
+const errorFields = (e) => {
+  const out = { message: String((e && e.message) || e), name: (e && e.name) || 'Error' };
+  for (const key of ['code', 'detail', 'severity', 'constraint', 'table', 'column', 'schema']) {
+    if (e && typeof e[key] === 'string') out[key] = e[key];
+  }
+  return out;
+};
+
+async function handle(msg) {
+  switch (msg.op) {
+    case 'open':
+      db = await PGlite.create({ dataDir: msg.dataDir, extensions: { vector } });
+      await db.exec(msg.settings);
+      return null;
+    case 'query':
+    case 'execute':
+    case 'exec': {
+      const target = msg.tx === undefined ? db : transactions.get(msg.tx).tx;
+      if (msg.op === 'exec') {
+        await target.exec(msg.sql);
+        return null;
+      }
+      const result = await target.query(msg.sql, msg.params);
+      return msg.op === 'query' ? result.rows : rowCount(result);
+    }
+    case 'begin':
+      return new Promise((started, failed) => {
+        const entry = {};
+        entry.done = db.transaction(
+          (tx) =>
+            new Promise((commit, rollback) => {
+              Object.assign(entry, { tx, commit, rollback });
+              transactions.set(msg.tx, entry);
+              started(null);
+            }),
+        );
+        entry.done.catch((error) => (entry.tx ? undefined : failed(error)));
+      });
+    case 'commit':
+    case 'rollback': {
+      const t = transactions.get(msg.tx);
+      transactions.delete(msg.tx);
+      if (msg.op === 'commit') {
+        t.commit();
+        await t.done;
+      } else {
+        t.rollback(new Error('rolled back'));
+        await t.done.catch(() => undefined);
+      }
+      return null;
+    }
+    case 'close':
+      await db.close();
+      return null;
+    default:
+      throw new Error('unknown op ' + msg.op);
+  }
+}
+
+parentPort.on('message', (msg) => {
+  handle(msg).then(
+    (value) => parentPort.postMessage({ id: msg.id, value }),
+    (error) => parentPort.postMessage({ id: msg.id, error: errorFields(error) }),
+  );
+});
+`;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { ContextController } from './context.controller';
+import { ContextWarmup } from './context-warmup.service';
 import { ContextService } from './context.service';
 import { RelevanceController } from './relevance.controller';
 
@@ -9,7 +10,7 @@ import { RelevanceController } from './relevance.controller';
 @Module({
   imports: [RetrievalModule],
   controllers: [ContextController, RelevanceController],
-  providers: [ContextService],
+  providers: [ContextService, ContextWarmup],
   exports: [ContextService],
 })
 export class ContextModule {}

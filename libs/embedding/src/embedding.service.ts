@@ -79,7 +79,7 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     if (texts.some((t) => t.trim().length === 0)) {
       throw new InvalidInputError('empty_text', 'Cannot embed an empty text.');
     }
-    return this.provider.embedBatch(texts, signal);
+    return this.provider.embedBatch(texts, signal, 'bulk');
   }
 
   /** Embeds one query, served from the LRU cache when the same text was seen recently. */
@@ -92,7 +92,7 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     if (cached) {
       return cached;
     }
-    const [vector] = await this.provider.embedBatch([key], signal);
+    const [vector] = await this.provider.embedBatch([key], signal, 'query');
     this.queryCache?.set(key, vector);
     return vector;
   }

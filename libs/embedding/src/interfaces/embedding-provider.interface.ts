@@ -11,11 +11,15 @@ export interface EmbeddingModelInfo {
   defaultThreshold: number;
 }
 
+/** Which queue a request waits in where the provider queues: live queries before bulk work. */
+export type EmbeddingLane = 'query' | 'bulk';
+
 /** The port: turns non-empty texts into vectors, in input order. */
 export interface EmbeddingProvider {
   /** Loads models or probes the server; resolves with what the model produces. */
   init(): Promise<EmbeddingModelInfo>;
-  embedBatch(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /** `lane` matters to providers that queue locally; remote ones may ignore it. */
+  embedBatch(texts: string[], signal?: AbortSignal, lane?: EmbeddingLane): Promise<number[][]>;
   close(): Promise<void>;
 }
 

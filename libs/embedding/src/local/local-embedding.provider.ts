@@ -6,11 +6,10 @@ import {
   type EmbeddingModelInfo,
   type EmbeddingProvider,
 } from '../interfaces/embedding-provider.interface';
+import { type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
 import { EMBEDDING_WORKER_SOURCE } from './worker-source';
 
-interface Pending {
-  text: string;
-  signal?: AbortSignal;
+interface Pending extends QueuedText {
   resolve: (vector: number[]) => void;
   reject: (error: Error) => void;
 }
@@ -23,19 +22,17 @@ interface WorkerReply {
   fatal?: string;
 }
 
-/** Batches above this size stop getting cheaper per text and only add queueing delay. */
-const MAX_BATCH = 32;
-
 /**
  * Universal Sentence Encoder lite (512-d), shipped inside npm packages and run fully offline
  * on tfjs in worker threads, so inference never blocks the HTTP event loop. Concurrent
- * requests are micro-batched: an idle worker takes everything queued (up to MAX_BATCH),
- * which measured about 6× cheaper per text than one-at-a-time on two cores.
+ * requests are micro-batched: an idle worker takes everything queued (up to 32), which
+ * measured about 6× cheaper per text than one-at-a-time on two cores. Queries and bulk work
+ * wait in separate lanes ({@link LaneQueue}): a live query never queues behind an ingest.
  */
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   private readonly workers = new Set<Worker>();
   private readonly idle: Worker[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly queue = new LaneQueue<Pending>();
   /** The one batch each busy worker is running. */
   private readonly inFlight = new Map<Worker, Pending[]>();
   private nextId = 1;
@@ -75,20 +72,24 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         const texts = Array.from({ length: batch * this.options.workers }, (_, i) =>
           words.slice(0, 3 + ((i + round) % words.length)).join(' '),
         );
-        await this.embedBatch(texts);
+        await this.embedBatch(texts, undefined, 'query');
       }
     }
   }
 
   /** Texts whose `signal` aborts while still queued are dropped, not embedded for nobody. */
-  embedBatch(texts: string[], signal?: AbortSignal): Promise<number[][]> {
+  embedBatch(
+    texts: string[],
+    signal?: AbortSignal,
+    lane: EmbeddingLane = 'bulk',
+  ): Promise<number[][]> {
     if (this.workers.size === 0) {
       return Promise.reject(new DependencyError('embedder_not_ready', 'Embedder is not loaded.'));
     }
     const results = texts.map(
       (text) =>
         new Promise<number[]>((resolve, reject) =>
-          this.queue.push({ text, signal, resolve, reject }),
+          this.queue.push({ text, signal, resolve, reject }, lane),
         ),
     );
     this.dispatch();
@@ -101,7 +102,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     this.workers.clear();
     this.idle.length = 0;
     await Promise.all(workers.map((w) => w.terminate()));
-    for (const pending of [...this.queue.splice(0), ...[...this.inFlight.values()].flat()]) {
+    for (const pending of [...this.queue.takeAll(), ...[...this.inFlight.values()].flat()]) {
       pending.reject(new DependencyError('embedder_closed', 'Embedder shut down.'));
     }
     this.inFlight.clear();
@@ -177,15 +178,15 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   private dispatch(): void {
-    for (const aborted of this.queue.filter((p) => p.signal?.aborted)) {
-      this.queue.splice(this.queue.indexOf(aborted), 1);
+    for (const aborted of this.queue.takeAborted()) {
       aborted.reject(new DependencyError('embedding_aborted', 'The caller stopped waiting.'));
     }
-    while (this.queue.length > 0 && this.idle.length > 0) {
+    while (this.idle.length > 0) {
+      const batch = this.queue.next(this.idle.length, this.workers.size);
+      if (!batch) {
+        return;
+      }
       const worker = this.idle.pop() as Worker;
-      // Split the queue fairly across idle workers so both cores work on a burst.
-      const share = Math.ceil(this.queue.length / (this.idle.length + 1));
-      const batch = this.queue.splice(0, Math.min(MAX_BATCH, share));
       this.inFlight.set(worker, batch);
       worker.postMessage({ id: this.nextId++, texts: batch.map((p) => p.text) });
     }

@@ -1,0 +1,77 @@
+import {
+  BULK_BATCH_CHARS,
+  LaneQueue,
+  MAX_BATCH,
+  QUERY_QUIET_MS,
+  type QueuedText,
+} from './lane-queue';
+
+describe('LaneQueue', () => {
+  let now: number;
+  let sut: LaneQueue<QueuedText>;
+  const item = (text: string, signal?: AbortSignal): QueuedText => ({ text, signal });
+  const texts = (batch: QueuedText[] | undefined) => batch?.map((i) => i.text);
+
+  beforeEach(() => {
+    now = 0;
+    sut = new LaneQueue(() => now);
+  });
+
+  it('serves queries before bulk work queued earlier', () => {
+    sut.push(item('bulk 1'), 'bulk');
+    sut.push(item('bulk 2'), 'bulk');
+    sut.push(item('live'), 'query');
+    expect(texts(sut.next(2, 2))).toEqual(['live']);
+  });
+
+  it('splits a burst of queries across the idle workers, at most MAX_BATCH each', () => {
+    for (let i = 0; i < 10; i++) {
+      sut.push(item(`q${i}`), 'query');
+    }
+    expect(sut.next(2, 2)).toHaveLength(5);
+    expect(sut.next(1, 2)).toHaveLength(5);
+    for (let i = 0; i < 100; i++) {
+      sut.push(item(`q${i}`), 'query');
+    }
+    expect(sut.next(1, 2)).toHaveLength(MAX_BATCH);
+  });
+
+  it('keeps the last free worker for live queries while they are arriving', () => {
+    sut.push(item('live'), 'query');
+    sut.next(2, 2);
+    ['a', 'b', 'c'].forEach((t) => sut.push(item(t), 'bulk'));
+    expect(texts(sut.next(2, 2))).toEqual(['a', 'b', 'c']); // one of two workers: fine
+    ['d', 'e'].forEach((t) => sut.push(item(t), 'bulk'));
+    expect(sut.next(1, 2)).toBeUndefined(); // the last one waits for the next query
+    now += QUERY_QUIET_MS;
+    expect(texts(sut.next(1, 2))).toEqual(['d', 'e']); // quiet again: bulk may use it
+  });
+
+  it('a single worker still runs bulk work (nothing to reserve)', () => {
+    sut.push(item('live'), 'query');
+    sut.next(1, 1);
+    sut.push(item('bulk'), 'bulk');
+    expect(texts(sut.next(1, 1))).toEqual(['bulk']);
+  });
+
+  it('cuts bulk batches by size so a worker comes back quickly, but always takes one', () => {
+    const long = 'x'.repeat(BULK_BATCH_CHARS / 3);
+    for (let i = 0; i < 6; i++) {
+      sut.push(item(long), 'bulk');
+    }
+    expect(sut.next(2, 2)).toHaveLength(3);
+    sut.takeAll();
+    sut.push(item('y'.repeat(BULK_BATCH_CHARS * 2)), 'bulk');
+    expect(sut.next(2, 2)).toHaveLength(1);
+  });
+
+  it('hands back aborted items from both lanes and forgets them', () => {
+    const gone = new AbortController();
+    sut.push(item('q-gone', gone.signal), 'query');
+    sut.push(item('b-gone', gone.signal), 'bulk');
+    sut.push(item('kept'), 'bulk');
+    gone.abort();
+    expect(texts(sut.takeAborted())).toEqual(['q-gone', 'b-gone']);
+    expect(sut.length).toBe(1);
+  });
+});

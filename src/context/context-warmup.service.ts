@@ -1,0 +1,75 @@
+import { PromptService } from '@app/prompt';
+import { RedactionService } from '@app/redaction';
+import { RERANKER, type RerankCandidate, type Reranker } from '@app/rerank';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+
+import { HybridSearchService } from '../retrieval/hybrid-search.service';
+import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
+
+/** A contact id no real contact has: the warm-up searches touch no customer's history. */
+const WARMUP_CONTACT = '__context_bridge_warmup__';
+
+/** Synthetic turns in the shape of live ones (a number, an email, an address to redact). */
+const TURNS = [
+  'hi, I am calling about my order 4410 and the delivery date',
+  'can you send the invoice to pat.example@example.com please',
+  'my card ending 4242 was charged twice for the same sofa',
+  'we moved to 12 Harbor Street, can you update the shipping address',
+  'the replacement part never arrived and I need it before friday',
+  'what did we agree about the refund last time I called',
+];
+
+const ROUNDS = 12;
+
+/**
+ * Runs every stage of the /context pipeline on synthetic input at boot, before the server
+ * listens: the first inferences, SQL plans, tokenizer tables, phone metadata and V8 tier-ups
+ * are paid here instead of by the first callers (measured before: p99 239 ms over the first
+ * 30 requests, against a steady-state p50 of 56 ms). Remote rerankers are not called.
+ */
+@Injectable()
+export class ContextWarmup implements OnApplicationBootstrap {
+  private readonly logger = new Logger(ContextWarmup.name);
+
+  constructor(
+    private readonly bootstrap: StoreBootstrap,
+    private readonly hybrid: HybridSearchService,
+    @Inject(RERANKER) private readonly reranker: Reranker,
+    private readonly redaction: RedactionService,
+    private readonly prompt: PromptService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.bootstrap.ready) {
+      return; // the store is still coming up (retried in the background): nothing to warm
+    }
+    const started = performance.now();
+    const excerpts = TURNS.map((content, i) => ({ content, rerank_score: 1 - i / 10 }));
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const query = `${TURNS[round % TURNS.length]} (${round})`;
+        // Both SQL plans: per contact (the bridge) and unfiltered (HNSW).
+        await this.hybrid.pool(query, round % 2 ? {} : { contact_uid: WARMUP_CONTACT }, 20);
+        if (this.reranker.name === 'fusion' || this.reranker.name === 'none') {
+          await this.reranker.score(query, this.candidates());
+        }
+        this.prompt.enforceBudget(this.redaction.redactBundle(excerpts).excerpts, 1500);
+      }
+      this.logger.log(`hot paths warmed in ${Math.round(performance.now() - started)} ms`);
+    } catch (error) {
+      // A warm-up is an optimisation: never fail the boot over it.
+      this.logger.warn(`warm-up skipped: ${(error as Error).name}`);
+    }
+  }
+
+  private candidates(): RerankCandidate[] {
+    return TURNS.map((content, i) => ({
+      id: `warmup-${i}`,
+      content,
+      denseScore: 0.6 - i / 20,
+      denseRank: i + 1,
+      lexicalRank: i % 2 ? i : undefined,
+      occurredAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+    }));
+  }
+}

@@ -30,7 +30,12 @@ export class McpModule implements OnModuleInit {
    * nothing to guard or document in a refusal.
    */
   onModuleInit(): void {
-    const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
+    // The CLI boots the modules as an application context, without any HTTP server.
+    const adapter = this.http.httpAdapter as HttpAdapterHost['httpAdapter'] | undefined;
+    if (!adapter) {
+      return;
+    }
+    const fastify = adapter.getInstance<FastifyInstance>();
     for (const method of ['GET', 'DELETE'] as const) {
       fastify.route({
         method,

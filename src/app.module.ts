@@ -12,6 +12,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 
+import { AdaptersModule } from './adapters/adapters.module';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { type AppConfig } from './config/app-config';
@@ -129,6 +130,7 @@ export class AppModule {
         RedactModule,
         HealthModule,
         WebhooksModule,
+        AdaptersModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -161,6 +161,17 @@ describe('OpenAPI docs (e2e)', () => {
         {}) as Json,
     ).some((key) => key.startsWith(`${RouteParamtypes.BODY}:`));
 
+  it('lists the platform adapters', () => {
+    const paths = doc.paths as Record<string, Json>;
+    for (const path of [
+      '/adapters/vapi/knowledge-base',
+      '/mcp',
+      '/v1/vector_stores/{contact_uid}/search',
+    ]) {
+      expect({ path, post: Boolean(paths[path]?.post) }).toEqual({ path, post: true });
+    }
+  });
+
   it('documents every JSON body with its fields', () => {
     expect(routes.filter(takesBody).length).toBeGreaterThanOrEqual(8);
     const bodiless = routes

@@ -9,5 +9,6 @@ import { KbRetrievalService } from './kb-retrieval.service';
 @Module({
   controllers: [ChatController],
   providers: [ChatService, ChatMetrics, KbRetrievalService],
+  exports: [KbRetrievalService],
 })
 export class ChatModule {}

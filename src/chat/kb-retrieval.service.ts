@@ -49,10 +49,18 @@ export class KbRetrievalService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Throws `user_not_found` (404) or `retrieval_failed` (503); both precede the stream. */
-  async retrieve(query: string, userId: string, signal: AbortSignal): Promise<KbRetrieval> {
+  /**
+   * Throws `user_not_found` (404) or `retrieval_failed` (503); both precede the stream.
+   * Without `userId` (retrieval for other agents, e.g. the MCP `kb_search` tool) nothing is
+   * boosted: there is no employee, so no current week.
+   */
+  async retrieve(
+    query: string,
+    userId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<KbRetrieval> {
     const [currentThemeId, hits] = await Promise.all([
-      this.currentTheme(userId, signal),
+      userId === undefined ? null : this.currentTheme(userId, signal),
       this.search(query, signal),
     ]);
     const merged = mergeKbHits(hits, {

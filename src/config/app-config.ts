@@ -137,6 +137,10 @@ export interface AppConfig {
     /** Requests per minute per client IP, for calls without a valid key; 0 is off. */
     perIpPerMinute: number;
   };
+  adapters: {
+    /** Compared in constant time with Vapi's `X-Vapi-Secret`; unset: Vapi needs an API key. */
+    vapiSecret?: string;
+  };
   seedDemoData: boolean;
 }
 

@@ -1,4 +1,4 @@
-import { SecurityEnv } from './env/security.env';
+import { AdaptersEnv } from './env/adapters.env';
 
 export { LOG_LEVELS } from './env/server.env';
 export { VECTOR_PROVIDERS } from './env/storage.env';
@@ -13,6 +13,6 @@ export { CHAT_AUTH_MODES } from './env/security.env';
  *
  * One class per concern lives in `env/`; each extends the previous one, so this class
  * carries every decorator (class-validator and class-transformer both walk the prototype
- * chain): server → storage → models → context → podium → chat → security.
+ * chain): server → storage → models → context → podium → chat → security → adapters.
  */
-export class EnvSchema extends SecurityEnv {}
+export class EnvSchema extends AdaptersEnv {}

@@ -195,6 +195,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     },
     security: secure.settings.security,
     limits: secure.settings.limits,
+    adapters: { vapiSecret: env.VAPI_SECRET },
     // Demo data belongs in the embedded store only, unless explicitly asked for.
     seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : !env.DATABASE_URL,
   };

@@ -1,0 +1,137 @@
+import { DomainError } from '@app/common';
+import { RedactionService } from '@app/redaction';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Injectable, Logger } from '@nestjs/common';
+import { z } from 'zod';
+
+import { type LocationScope } from '../../auth/principal';
+import { KbRetrievalService } from '../../chat/kb-retrieval.service';
+import { UID_PATTERN } from '../../common/api-docs';
+import { ContextService } from '../../context/context.service';
+import { MAX_REDACT_TEXT_LENGTH } from '../../redact/redact.dto';
+import { SearchService } from '../../retrieval/search.service';
+
+/** The same limits as the HTTP DTOs (`@IsUid`, `@IsText`), as JSON Schema via zod. */
+const uid = (description: string) =>
+  z.string().min(1).max(128).regex(new RegExp(UID_PATTERN)).describe(description);
+/** NUL is refused because Postgres text rejects it. */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/\S/)
+    // eslint-disable-next-line no-control-regex -- matching NUL is the point
+    .regex(/^[^\u0000]*$/);
+const int = (min: number, max: number, description: string) =>
+  z.number().int().min(min).max(max).optional().describe(description);
+
+const json = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+});
+
+/**
+ * The bridge as MCP tools, one `McpServer` per request (the transport is stateless), bound
+ * to the caller's location scope. Each tool is a thin call into the service behind the
+ * matching HTTP route, so deadlines, tenant scoping, redaction and metrics are the same.
+ */
+@Injectable()
+export class McpToolsService {
+  private readonly logger = new Logger(McpToolsService.name);
+
+  constructor(
+    private readonly context: ContextService,
+    private readonly search: SearchService,
+    private readonly redaction: RedactionService,
+    private readonly kb: KbRetrievalService,
+  ) {}
+
+  createServer(scope: LocationScope): McpServer {
+    const server = new McpServer({ name: 'context-bridge', version: '1' });
+    server.registerTool(
+      'context_fetch',
+      {
+        title: 'Context bundle',
+        description:
+          'Live CRM fields of the contact plus redacted, reranked excerpts of its past conversations that match the transcript, inside a hard deadline. A stage that misses the deadline is skipped (meta.partial).',
+        inputSchema: {
+          transcript: text(8000).describe('The live transcript chunk.'),
+          contact_uid: uid('The caller.').optional(),
+          call_id: uid('Chunks of one call share a sliding window of words.').optional(),
+          location_uid: uid('Restrict history to this location.').optional(),
+          timeout_ms: int(50, 5000, 'Hard deadline in ms (default 800).'),
+          max_tokens: int(1, 32000, 'Excerpt token budget.'),
+        },
+      },
+      (args) => this.run(() => this.context.build(args, scope)),
+    );
+    server.registerTool(
+      'search_history',
+      {
+        title: 'Search conversation history',
+        description: 'Nearest past-conversation windows (PII redacted) with cosine scores.',
+        inputSchema: {
+          query: text(8000).describe('What to look for, in plain words.'),
+          contact_uid: uid('Only this contact’s history.').optional(),
+          location_uid: uid('Only this location’s history.').optional(),
+          top_k: int(1, 100, 'How many hits (default 5).'),
+        },
+      },
+      (args) => this.run(() => this.search.search({ ...args, top_k: args.top_k ?? 5 }, scope)),
+    );
+    server.registerTool(
+      'redact',
+      {
+        title: 'Redact PII',
+        description: 'Masks phone numbers, emails, cards, addresses… as [REDACTED:TYPE].',
+        inputSchema: { text: z.string().max(MAX_REDACT_TEXT_LENGTH).describe('The text.') },
+      },
+      (args) => this.run(() => Promise.resolve(this.redaction.redact(args.text))),
+    );
+    server.registerTool(
+      'kb_search',
+      {
+        title: 'Search the knowledge base',
+        description:
+          'R42 retrieval without generation: the best knowledge-base passages and topic summaries above the relevance threshold.',
+        inputSchema: {
+          query: text(2000).describe('The question.'),
+          userId: uid('An employee: boosts their current week’s theme.').optional(),
+        },
+      },
+      (args, extra) =>
+        this.run(async () => {
+          const found = await this.kb.retrieve(args.query, args.userId, extra.signal);
+          return {
+            threshold: found.threshold,
+            current_theme_id: found.currentThemeId,
+            hits: found.merged.map((h) => ({
+              collection: h.collection,
+              id: h.id,
+              topic_id: h.topicId,
+              title: h.title,
+              score: Number(h.score.toFixed(6)),
+              text: h.text,
+            })),
+          };
+        }),
+    );
+    return server;
+  }
+
+  /** Domain errors become MCP tool errors carrying our stable code, not protocol errors. */
+  private async run(work: () => Promise<unknown>): Promise<CallToolResult> {
+    try {
+      return json(await work());
+    } catch (error) {
+      if (error instanceof DomainError) {
+        return { ...json({ error: error.code, message: error.message }), isError: true };
+      }
+      this.logger.error(`MCP tool failed: ${(error as Error).name}`);
+      return {
+        ...json({ error: 'internal_error', message: 'The tool failed unexpectedly.' }),
+        isError: true,
+      };
+    }
+  }
+}

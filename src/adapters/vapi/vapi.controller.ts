@@ -1,0 +1,62 @@
+import { DomainError } from '@app/common';
+import { Body, Controller, HttpCode, Logger, Post, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+
+import { CallerScope, type LocationScope } from '../../auth/principal';
+import { Public } from '../../auth/public.decorator';
+import { ContextService } from '../../context/context.service';
+import { VAPI_SECRET_HEADER, VapiAuthGuard } from './vapi-auth.guard';
+import { parseVapiRequest, toVapiDocuments } from './vapi-mapping';
+import { VapiKnowledgeBaseResponseDto, VapiServerMessageDto } from './vapi-request.dto';
+
+const NO_DOCUMENTS = (): VapiKnowledgeBaseResponseDto => ({ documents: [] });
+
+/**
+ * Vapi's custom knowledge base (`assistant.knowledgeBase.provider = custom-knowledge-base`):
+ * a thin mapping over `ContextService`, so the deadline, tenant scoping, redaction and
+ * metrics are those of `POST /context`. Past authentication it never answers an error:
+ * a bad body, a refused contact or a failure all give 200 `{ documents: [] }`, and the
+ * assistant simply answers without our context (Vapi's guidance).
+ */
+@ApiTags('adapters')
+@Public() // admitted by VapiAuthGuard: X-Vapi-Secret or an API key
+@UseGuards(VapiAuthGuard)
+@Controller('adapters/vapi')
+export class VapiController {
+  private readonly logger = new Logger(VapiController.name);
+
+  constructor(private readonly context: ContextService) {}
+
+  @Post('knowledge-base')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Vapi custom knowledge base: the context bundle as Vapi documents',
+    description:
+      'Auth: `X-Vapi-Secret` (= VAPI_SECRET) or an API key as `Authorization: Bearer`. `contact_uid` is `customer.externalId`, else `customer.number`, else `call.customer.number`; the transcript is the trailing user turns of `messagesOpenAIFormatted` (else `messages`). Anything but an auth failure answers 200; `{ documents: [] }` when the body is unusable, the deadline ran out or a dependency failed.',
+  })
+  @ApiHeader({ name: VAPI_SECRET_HEADER, required: false, description: 'Vapi server secret' })
+  @ApiBody({ type: VapiServerMessageDto })
+  @ApiOkResponse({ type: VapiKnowledgeBaseResponseDto })
+  async knowledgeBase(
+    // Not a DTO parameter: the global pipe would 400 on Vapi's many extra fields.
+    @Body() body: unknown,
+    @CallerScope() scope?: LocationScope,
+  ): Promise<VapiKnowledgeBaseResponseDto> {
+    const parsed = parseVapiRequest(body);
+    if (!parsed.ok) {
+      // Field paths and rule names only: values would be customer text.
+      this.logger.warn(
+        `Vapi knowledge-base request ignored (${parsed.reason}${parsed.fields.length ? `: ${parsed.fields.join(' ')}` : ''}); answering no documents`,
+      );
+      return NO_DOCUMENTS();
+    }
+    try {
+      const bundle = await this.context.build(parsed.request, scope);
+      return { documents: toVapiDocuments(bundle, parsed.request.contact_uid) };
+    } catch (error) {
+      const code = error instanceof DomainError ? error.code : (error as Error).name;
+      this.logger.warn(`Vapi knowledge-base request failed (${code}); answering no documents`);
+      return NO_DOCUMENTS();
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+
+import { ContextModule } from '../../context/context.module';
+import { VapiAuthGuard } from './vapi-auth.guard';
+import { VapiController } from './vapi.controller';
+
+/** `POST /adapters/vapi/knowledge-base`: Vapi's custom knowledge base. */
+@Module({
+  imports: [ContextModule],
+  controllers: [VapiController],
+  providers: [VapiAuthGuard],
+})
+export class VapiModule {}

@@ -1,0 +1,128 @@
+import { llm } from '@livekit/agents';
+
+import {
+  addBridgeContext,
+  BridgeAbortedError,
+  BridgeError,
+  BridgeTimeoutError,
+  type ChatEvent,
+  ContextBridgeClient,
+} from '../libs/client/src';
+import { type AdapterApp, bootAdapterApp, ops, tenantA } from './support/adapter-fixtures';
+
+describe('@context-bridge/client and its LiveKit hook (e2e, real app)', () => {
+  let a: AdapterApp;
+  let client: ContextBridgeClient;
+
+  beforeAll(async () => {
+    a = await bootAdapterApp({ SEED_DEMO_DATA: 'true' });
+    client = new ContextBridgeClient({ baseUrl: a.t.url, apiKey: tenantA.key, deadlineMs: 2000 });
+  });
+  afterAll(() => a.t.close());
+  afterEach(() => {
+    a.embedFault.mode = a.liveFault.mode = 'off';
+  });
+
+  it('fetchContext and prompt return the typed bundle and prompt', async () => {
+    const bundle = await client.fetchContext({
+      transcript: 'espresso leak',
+      contact_uid: 'ctc_a1',
+    });
+    expect(bundle.contact).toMatchObject({ live_fields_available: true, location_uid: 'loc_a' });
+    expect(bundle.historical_excerpts.length).toBeGreaterThan(0);
+    // The server's deadline was set inside the client's (2000 ms minus the network margin).
+    expect(bundle.meta.timeout_ms).toBe(1950);
+    const prompt = await client.prompt({ transcript: 'espresso leak', contact_uid: 'ctc_a1' });
+    expect(prompt.user).toContain('espresso');
+    expect(prompt.token_count).toBeGreaterThan(0);
+  });
+
+  it('chat iterates the SSE events through done', async () => {
+    const events: ChatEvent[] = [];
+    for await (const event of new ContextBridgeClient({ baseUrl: a.t.url }).chat({
+      query: 'How should I give feedback to a colleague?',
+      userId: 'demo-employee',
+    })) {
+      events.push(event);
+    }
+    expect(events.at(-1)).toEqual({ type: 'done' });
+    expect(events.some((e) => e.type === 'chunk' || e.type === 'out_of_scope')).toBe(true);
+  });
+
+  it('raises typed errors: server codes, deadline, abort', async () => {
+    await expect(
+      client.fetchContext({ transcript: 'espresso', contact_uid: 'ctc_b1' }),
+    ).rejects.toMatchObject({ name: 'BridgeError', code: 'location_forbidden', status: 403 });
+    const anonymous = new ContextBridgeClient({ baseUrl: a.t.url });
+    const error = await anonymous.fetchContext({ transcript: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BridgeError);
+    expect(error).toMatchObject({ code: 'missing_api_key', status: 401 });
+    expect((error as BridgeError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    a.embedFault.mode = a.liveFault.mode = 'hang';
+    await expect(
+      client.fetchContext({ transcript: 'late', timeout_ms: 2000 }, { deadlineMs: 100 }),
+    ).rejects.toBeInstanceOf(BridgeTimeoutError);
+    const abort = new AbortController();
+    const pending = client.fetchContext(
+      { transcript: 'aborted', timeout_ms: 2000 },
+      { signal: abort.signal },
+    );
+    abort.abort();
+    await expect(pending).rejects.toBeInstanceOf(BridgeAbortedError);
+  });
+
+  describe('LiveKit onUserTurnCompleted helper', () => {
+    const userTurn = (text: string) => llm.ChatMessage.create({ role: 'user', content: text });
+
+    it('adds the bundle to the turn’s real ChatContext', async () => {
+      const turnCtx = new llm.ChatContext();
+      turnCtx.addMessage({ role: 'system', content: 'You are a support agent.' });
+      const added = await addBridgeContext(turnCtx, userTurn('my espresso machine leaks'), {
+        client: new ContextBridgeClient({ baseUrl: a.t.url, apiKey: ops.key }),
+        contactUid: () => 'ctc_a1',
+      });
+      expect(added).toBe(true);
+      const last = turnCtx.items.at(-1) as llm.ChatMessage;
+      expect(last.role).toBe('assistant');
+      expect(last.textContent).toContain('Live CRM record');
+      expect(last.textContent).toContain('espresso');
+      expect(turnCtx.items).toHaveLength(2);
+    });
+
+    it('adds nothing when the bridge answers empty at its deadline', async () => {
+      a.embedFault.mode = a.liveFault.mode = 'hang';
+      const turnCtx = new llm.ChatContext();
+      const added = await addBridgeContext(turnCtx, userTurn('is my order late?'), {
+        client: new ContextBridgeClient({ baseUrl: a.t.url, apiKey: ops.key }),
+        contactUid: 'ctc_a1',
+        deadlineMs: 200,
+      });
+      expect(added).toBe(false);
+      expect(turnCtx.items).toEqual([]);
+    });
+
+    it('adds nothing, and does not wait, when the answer arrives past the deadline', async () => {
+      // A slow network: every request reaches the bridge 300 ms late (abortable, like fetch).
+      const slowFetch: typeof fetch = (input, init) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, 300);
+          init?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(init.signal?.reason as Error);
+          });
+        }).then(() => fetch(input, init));
+      const turnCtx = new llm.ChatContext();
+      const errors: unknown[] = [];
+      const added = await addBridgeContext(turnCtx, userTurn('my espresso machine leaks'), {
+        client: new ContextBridgeClient({ baseUrl: a.t.url, apiKey: ops.key, fetch: slowFetch }),
+        contactUid: 'ctc_a1',
+        deadlineMs: 100,
+        onError: (e) => errors.push(e),
+      });
+      expect(added).toBe(false);
+      expect(turnCtx.items).toEqual([]);
+      expect(errors).toEqual([expect.any(BridgeTimeoutError)]);
+    });
+  });
+});

@@ -1,0 +1,202 @@
+import { Logger } from '@nestjs/common';
+import type { Vapi } from '@vapi-ai/server-sdk';
+
+import { postJson } from './support/app';
+import {
+  ADAPTER_TIMEOUT_MS,
+  type AdapterApp,
+  bootAdapterApp,
+  tenantA,
+  tenantB,
+} from './support/adapter-fixtures';
+
+const VAPI_SECRET = 'vapi-server-secret-for-e2e-0123456789';
+const URL_PATH = '/adapters/vapi/knowledge-base';
+
+/** A knowledge-base-request as Vapi sends it, typed by Vapi's own SDK. */
+function vapiRequest(
+  userTurns: string[],
+  who: { externalId?: string; number?: string; callNumber?: string } = {},
+): Vapi.ServerMessage {
+  const message: Vapi.ServerMessageKnowledgeBaseRequest = {
+    type: 'knowledge-base-request',
+    messages: [{ role: 'bot', message: 'Hello!', time: 1, endTime: 2, secondsFromStart: 0 }],
+    messagesOpenAIFormatted: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'assistant', content: 'Hello! How can I help?' },
+      ...userTurns.map((content) => ({ role: 'user' as const, content })),
+    ],
+    call: {
+      id: 'c0ffee00-0000-4000-8000-000000000001',
+      orgId: 'org_1',
+      createdAt: '2026-12-01T10:00:00.000Z',
+      updatedAt: '2026-12-01T10:00:00.000Z',
+      ...(who.callNumber ? { customer: { number: who.callNumber } } : {}),
+    },
+    ...(who.externalId || who.number
+      ? { customer: { externalId: who.externalId, number: who.number } }
+      : {}),
+  };
+  return { message };
+}
+
+type KbResponse = Vapi.ServerMessageResponseKnowledgeBaseRequest;
+
+describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
+  let a: AdapterApp;
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    postJson<KbResponse>(`${a.t.url}${URL_PATH}`, body, headers);
+  const secret = { 'x-vapi-secret': VAPI_SECRET };
+
+  beforeAll(async () => {
+    a = await bootAdapterApp({ VAPI_SECRET });
+  });
+  afterAll(() => a.t.close());
+  afterEach(() => {
+    a.embedFault.mode = a.liveFault.mode = 'off';
+    jest.restoreAllMocks();
+  });
+
+  it('answers Vapi documents: the live contact first, then redacted excerpts', async () => {
+    const res = await post(
+      vapiRequest(['Hi.', 'My espresso machine leaks water.'], { externalId: 'ctc_a1' }),
+      secret,
+    );
+    expect(res.status).toBe(200);
+    const [contact, ...excerpts] = res.body.documents ?? [];
+    expect(contact).toMatchObject({ similarity: 1, uuid: 'contact:ctc_a1' });
+    expect(contact.content).toContain('opt_out_sms: true');
+    expect(contact.content).toContain('location_uid: loc_a');
+    expect(excerpts.length).toBeGreaterThan(0);
+    for (const doc of excerpts) {
+      expect(doc.uuid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(typeof doc.similarity).toBe('number');
+      expect(doc.content).toContain('espresso');
+      expect(doc.content).not.toContain('B-SECRET');
+    }
+  });
+
+  it('maps the contact from customer.number, then call.customer.number', async () => {
+    // Contacts are keyed by what Vapi knows: an E.164 number works as a contact_uid too.
+    for (const who of [{ number: 'ctc_a1' }, { callNumber: 'ctc_a1' }]) {
+      const res = await post(vapiRequest(['espresso machine leaking'], who), secret);
+      expect(res.body.documents?.[0]?.uuid).toBe('contact:ctc_a1');
+    }
+  });
+
+  it('falls back to messages[].message when messagesOpenAIFormatted is empty', async () => {
+    const body = vapiRequest([], { externalId: 'ctc_a1' });
+    const message = body.message as Vapi.ServerMessageKnowledgeBaseRequest;
+    message.messagesOpenAIFormatted = [];
+    message.messages = [
+      { role: 'bot', message: 'Hello!', time: 1, endTime: 2, secondsFromStart: 0 },
+      {
+        role: 'user',
+        message: 'the espresso machine leaks',
+        time: 3,
+        endTime: 4,
+        secondsFromStart: 2,
+      },
+    ];
+    const res = await post(body, secret);
+    expect((res.body.documents ?? []).length).toBeGreaterThan(1);
+  });
+
+  it('answers { documents: [] } on time when the deadline runs out', async () => {
+    a.embedFault.mode = a.liveFault.mode = 'hang';
+    const started = performance.now();
+    const res = await post(
+      vapiRequest(['a question nobody asked the vapi adapter'], { externalId: 'ctc_a1' }),
+      secret,
+    );
+    const wall = performance.now() - started;
+    expect(res).toMatchObject({ status: 200, body: { documents: [] } });
+    expect(wall).toBeLessThan(ADAPTER_TIMEOUT_MS + 500); // only catches hangs, as /context's tests
+  });
+
+  it('answers { documents: [] } when a dependency fails outright', async () => {
+    a.embedFault.mode = a.liveFault.mode = 'reject';
+    const res = await post(
+      vapiRequest(['espresso failure path'], { externalId: 'ctc_a1' }),
+      secret,
+    );
+    expect(res).toMatchObject({ status: 200, body: { documents: [] } });
+  });
+
+  it('answers 200 with no documents to a bad body, logging no customer text', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const bad: unknown[] = [
+      { message: { type: 'status-update', messagesOpenAIFormatted: [] } },
+      {
+        message: {
+          type: 'knowledge-base-request',
+          messagesOpenAIFormatted: [{ role: 'user', content: 42 }],
+        },
+      },
+      {
+        message: {
+          type: 'knowledge-base-request',
+          customer: { externalId: 'CUSTOMER SECRET TEXT' },
+          messagesOpenAIFormatted: [{ role: 'user', content: 'CUSTOMER SECRET TEXT' }],
+        },
+      },
+      {
+        message: {
+          type: 'knowledge-base-request',
+          messagesOpenAIFormatted: [{ role: 'assistant', content: 'no user turn' }],
+        },
+      },
+      [1, 2, 3],
+    ];
+    for (const body of bad) {
+      const res = await post(body, secret);
+      expect(res).toMatchObject({ status: 200, body: { documents: [] } });
+    }
+    const lines = warn.mock.calls.map((call) => String(call[0]));
+    expect(lines).toHaveLength(bad.length);
+    expect(lines[0]).toMatch(/invalid_body: message\.type\(equals\)/);
+    expect(lines[2]).toMatch(/message\.customer\.externalId/);
+    expect(lines.join('\n')).not.toContain('CUSTOMER SECRET TEXT');
+  });
+
+  describe('auth', () => {
+    it('refuses a wrong X-Vapi-Secret and a missing credential with 401', async () => {
+      const body = vapiRequest(['espresso'], { externalId: 'ctc_a1' });
+      const wrong = await post(body, { 'x-vapi-secret': 'not-the-secret' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toMatchObject({ error: 'invalid_vapi_secret' });
+      const none = await post(body);
+      expect(none.status).toBe(401);
+      expect(none.body).toMatchObject({ error: 'missing_api_key' });
+      const badKey = await post(body, { authorization: 'Bearer nope' });
+      expect(badKey.body).toMatchObject({ error: 'invalid_api_key' });
+    });
+
+    it('accepts a Bearer API key, scoped to its locations', async () => {
+      const own = await post(vapiRequest(['espresso machine leaks'], { externalId: 'ctc_a1' }), {
+        authorization: `Bearer ${tenantA.key}`,
+      });
+      expect(own.body.documents?.[0]?.uuid).toBe('contact:ctc_a1');
+      // B's contact through A's key: refused by ContextService, answered as no documents.
+      const other = await post(vapiRequest(['espresso machine leaks'], { externalId: 'ctc_b1' }), {
+        authorization: `Bearer ${tenantA.key}`,
+      });
+      expect(other).toMatchObject({ status: 200, body: { documents: [] } });
+      // A contact the CRM does not know: the store's location filter keeps B's rows out.
+      const ghost = await post(
+        vapiRequest(['ghost espresso machine leaking water'], { externalId: 'ctc_ghost' }),
+        {
+          authorization: `Bearer ${tenantA.key}`,
+        },
+      );
+      expect(JSON.stringify(ghost.body)).not.toContain('B-SECRET');
+      const asB = await post(
+        vapiRequest(['ghost espresso machine leaking water'], { externalId: 'ctc_ghost' }),
+        {
+          authorization: `Bearer ${tenantB.key}`,
+        },
+      );
+      expect(JSON.stringify(asB.body)).toContain('B-SECRET'); // the data is there for its owner
+    });
+  });
+});

@@ -26,6 +26,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WidgetModule } from './widget/widget.module';
 
 /** The composition root: every provider choice is made here, from the validated config. */
 @Module({})
@@ -128,6 +129,7 @@ export class AppModule {
         RedactModule,
         HealthModule,
         WebhooksModule,
+        WidgetModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

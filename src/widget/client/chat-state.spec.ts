@@ -94,6 +94,9 @@ describe('chat state', () => {
   it('keeps earlier exchanges only with history on, and sends answered ones as turns', () => {
     const without = run({ type: 'open' }, ...answered('Q1', 'A1'), ask('Q2'));
     expect(without.exchanges.map((e) => e.question)).toEqual(['Q2']);
+    const failure = { code: 'x', message: 'x' };
+    const afterFailure = run({ type: 'open' }, ask('Q1', true), { type: 'failed', failure });
+    expect(reduce(afterFailure, ask('Q2', true)).exchanges.map((e) => e.question)).toEqual(['Q2']);
 
     const sut = run(
       { type: 'open' },

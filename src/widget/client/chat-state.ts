@@ -120,8 +120,9 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         citations: [],
         pending: [],
       };
-      // Without history each question stands alone, so the drawer shows only the latest.
-      const kept = action.keepHistory ? state.exchanges : [];
+      // Without history each question stands alone, so the drawer shows only the latest;
+      // with it, a failed exchange is dropped once the user moves on (its retry is moot).
+      const kept = action.keepHistory ? state.exchanges.filter((e) => e.status !== 'failed') : [];
       return { ...state, exchanges: [...kept, exchange] };
     }
     case 'retry':

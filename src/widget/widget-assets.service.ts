@@ -1,18 +1,18 @@
 import { ServiceUnavailableException } from '@nestjs/common';
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 
 import { loadWidget, type WidgetBundle } from './widget-build';
 
 /**
  * Holds the built `<r42-chat>` bundle in memory. It is read (or, on a checkout that has not
- * run `npm run build`, built) once at startup, so serving it is a buffer write.
+ * run `npm run build`, built) once when the HTTP server starts, so serving it is a buffer write.
  */
 @Injectable()
-export class WidgetAssets implements OnModuleInit {
+export class WidgetAssets {
   private readonly logger = new Logger(WidgetAssets.name);
   private bundle: (WidgetBundle & { etag: string }) | undefined;
 
-  async onModuleInit(): Promise<void> {
+  async load(): Promise<void> {
     try {
       const bundle = await loadWidget();
       // A strong validator from the content hash: a new build is a new ETag.

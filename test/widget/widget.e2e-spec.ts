@@ -9,6 +9,7 @@ import { DEMO_TOPICS } from '../../src/demo/demo-kb';
 import { buildWidget, integrityOf } from '../../src/widget/widget-build';
 import { bootTestApp, postJson, type TestApp } from '../support/app';
 import { launchChromium } from './browser';
+import { ask, box, drawerOpen, pills, recordSamples, samples, shown } from './demo-driver';
 import { PacedLlm } from './paced-llm';
 
 /** Where the run leaves its screenshots (the README embeds one). */
@@ -64,44 +65,6 @@ describe('the <r42-chat> widget in a browser', () => {
     await page.waitForFunction(() => customElements.get('r42-chat') !== undefined);
     return page;
   }
-
-  /** Records the answer length, pill count and busy flag at every DOM change of the log. */
-  const recordSamples = (page: Page) =>
-    page.evaluate(() => {
-      const log = document.querySelector('r42-chat')!.shadowRoot!.querySelector('.log')!;
-      const samples: Array<{ length: number; pills: number; busy: string | null }> = [];
-      (window as unknown as { samples: typeof samples }).samples = samples;
-      new MutationObserver(() =>
-        samples.push({
-          length: log.querySelector('.a')?.textContent?.length ?? 0,
-          pills: log.querySelectorAll('.pill').length,
-          busy: log.getAttribute('aria-busy'),
-        }),
-      ).observe(log, { subtree: true, childList: true, characterData: true, attributes: true });
-    });
-  const samples = (page: Page) =>
-    page.evaluate(
-      () =>
-        (window as unknown as { samples: Array<{ length: number; pills: number; busy: string }> })
-          .samples,
-    );
-
-  const ask = async (page: Page, question: string) => {
-    await page.fill('r42-chat #r42-input', question);
-    await page.press('r42-chat #r42-input', 'Enter');
-  };
-  const drawerOpen = (page: Page) =>
-    page.$eval('r42-chat', (el) => el.shadowRoot!.querySelector('.drawer')!.matches('.open'));
-  const shown = (page: Page) =>
-    page.$eval('r42-chat', (el) => ({
-      exchanges: el.shadowRoot!.querySelectorAll('.ex').length,
-      input: el.shadowRoot!.querySelector('input')!.value,
-    }));
-  const pills = (page: Page) =>
-    page.$$eval('r42-chat .pill', (links) =>
-      links.map((a) => ({ title: a.textContent, href: a.getAttribute('href') })),
-    );
-  const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
 
   it('streams the answer into the desktop panel, then shows pills that open the topics', async () => {
     const page = await demo();

@@ -27,6 +27,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WidgetModule } from './widget/widget.module';
 
 /** The composition root: every provider choice is made here, from the validated config. */
 @Module({})
@@ -131,6 +132,7 @@ export class AppModule {
         HealthModule,
         WebhooksModule,
         AdaptersModule,
+        WidgetModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

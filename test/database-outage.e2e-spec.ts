@@ -1,14 +1,8 @@
 import { Database } from '@app/database';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
-import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
-import { IngestService } from '../src/ingest/ingest.service';
-import { ContactTombstones } from '../src/webhooks/contact-tombstones';
-import { WebhookProcessor } from '../src/webhooks/webhook-processor';
 import { deliverPodiumEvent, podiumEvent, podiumMessage } from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
-import { FaultSwitch } from './support/faults';
+import { FaultSwitch, faultyWebhookProcessor } from './support/faults';
 import { type OwnServer, startOwnServer, TEST_ENGINE } from './support/postgres';
 import { waitFor } from './support/wait';
 
@@ -38,20 +32,7 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
         DATABASE_CONNECT_TIMEOUT_MS: '1000',
         PODIUM_WEBHOOK_SECRET: SECRET,
       },
-      (builder) =>
-        builder.overrideProvider(WebhookProcessor).useFactory({
-          factory: (
-            contacts: PodiumContacts,
-            store: VectorStore,
-            ingest: IngestService,
-            config: AppConfig,
-            tombstones: ContactTombstones,
-          ) =>
-            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), [
-              'process',
-            ]),
-          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
-        }),
+      (builder) => faultyWebhookProcessor(processorFault)(builder),
     );
   });
   afterAll(async () => {

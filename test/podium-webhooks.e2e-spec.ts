@@ -1,12 +1,7 @@
 import { Database } from '@app/database';
-import { LocalPodiumContacts, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { LocalPodiumContacts, PODIUM_CONTACTS } from '@app/podium';
 
-import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
 import { type ContextBundle } from '../src/context/context.dto';
-import { IngestService } from '../src/ingest/ingest.service';
-import { ContactTombstones } from '../src/webhooks/contact-tombstones';
-import { WebhookProcessor } from '../src/webhooks/webhook-processor';
 import {
   contactEventData,
   deliverPodiumEvent,
@@ -17,7 +12,7 @@ import {
   signPodiumDelivery,
 } from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
-import { FaultSwitch } from './support/faults';
+import { FaultSwitch, faultyWebhookProcessor } from './support/faults';
 import { persistentEngineEnv, TEST_ENGINE } from './support/postgres';
 import { waitFor } from './support/wait';
 
@@ -56,23 +51,9 @@ describe(`POST /webhooks/podium (e2e: real app, ${TEST_ENGINE} that survives res
     env = { ...database.env, PODIUM_WEBHOOK_SECRET: SECRET };
     releaseDatabase = database.release;
     t = await bootTestApp(env, (builder) =>
-      builder
+      faultyWebhookProcessor(processorFault)(builder)
         .overrideProvider(PODIUM_CONTACTS)
-        .useFactory({ factory: (db: Database) => new RecordingContacts(db), inject: [Database] })
-        .overrideProvider(WebhookProcessor)
-        .useFactory({
-          factory: (
-            contacts: PodiumContacts,
-            store: VectorStore,
-            ingest: IngestService,
-            config: AppConfig,
-            tombstones: ContactTombstones,
-          ) =>
-            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), [
-              'process',
-            ]),
-          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
-        }),
+        .useFactory({ factory: (db: Database) => new RecordingContacts(db), inject: [Database] }),
     );
     hook = `${t.url}/webhooks/podium`;
   });

@@ -1,3 +1,12 @@
+import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { type TestingModuleBuilder } from '@nestjs/testing';
+
+import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
+import { IngestService } from '../../src/ingest/ingest.service';
+import { ContactTombstones } from '../../src/webhooks/contact-tombstones';
+import { WebhookProcessor } from '../../src/webhooks/webhook-processor';
+
 /**
  * A fault switch around a real provider: while a fault is on, every async method of the
  * wrapped object hangs forever (ignoring abort signals, the worst case) or rejects.
@@ -27,4 +36,23 @@ export class FaultSwitch {
       },
     });
   }
+}
+
+/**
+ * Overrides the app's WebhookProcessor with the real one wrapped in `fault` (its `process`),
+ * for tests of the webhook worker's retries and outages.
+ */
+export function faultyWebhookProcessor(fault: FaultSwitch) {
+  return (builder: TestingModuleBuilder): TestingModuleBuilder =>
+    builder.overrideProvider(WebhookProcessor).useFactory({
+      factory: (
+        contacts: PodiumContacts,
+        store: VectorStore,
+        ingest: IngestService,
+        config: AppConfig,
+        tombstones: ContactTombstones,
+      ) =>
+        fault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), ['process']),
+      inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
+    });
 }

@@ -5,8 +5,8 @@ import { type Command } from 'commander';
 
 import { ContextService } from '../context/context.service';
 import { type ContextBundle } from '../context/context.dto';
-import { ContextController } from '../context/context.controller';
-import { RelevanceController } from '../context/relevance.controller';
+import { ContextPromptService } from '../context/context-prompt.service';
+import { RelevanceService } from '../context/relevance.service';
 import { SearchService } from '../retrieval/search.service';
 import { withAppContext } from './cli-context';
 
@@ -85,7 +85,7 @@ export function registerQueryCommands(program: Command): void {
       }) =>
         print(
           await withAppContext((ctx) =>
-            ctx.get(ContextController).buildPrompt({
+            ctx.get(ContextPromptService).build({
               transcript: o.transcript,
               contact_uid: o.contactUid,
               bundle: o.bundleFile
@@ -108,7 +108,7 @@ export function registerQueryCommands(program: Command): void {
     .action(async (o: { query: string; candidate: string }) =>
       print(
         await withAppContext((ctx) =>
-          ctx.get(RelevanceController).score({ query: o.query, candidate: o.candidate }),
+          ctx.get(RelevanceService).score({ query: o.query, candidate: o.candidate }),
         ),
       ),
     );

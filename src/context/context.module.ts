@@ -2,15 +2,17 @@ import { Module } from '@nestjs/common';
 
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { ContextController } from './context.controller';
+import { ContextPromptService } from './context-prompt.service';
 import { ContextWarmup } from './context-warmup.service';
 import { ContextService } from './context.service';
 import { RelevanceController } from './relevance.controller';
+import { RelevanceService } from './relevance.service';
 
 /** The context bridge endpoints: /context, /context/prompt and /relevance. */
 @Module({
   imports: [RetrievalModule],
   controllers: [ContextController, RelevanceController],
-  providers: [ContextService, ContextWarmup],
-  exports: [ContextService],
+  providers: [ContextService, ContextPromptService, RelevanceService, ContextWarmup],
+  exports: [ContextService, ContextPromptService, RelevanceService],
 })
 export class ContextModule {}

@@ -20,7 +20,8 @@ export interface StreamRecord {
  * The real configured answerer (extractive on the embedded defaults), paced like a model:
  * the extractive answer is computed at once and would reach the browser in one read, so
  * there would be no streaming to watch and nothing in flight to abort. `delayMs` spaces the
- * pieces out; `stallAfter` stops sending after that many pieces until the request aborts.
+ * pieces out; `stallAfter` stops sending after that many pieces (or before the end, if the
+ * answer is shorter) until the request aborts.
  */
 export class PacedLlm {
   delayMs = 0;
@@ -61,6 +62,11 @@ export class PacedLlm {
       }
       record.pieces++;
       yield piece;
+    }
+    if (Number.isFinite(this.stallAfter)) {
+      // A shorter answer than `stallAfter` must not finish either: the test closes mid-answer.
+      await aborted;
+      throw new Error('aborted by the client');
     }
   }
 }

@@ -145,8 +145,9 @@ describe('loadConfig: security', () => {
     expect(problemsOf({ CORS_ORIGINS: '*,https://a.example.com' })).toHaveLength(1);
   });
 
-  it('parses TRUST_PROXY as a flag, a hop count or addresses', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).server.trustProxy).toBe(true);
+  it('parses TRUST_PROXY as a flag, a hop count or addresses; `true` is one hop, not every hop', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).server.trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '0' }).server.trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).server.trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).server.trustProxy).toEqual([
       '10.0.0.0/8',

@@ -83,6 +83,10 @@ export interface AppConfig {
     clientSecret?: string;
     refreshToken?: string;
     webhookSecret?: string;
+    /** A delivery signed further than this from our clock is refused as a replay. */
+    webhookToleranceMs: number;
+    /** Dead-lettered events lose their payload after this long (0: at once). */
+    deadLetterRetentionHours: number;
     apiVersion?: string;
     cacheTtlMs: number;
     breakerFailures: number;

@@ -5,6 +5,7 @@ import { parsePhoneRegions, parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
 
+import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';
 import { EnvSchema } from './env.schema';
 import { readSecuritySettings } from './security-config';
@@ -149,6 +150,9 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       clientSecret: env.PODIUM_CLIENT_SECRET,
       refreshToken: env.PODIUM_REFRESH_TOKEN,
       webhookSecret: env.PODIUM_WEBHOOK_SECRET,
+      webhookToleranceMs: env.PODIUM_WEBHOOK_TOLERANCE_MS ?? SIGNATURE_TOLERANCE_MS,
+      // A week: time to look at a failure and re-queue it, not a second archive of messages.
+      deadLetterRetentionHours: env.PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS ?? 168,
       apiVersion: env.PODIUM_API_VERSION,
       cacheTtlMs: env.PODIUM_CACHE_TTL_MS ?? 30_000,
       breakerFailures: env.PODIUM_BREAKER_FAILURES ?? 5,

@@ -38,6 +38,22 @@ export class PodiumEnv extends ContextEnv {
   @IsString()
   PODIUM_WEBHOOK_SECRET?: string;
 
+  /** How far a delivery's signed timestamp may be from our clock (replay window). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  PODIUM_WEBHOOK_TOLERANCE_MS?: number;
+
+  /** Dead-lettered events keep their payload (customer text) this long; 0 drops it at once. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(0)
+  @Max(8760)
+  PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS?: number;
+
   /** Sent as the `podium-version` header when set. */
   @IsOptional()
   @IsString()

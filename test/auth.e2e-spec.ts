@@ -141,11 +141,8 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
       expect(res.body.historical_excerpts.length).toBeGreaterThan(0);
     });
 
-    it('answers 403 to a location-A key reading a location-B contact, and leaks no excerpt', async () => {
+    it('answers 403 to a location-A key naming location B, and leaks no excerpt', async () => {
       const requests: Array<[string, Record<string, unknown>]> = [
-        ['/context', { transcript: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
-        ['/context/prompt', { transcript: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
-        ['/search', { query: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
         ['/context', { transcript: 'espresso machine leaking', location_uid: 'loc_b' }],
         ['/search', { query: 'espresso machine leaking', location_uid: 'loc_b' }],
         [
@@ -167,6 +164,33 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         });
         expect(JSON.stringify(res.body)).not.toContain('B-SECRET');
       }
+    });
+
+    it('answers a location-A key the same for a location-B contact as for an unknown one', async () => {
+      const answer = async (path: string, contact_uid: string) => {
+        const res = await post<Record<string, unknown>>(
+          path,
+          path === '/search'
+            ? { query: 'espresso machine leaking', contact_uid }
+            : { transcript: 'espresso machine leaking', contact_uid },
+          as(tenantA),
+        );
+        expect(JSON.stringify(res.body)).not.toContain('B-SECRET');
+        // Everything but what legitimately differs per call (ids, timings, the echoed uid).
+        const body = res.body as { contact?: unknown; historical_excerpts?: unknown[] };
+        return {
+          status: res.status,
+          contact: body.contact,
+          excerpts: body.historical_excerpts,
+          hits: (res.body as { hits?: unknown[] }).hits,
+          user: res.body.user,
+        };
+      };
+      for (const path of ['/context', '/context/prompt', '/search']) {
+        const elsewhere = await answer(path, 'ctc_b1');
+        expect({ path, ...elsewhere }).toEqual({ path, ...(await answer(path, 'ctc_ghost')) });
+        expect(elsewhere.status).toBe(200);
+      }
       // The owner reads it fine.
       const owner = await post<ContextBundle>(
         '/context',
@@ -174,6 +198,7 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         as(tenantB),
       );
       expect(owner.status).toBe(200);
+      expect(owner.body.contact).toMatchObject({ live_fields_available: true });
       expect(JSON.stringify(owner.body.historical_excerpts)).toContain('B-SECRET');
     });
 

@@ -1,14 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
 import { type Database } from '@app/database';
+import { DatabaseRefreshTokenStore } from '@app/podium';
 
 import { ContactTombstones } from '../src/webhooks/contact-tombstones';
 import { WebhookInbox } from '../src/webhooks/webhook-inbox';
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 
 /**
- * The webhook worker's state in SQL, on this project's engine: tombstones in time, leases
- * held by a token, dead letters whose payload is dropped after the retention.
+ * The Podium integration's state in SQL, on this project's engine: tombstones in time,
+ * leases held by a token, dead letters whose payload is dropped after the retention, and the
+ * rotated refresh token encrypted at rest.
  */
-describe(`webhook state on ${TEST_ENGINE}`, () => {
+describe(`webhook and Podium state on ${TEST_ENGINE}`, () => {
   let database: Database;
   let close: () => Promise<void>;
 
@@ -141,6 +145,35 @@ describe(`webhook state on ${TEST_ENGINE}`, () => {
         last_error: 'WebhookPayloadError: bad',
         processed: false,
       });
+    });
+  });
+
+  describe('podium credentials', () => {
+    const key = randomBytes(32);
+
+    it('keeps the rotated refresh token encrypted, for its own chain and key only', async () => {
+      const sut = new DatabaseRefreshTokenStore(database, key);
+      await expect(sut.load('configured-1')).resolves.toBeUndefined();
+      await sut.save('configured-1', 'rotated-secret-token-2');
+      await expect(sut.load('configured-1')).resolves.toBe('rotated-secret-token-2');
+      const [row] = await database.query<{ ciphertext: string; seed_sha256: string }>(
+        `SELECT ciphertext, seed_sha256 FROM podium_credentials`,
+      );
+      expect(row.ciphertext).not.toContain('rotated-secret-token-2');
+      expect(row.ciphertext).not.toContain(Buffer.from('rotated-secret').toString('base64'));
+      expect(row.seed_sha256).not.toContain('configured-1');
+      // A newly configured token starts a new chain: the stored one is not used.
+      await expect(sut.load('configured-2')).resolves.toBeUndefined();
+      // Another key (rotated config, or a copied database) cannot read it.
+      await expect(
+        new DatabaseRefreshTokenStore(database, randomBytes(32)).load('configured-1'),
+      ).resolves.toBeUndefined();
+      // Re-encrypted under a fresh IV each time.
+      await sut.save('configured-1', 'rotated-secret-token-2');
+      const [again] = await database.query<{ ciphertext: string }>(
+        `SELECT ciphertext FROM podium_credentials`,
+      );
+      expect(again.ciphertext).not.toBe(row.ciphertext);
     });
   });
 });

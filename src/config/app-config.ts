@@ -82,6 +82,8 @@ export interface AppConfig {
     clientId?: string;
     clientSecret?: string;
     refreshToken?: string;
+    /** Encrypts the rotated refresh token kept in the database; unset: memory only. */
+    tokenEncryptionKey?: string;
     webhookSecret?: string;
     /** A delivery signed further than this from our clock is refused as a replay. */
     webhookToleranceMs: number;

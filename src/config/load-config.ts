@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 
 import { DATABASE_DEFAULTS } from '@app/database';
+import { parseTokenEncryptionKey } from '@app/podium';
 import { parsePhoneRegions, parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
@@ -62,6 +63,14 @@ function crossFieldProblems(env: EnvSchema): string[] {
         problems.push(`${name}: required when PODIUM_PROVIDER=api`);
       }
     }
+  }
+  if (
+    env.PODIUM_TOKEN_ENCRYPTION_KEY &&
+    !parseTokenEncryptionKey(env.PODIUM_TOKEN_ENCRYPTION_KEY)
+  ) {
+    problems.push(
+      'PODIUM_TOKEN_ENCRYPTION_KEY: expected a 256-bit key, 64 hex characters or base64 of 32 bytes (e.g. `openssl rand -hex 32`)',
+    );
   }
   if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
     problems.push('ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
@@ -149,6 +158,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       clientId: env.PODIUM_CLIENT_ID,
       clientSecret: env.PODIUM_CLIENT_SECRET,
       refreshToken: env.PODIUM_REFRESH_TOKEN,
+      tokenEncryptionKey: env.PODIUM_TOKEN_ENCRYPTION_KEY,
       webhookSecret: env.PODIUM_WEBHOOK_SECRET,
       webhookToleranceMs: env.PODIUM_WEBHOOK_TOLERANCE_MS ?? SIGNATURE_TOLERANCE_MS,
       // A week: time to look at a failure and re-queue it, not a second archive of messages.

@@ -38,6 +38,12 @@ export class PodiumEnv extends ContextEnv {
   @IsString()
   PODIUM_WEBHOOK_SECRET?: string;
 
+  /** AES-256 key (64 hex chars or base64 of 32 bytes) for the stored rotated refresh token. */
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsString()
+  PODIUM_TOKEN_ENCRYPTION_KEY?: string;
+
   /** How far a delivery's signed timestamp may be from our clock (replay window). */
   @IsOptional()
   @Transform(toOptionalNumber)

@@ -17,7 +17,9 @@ export const webhookLeasesTombstoneTimesPodiumCredentials: Migration = {
     tx.exec(`
       ALTER TABLE podium_contact_tombstones ADD COLUMN event_at timestamptz;
       UPDATE podium_contact_tombstones SET event_at = recorded_at;
-      ALTER TABLE podium_contact_tombstones ALTER COLUMN event_at SET NOT NULL;
+      -- A replica still on the previous version (rolling deploy) inserts without it.
+      ALTER TABLE podium_contact_tombstones ALTER COLUMN event_at SET DEFAULT now(),
+        ALTER COLUMN event_at SET NOT NULL;
       ALTER TABLE podium_webhook_events ADD COLUMN lease_token text;
       CREATE TABLE podium_credentials (
         name text PRIMARY KEY,

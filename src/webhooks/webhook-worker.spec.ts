@@ -219,6 +219,22 @@ describe('WebhookWorker', () => {
     expect(inbox.rows.get('e2')).toMatchObject({ state: 'dead', payload: false });
   });
 
+  it('after a drain the database interrupted, hands back its leases and goes on at once', async () => {
+    ['e1', 'e2'].forEach((id) => inbox.add(id));
+    process.mockResolvedValue({ outcome: 'processed', type: 'contact.updated' });
+    const settle = jest
+      .spyOn(inbox, 'markProcessed')
+      .mockRejectedValueOnce(new DatabaseUnavailableError('57P01'));
+    sut.kick();
+    await sut.idle();
+    expect([...inbox.rows.values()].map((r) => r.state)).toEqual(['leased', 'leased']);
+    settle.mockRestore();
+    sut.kick(); // the next poll, the database back
+    await sut.idle();
+    expect(inbox.released.sort()).toEqual(['e1', 'e2']);
+    expect([...inbox.rows.values()].map((r) => r.state)).toEqual(['done', 'done']);
+  });
+
   it('coalesces kicks that arrive while a drain runs, and picks up the new event', async () => {
     inbox.add('e1');
     process.mockImplementation((e) => {

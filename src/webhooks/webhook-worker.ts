@@ -158,6 +158,12 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       await this.inbox.redactDeadLetters(this.config.podium.deadLetterRetentionHours);
       await this.tombstones.purgeExpired();
     }
+    if (this.inHand.size > 0) {
+      // A previous drain failed mid-batch (the database went away): without this its leases
+      // would hold those events back for up to leaseMs after the database is back.
+      await this.inbox.release([...this.inHand.values()]);
+      this.inHand.clear();
+    }
     while (!this.stopped) {
       const batch = await this.inbox.claim(WORKER.batch, WORKER.leaseMs);
       if (batch.length === 0) {

@@ -25,6 +25,7 @@ const DATABASE_SUITES = [
   'chat',
   'auth',
   'podium-webhooks',
+  'webhook-state',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

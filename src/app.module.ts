@@ -87,6 +87,7 @@ export class AppModule {
           clientId: config.podium.clientId,
           clientSecret: config.podium.clientSecret,
           refreshToken: config.podium.refreshToken,
+          tokenEncryptionKey: config.podium.tokenEncryptionKey,
           apiVersion: config.podium.apiVersion,
           cacheTtlMs: config.podium.cacheTtlMs,
           breakerFailures: config.podium.breakerFailures,

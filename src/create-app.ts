@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
 import { API_KEY_CHALLENGE, ApiKeyService } from './auth/api-key.service';
+import { RateLimiter } from './auth/rate-limiter';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
@@ -120,10 +121,12 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   });
   const config = app.get<AppConfig>(APP_CONFIG);
   const keys = app.get(ApiKeyService);
+  const limiter = app.get(RateLimiter);
   // After the request-id hook, so early rejections carry the id too.
   registerIngestAdmission(fastify, {
     maxInFlight: config.ingest.maxInFlight,
     reject: (request) => keys.rejection(keys.identify(request)),
+    countRefused: (request, reply) => limiter.countRefused(request, reply),
     challenge: { 'www-authenticate': API_KEY_CHALLENGE },
   });
   if (config.security.corsOrigins.length > 0) {

@@ -37,6 +37,9 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         CORS_ORIGINS: 'https://app.example.com',
         METRICS_REQUIRE_KEY: 'true',
         INGEST_MAX_INFLIGHT: '1',
+        // One proxy in front (the test client plays it); requests without the header are
+        // counted by their socket address as before.
+        TRUST_PROXY: 'true',
       },
       [ChatProbeModule],
     );
@@ -138,11 +141,8 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
       expect(res.body.historical_excerpts.length).toBeGreaterThan(0);
     });
 
-    it('answers 403 to a location-A key reading a location-B contact, and leaks no excerpt', async () => {
+    it('answers 403 to a location-A key naming location B, and leaks no excerpt', async () => {
       const requests: Array<[string, Record<string, unknown>]> = [
-        ['/context', { transcript: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
-        ['/context/prompt', { transcript: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
-        ['/search', { query: 'espresso machine leaking', contact_uid: 'ctc_b1' }],
         ['/context', { transcript: 'espresso machine leaking', location_uid: 'loc_b' }],
         ['/search', { query: 'espresso machine leaking', location_uid: 'loc_b' }],
         [
@@ -164,6 +164,33 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         });
         expect(JSON.stringify(res.body)).not.toContain('B-SECRET');
       }
+    });
+
+    it('answers a location-A key the same for a location-B contact as for an unknown one', async () => {
+      const answer = async (path: string, contact_uid: string) => {
+        const res = await post<Record<string, unknown>>(
+          path,
+          path === '/search'
+            ? { query: 'espresso machine leaking', contact_uid }
+            : { transcript: 'espresso machine leaking', contact_uid },
+          as(tenantA),
+        );
+        expect(JSON.stringify(res.body)).not.toContain('B-SECRET');
+        // Everything but what legitimately differs per call (ids, timings, the echoed uid).
+        const body = res.body as { contact?: unknown; historical_excerpts?: unknown[] };
+        return {
+          status: res.status,
+          contact: body.contact,
+          excerpts: body.historical_excerpts,
+          hits: (res.body as { hits?: unknown[] }).hits,
+          user: res.body.user,
+        };
+      };
+      for (const path of ['/context', '/context/prompt', '/search']) {
+        const elsewhere = await answer(path, 'ctc_b1');
+        expect({ path, ...elsewhere }).toEqual({ path, ...(await answer(path, 'ctc_ghost')) });
+        expect(elsewhere.status).toBe(200);
+      }
       // The owner reads it fine.
       const owner = await post<ContextBundle>(
         '/context',
@@ -171,6 +198,7 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         as(tenantB),
       );
       expect(owner.status).toBe(200);
+      expect(owner.body.contact).toMatchObject({ live_fields_available: true });
       expect(JSON.stringify(owner.body.historical_excerpts)).toContain('B-SECRET');
     });
 
@@ -382,6 +410,35 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
       // A valid key is its own bucket, and probes are never limited.
       expect((await post('/redact', { text: 'x' }, as(ops))).status).toBe(200);
       expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
+    });
+
+    it('TRUST_PROXY=true believes the proxy’s entry only: a client rotating its own X-Forwarded-For is one IP', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i <= PER_IP && statuses.at(-1) !== 429; i++) {
+        // What the client sent, then what the one trusted proxy appended (the real address).
+        const forwarded = { 'x-forwarded-for': `10.66.${i}.1, 198.51.100.7` };
+        const res = await post('/redact', { text: 'x' }, { 'x-api-key': 'guess', ...forwarded });
+        statuses.push(res.status);
+      }
+      expect(statuses).toHaveLength(PER_IP + 1);
+      expect(statuses.at(-1)).toBe(429);
+      // Another real client behind the same proxy has its own bucket.
+      const other = { 'x-api-key': 'guess', 'x-forwarded-for': '198.51.100.9' };
+      expect((await post('/redact', { text: 'x' }, other)).status).toBe(401);
+    });
+
+    it('counts failed-key attempts on /ingest/* (refused before the body is read) per IP too', async () => {
+      const from = { 'x-api-key': 'guess', 'x-forwarded-for': '198.51.100.8' };
+      const responses: Array<{ status: number; error?: string }> = [];
+      for (let i = 0; i <= PER_IP && responses.at(-1)?.status !== 429; i++) {
+        const res = await post<{ error?: string }>('/ingest/conversations', HISTORY, from);
+        responses.push({ status: res.status, error: res.body.error });
+      }
+      expect(responses).toHaveLength(PER_IP + 1);
+      expect(responses.slice(0, -1).every((r) => r.error === 'invalid_api_key')).toBe(true);
+      expect(responses.at(-1)).toEqual({ status: 429, error: 'rate_limited' });
+      // One bucket per IP across routes: the same guesser is limited everywhere.
+      expect((await post('/redact', { text: 'x' }, from)).status).toBe(429);
     });
   });
 });

@@ -20,6 +20,7 @@ const MIGRATIONS = [
   'PodiumContacts1700000000001',
   'PodiumWebhookEvents1700000000002',
   'PodiumContactTombstones1700000000003',
+  'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>
@@ -148,6 +149,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         'podium_contact_tombstones',
         'podium_contacts',
         'podium_conversations',
+        'podium_credentials',
         'podium_webhook_events',
       ]);
       await database.execute(`INSERT INTO podium_contact_tombstones (contact_uid) VALUES ('c')`);

@@ -1,12 +1,17 @@
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { Redis } from 'ioredis';
 
+import { generateApiKey } from '../src/auth/api-keys';
 import { type ContextBundle } from '../src/context/context.dto';
 import { type FakePodium, podiumContact, startFakePodium } from './fakes/podium-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { startRedis, type TestRedis } from './support/redis';
 
 const LOCATION = '3b8f6f7e-2a4c-4d3e-9b1a-5c6d7e8f9a01';
+const OTHER_LOCATION = '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6';
+const ops = generateApiKey('ops');
+/** A key of the business's second location only. */
+const branch = generateApiKey('branch', [OTHER_LOCATION]);
 const PAT_UID = 'c0ffee00-0000-4000-8000-00000000a11c';
 const PAT_CONVERSATION = '5e0a1f2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -43,6 +48,8 @@ interface Ready {
   info: Record<string, { status: string; degraded?: boolean; reason?: string }>;
 }
 
+const as = (key: { key: string }) => ({ 'x-api-key': key.key });
+
 describe('Podium api provider (e2e: real app against the loopback Podium, Redis cache)', () => {
   let t: TestApp;
   let podium: FakePodium;
@@ -67,8 +74,9 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
       PODIUM_BREAKER_COOLDOWN_MS: '400',
       REDIS_URL: redis.url,
       CONTEXT_MAX_INFLIGHT: '64',
+      API_KEYS: [ops.line, branch.line].join(','),
     });
-    const ingest = await postJson(`${t.url}/ingest/conversations`, HISTORY);
+    const ingest = await postJson(`${t.url}/ingest/conversations`, HISTORY, as(ops));
     expect(ingest.status).toBe(200);
   });
   afterAll(async () => {
@@ -78,8 +86,8 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
     await redis?.stop();
   });
 
-  const context = (body: Record<string, unknown>) =>
-    postJson<ContextBundle>(`${t.url}/context`, body);
+  const context = (body: Record<string, unknown>, key = ops) =>
+    postJson<ContextBundle>(`${t.url}/context`, body, as(key));
   const ready = async () => {
     const response = await fetch(`${t.url}/health/ready`);
     return { status: response.status, body: (await response.json()) as Ready };
@@ -162,6 +170,32 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
     expect(res.body.contact).toEqual({ live_fields_available: false, error: 404 });
     expect(res.body.historical_excerpts).toEqual([]); // Pat's history never leaks to ghost
     expect(res.body.meta).toMatchObject({ had_live_lookup: false, partial: false });
+  });
+
+  it('checks every Podium location of a contact: a key bound to its second one reads it', async () => {
+    podium.upsert(
+      podiumContact({
+        phone: '+15550777',
+        email: 'multi@example.com',
+        locationUids: [LOCATION, OTHER_LOCATION],
+      }),
+    );
+    const res = await context({ transcript: 'hello', contact_uid: 'multi@example.com' }, branch);
+    expect(res.status).toBe(200);
+    // Labelled with the key's own location, not Podium's first one (another tenant's).
+    expect(res.body.contact).toMatchObject({
+      live_fields_available: true,
+      email: 'multi@example.com',
+      location_uid: OTHER_LOCATION,
+    });
+    // Pat is only in the first location: for this key, Pat reads like an unknown contact.
+    const elsewhere = await context(
+      { transcript: 'when is my walnut table arriving', contact_uid: 'pat@example.com' },
+      branch,
+    );
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.contact).toEqual({ live_fields_available: false, error: 404 });
+    expect(elsewhere.body.historical_excerpts).toEqual([]);
   });
 
   it('makes exactly one token refresh for 50 parallel /context calls with an expired token', async () => {

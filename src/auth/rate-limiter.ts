@@ -1,5 +1,6 @@
 import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -9,7 +10,7 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import { type FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { TooManyRequestsError } from './auth.errors';
@@ -51,6 +52,28 @@ export class RateLimiter extends ThrottlerGuard {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super(options, storage, reflector);
+  }
+
+  /**
+   * Counts a request refused before any guard runs (the `/ingest/*` admission hook answers a
+   * bad key before the body is read) against its client IP, exactly as the guard would have:
+   * same bucket, same headers. Throws the 429 when the IP is over its limit, so key guessing
+   * there is throttled like everywhere else.
+   */
+  async countRefused(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const limit = this.config.limits.perIpPerMinute;
+    if (limit === 0) {
+      return;
+    }
+    await this.handleRequest({
+      context: new ExecutionContextHost([request, reply]),
+      limit,
+      ttl: RATE_WINDOW_MS,
+      blockDuration: RATE_WINDOW_MS,
+      throttler: { name: 'default', limit, ttl: RATE_WINDOW_MS },
+      getTracker: (req) => this.getTracker(req),
+      generateKey: (context, tracker, name) => this.generateKey(context, tracker, name),
+    });
   }
 
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {

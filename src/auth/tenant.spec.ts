@@ -1,10 +1,7 @@
+import { type LiveContact } from '@app/podium';
+
 import { TenantForbiddenError } from './auth.errors';
-import {
-  assertContactInScope,
-  assertRecordsInScope,
-  assertUnbound,
-  scopedLocations,
-} from './tenant';
+import { assertRecordsInScope, assertUnbound, contactInScope, scopedLocations } from './tenant';
 
 const bound = ['loc_a', 'loc_b'] as const;
 
@@ -20,20 +17,31 @@ describe('tenant rules', () => {
     expect(scopedLocations(undefined, 'loc_c')).toEqual(['loc_c']);
   });
 
-  it('refuses a contact the CRM places elsewhere or nowhere, without saying where', () => {
-    expect(() => assertContactInScope(bound, 'loc_a')).not.toThrow();
-    expect(() => assertContactInScope(undefined, 'loc_z')).not.toThrow();
-    for (const location of ['loc_z', null]) {
-      let error: unknown;
-      try {
-        assertContactInScope(bound, location);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(TenantForbiddenError);
-      expect(error).toMatchObject({ code: 'location_forbidden', httpStatus: 403 });
-      expect((error as Error).message).not.toContain('loc_z');
-    }
+  it('shows a contact in several locations to a key bound to any of them, labelled with it', () => {
+    const contact = (...location_uids: string[]): LiveContact => ({
+      contact_uid: 'ctc',
+      phone: null,
+      email: null,
+      opt_out_sms: null,
+      opt_out_email: null,
+      location_uid: location_uids[0] ?? null,
+      last_seen_at: null,
+      location_uids,
+    });
+    // Bound to A, contact in [B, A]: visible, as A's (not locations[0]).
+    expect(contactInScope(['loc_a'], contact('loc_b', 'loc_a'))).toMatchObject({
+      location_uid: 'loc_a',
+      location_uids: ['loc_a'],
+    });
+    expect(contactInScope(bound, contact('loc_z', 'loc_b', 'loc_a'))).toMatchObject({
+      location_uid: 'loc_b',
+      location_uids: ['loc_b', 'loc_a'],
+    });
+    // Unbound keys see it as the CRM has it.
+    expect(contactInScope(undefined, contact('loc_z'))).toEqual(contact('loc_z'));
+    // Elsewhere or nowhere: as if unknown.
+    expect(contactInScope(bound, contact('loc_z'))).toBeUndefined();
+    expect(contactInScope(bound, contact())).toBeUndefined();
   });
 
   it('refuses a batch with any record outside the binding, listing the indexes', () => {

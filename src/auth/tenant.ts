@@ -1,3 +1,5 @@
+import { type LiveContact } from '@app/podium';
+
 import { TenantForbiddenError } from './auth.errors';
 import { type LocationScope } from './principal';
 
@@ -19,13 +21,24 @@ export function scopedLocations(scope: LocationScope, requested?: string): strin
 }
 
 /**
- * A contact whose live record belongs to another location (or to none) is off limits to a
- * bound key. The message does not say where the contact lives.
+ * The contact as a caller with `scope` may see it: unchanged for an unbound key; for a bound
+ * key, only when one of the contact's locations (a Podium contact can be in several) is in
+ * the binding, and then labelled with that location rather than one the key may not know
+ * of. `undefined` means "as if unknown": a bound key gets exactly the answer it gets for a
+ * contact no CRM knows, so it cannot learn that the contact exists elsewhere.
  */
-export function assertContactInScope(scope: LocationScope, contactLocation: string | null): void {
-  if (scope && (contactLocation === null || !scope.includes(contactLocation))) {
-    throw new TenantForbiddenError('This API key may not read this contact.');
+export function contactInScope(
+  scope: LocationScope,
+  contact: LiveContact,
+): LiveContact | undefined {
+  if (!scope) {
+    return contact;
   }
+  const visible = contact.location_uids.filter((location) => scope.includes(location));
+  if (visible.length === 0) {
+    return undefined;
+  }
+  return { ...contact, location_uid: visible[0], location_uids: visible };
 }
 
 /**

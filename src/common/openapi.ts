@@ -32,7 +32,8 @@ const DESCRIPTION = `Real-time retrieval for conversational agents: the Podium c
 
 **Authentication.** Internal endpoints take an API key as \`Authorization: Bearer <key>\` or \`x-api-key: <key>\`
 (when the service is configured with keys; see API_KEYS). A key may be bound to \`location_uid\`s: it then reads,
-searches and ingests only those locations' contacts (403 \`location_forbidden\` otherwise). \`POST /chat\` is guarded by
+searches and ingests only those locations' contacts (403 \`location_forbidden\` for a request naming another location;
+a contact the CRM places only elsewhere reads as unknown). \`POST /chat\` is guarded by
 CHAT_AUTH instead (a JWT whose \`sub\` is the body's \`userId\` when CHAT_AUTH=jwt).
 
 **Errors** are always an \`ErrorBody\` with a stable \`error\` code; every response carries \`x-request-id\`.`;

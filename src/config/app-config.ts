@@ -27,8 +27,11 @@ export type ChatAuthConfig =
       audience?: string[];
     };
 
-/** Fastify's `trustProxy`: which hops may set the client IP through `X-Forwarded-For`. */
-export type TrustProxy = boolean | number | string[];
+/**
+ * Fastify's `trustProxy`: which hops may set the client IP through `X-Forwarded-For`. Never
+ * `true` (every hop, so the client's own header): TRUST_PROXY=true is read as one hop.
+ */
+export type TrustProxy = false | number | string[];
 export type VectorProviderName = (typeof VECTOR_PROVIDERS)[number];
 
 /** The typed, nested configuration every module receives; built once from the env. */
@@ -79,7 +82,13 @@ export interface AppConfig {
     clientId?: string;
     clientSecret?: string;
     refreshToken?: string;
+    /** Encrypts the rotated refresh token kept in the database; unset: memory only. */
+    tokenEncryptionKey?: string;
     webhookSecret?: string;
+    /** A delivery signed further than this from our clock is refused as a replay. */
+    webhookToleranceMs: number;
+    /** Dead-lettered events lose their payload after this long (0: at once). */
+    deadLetterRetentionHours: number;
     apiVersion?: string;
     cacheTtlMs: number;
     breakerFailures: number;

@@ -145,14 +145,40 @@ describe('loadConfig: security', () => {
     expect(problemsOf({ CORS_ORIGINS: '*,https://a.example.com' })).toHaveLength(1);
   });
 
-  it('parses TRUST_PROXY as a flag, a hop count or addresses', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).server.trustProxy).toBe(true);
+  it('parses TRUST_PROXY as a flag, a hop count or addresses; `true` is one hop, not every hop', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).server.trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '0' }).server.trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).server.trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).server.trustProxy).toEqual([
       '10.0.0.0/8',
       '::1',
     ]);
     expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })[0]).toMatch(/^TRUST_PROXY: /);
+  });
+
+  it('reads the Podium webhook and token settings, and refuses a token key that is not 256 bits', () => {
+    expect(loadConfig({}).podium).toMatchObject({
+      webhookToleranceMs: 300_000,
+      deadLetterRetentionHours: 168,
+      tokenEncryptionKey: undefined,
+    });
+    const key = 'ab'.repeat(32);
+    expect(
+      loadConfig({
+        PODIUM_WEBHOOK_TOLERANCE_MS: '60000',
+        PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS: '0',
+        PODIUM_TOKEN_ENCRYPTION_KEY: key,
+      }).podium,
+    ).toMatchObject({
+      webhookToleranceMs: 60_000,
+      deadLetterRetentionHours: 0,
+      tokenEncryptionKey: key,
+    });
+    expect(
+      problemsOf({ PODIUM_TOKEN_ENCRYPTION_KEY: 'short', PODIUM_WEBHOOK_TOLERANCE_MS: '10' }).map(
+        (p) => p.split(':')[0],
+      ),
+    ).toEqual(['PODIUM_WEBHOOK_TOLERANCE_MS', 'PODIUM_TOKEN_ENCRYPTION_KEY']);
   });
 
   it('still validates the variables of every concern class (inherited decorators)', () => {

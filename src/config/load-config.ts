@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 
 import { DATABASE_DEFAULTS } from '@app/database';
+import { parseTokenEncryptionKey } from '@app/podium';
 import { parsePhoneRegions, parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
 
+import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';
 import { EnvSchema } from './env.schema';
 import { readSecuritySettings } from './security-config';
@@ -61,6 +63,14 @@ function crossFieldProblems(env: EnvSchema): string[] {
         problems.push(`${name}: required when PODIUM_PROVIDER=api`);
       }
     }
+  }
+  if (
+    env.PODIUM_TOKEN_ENCRYPTION_KEY &&
+    !parseTokenEncryptionKey(env.PODIUM_TOKEN_ENCRYPTION_KEY)
+  ) {
+    problems.push(
+      'PODIUM_TOKEN_ENCRYPTION_KEY: expected a 256-bit key, 64 hex characters or base64 of 32 bytes (e.g. `openssl rand -hex 32`)',
+    );
   }
   if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
     problems.push('ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
@@ -148,7 +158,11 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       clientId: env.PODIUM_CLIENT_ID,
       clientSecret: env.PODIUM_CLIENT_SECRET,
       refreshToken: env.PODIUM_REFRESH_TOKEN,
+      tokenEncryptionKey: env.PODIUM_TOKEN_ENCRYPTION_KEY,
       webhookSecret: env.PODIUM_WEBHOOK_SECRET,
+      webhookToleranceMs: env.PODIUM_WEBHOOK_TOLERANCE_MS ?? SIGNATURE_TOLERANCE_MS,
+      // A week: time to look at a failure and re-queue it, not a second archive of messages.
+      deadLetterRetentionHours: env.PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS ?? 168,
       apiVersion: env.PODIUM_API_VERSION,
       cacheTtlMs: env.PODIUM_CACHE_TTL_MS ?? 30_000,
       breakerFailures: env.PODIUM_BREAKER_FAILURES ?? 5,

@@ -101,11 +101,14 @@ function chatAuth(env: EnvSchema, problems: string[]): ChatAuthConfig {
 }
 
 function trustProxy(value: string | undefined, problems: string[]): TrustProxy {
-  if (value === undefined || value === 'false') {
+  if (value === undefined || value === 'false' || value === '0') {
     return false;
   }
+  // Fastify's `true` trusts every hop, so the leftmost X-Forwarded-For entry (written by the
+  // client itself) would become the client IP and per-IP limits could be dodged at will.
+  // `true` here means "one proxy in front of us": its own entry, the rightmost, is believed.
   if (value === 'true') {
-    return true;
+    return 1;
   }
   if (/^\d+$/.test(value)) {
     return Number(value);

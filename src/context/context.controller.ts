@@ -22,7 +22,7 @@ export class ContextController {
   @ApiOperation({
     summary: 'Context bundle for a live transcript chunk, inside a hard deadline',
     description:
-      'Live contact fields (they win) + redacted, reranked history under a token budget. A stage that misses the deadline is skipped and `meta.partial` says so. A location-bound key gets 403 for a contact or location outside its binding.',
+      'Live contact fields (they win) + redacted, reranked history under a token budget. A stage that misses the deadline is skipped and `meta.partial` says so. A location-bound key gets 403 for a location outside its binding; a contact outside it reads as unknown (contact.error 404).',
   })
   @ApiOkResponse({ type: ContextBundle })
   fetch(

@@ -8,7 +8,7 @@ import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
-import { assertContactInScope, scopedLocations } from '../auth/tenant';
+import { contactInScope, scopedLocations } from '../auth/tenant';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import {
@@ -55,7 +55,8 @@ export class ContextService {
 
   /**
    * `scope`: the caller's locations (a location-bound API key), enforced in the store's
-   * query and against the live contact (403 `location_forbidden`); `undefined` is unscoped.
+   * query and against the live contact (outside them it reads as unknown); naming another
+   * location is 403 `location_forbidden`. `undefined` is unscoped.
    */
   async build(request: ContextRequestDto, scope?: LocationScope): Promise<ContextBundle> {
     // Before any work: an explicit location outside the key's binding is refused outright.
@@ -110,15 +111,14 @@ export class ContextService {
         )
       : Promise.resolve(undefined);
     const retrieval = this.retrieve(query, filter, request, left, stages);
-    const [liveOutcome, ranked] = await Promise.all([live, retrieval]);
-    if (liveOutcome) {
-      stages.live_ms = round(liveOutcome.ms);
+    const [answer, ranked] = await Promise.all([live, retrieval]);
+    if (answer) {
+      stages.live_ms = round(answer.ms);
     }
-    // A contact the CRM places in another location is refused whole, history included.
-    // Without an answer (timeout, error, 404) the location filter alone keeps it in bounds.
-    if (liveOutcome?.status === 'ok' && liveOutcome.value.status === 'found') {
-      assertContactInScope(tenant.scope, liveOutcome.value.contact.location_uid);
-    }
+    // A contact outside a bound key's locations is answered as unknown (404 in the bundle),
+    // never 403, which would tell the key it exists elsewhere. History stays inside the
+    // key's locations either way: the store's filter holds the tenant boundary.
+    const liveOutcome = answer && scopeLive(answer, tenant.scope);
 
     const contact = toBundleContact(liveOutcome);
     const redactStart = performance.now();
@@ -247,6 +247,18 @@ export class ContextService {
       missed: true,
     };
   }
+}
+
+/** The live answer as `scope` may see it: a contact outside it reads as not found. */
+function scopeLive(
+  outcome: DeadlineResult<ContactLookup>,
+  scope: LocationScope,
+): DeadlineResult<ContactLookup> {
+  if (outcome.status !== 'ok' || outcome.value.status !== 'found') {
+    return outcome;
+  }
+  const contact = contactInScope(scope, outcome.value.contact);
+  return { ...outcome, value: contact ? { status: 'found', contact } : { status: 'not_found' } };
 }
 
 function toExcerpt(candidate: PoolCandidate, rerankScore: number): HistoricalExcerpt {

@@ -1,4 +1,4 @@
-import { type DomainError } from '@app/common';
+import { DomainError } from '@app/common';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { TooManyRequestsError } from '../auth/auth.errors';
@@ -12,6 +12,11 @@ export interface IngestAdmissionOptions {
   maxInFlight: number;
   /** The 401 for a caller the auth guard would refuse anyway; `undefined` lets it in. */
   reject(request: FastifyRequest): DomainError | undefined;
+  /**
+   * Counts a refused caller against its per-IP limit (the guard, which would have, never
+   * runs); rejects with the 429 once that IP is over it.
+   */
+  countRefused(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Extra headers sent with a rejection (the `WWW-Authenticate` challenge). */
   challenge?: Record<string, string>;
 }
@@ -34,6 +39,14 @@ export function registerIngestAdmission(
     }
     const rejection = options.reject(request);
     if (rejection) {
+      try {
+        await options.countRefused(request, reply);
+      } catch (error) {
+        if (error instanceof DomainError) {
+          return send(request, reply, error);
+        }
+        throw error;
+      }
       return send(request, reply.headers(options.challenge ?? {}), rejection);
     }
     if (inFlight >= options.maxInFlight) {

@@ -5,7 +5,8 @@ export const PODIUM_TIMESTAMP_HEADER = 'podium-timestamp';
 export const PODIUM_SIGNATURE_HEADER = 'podium-signature';
 
 /**
- * How far a delivery's timestamp may be from our clock, either way. A captured delivery
+ * How far a delivery's timestamp may be from our clock, either way, by default
+ * (PODIUM_WEBHOOK_TOLERANCE_MS). A captured delivery
  * replayed later than this is refused even though its signature is genuine; redeliveries
  * inside the window are caught by the inbox's event-id dedupe instead.
  */

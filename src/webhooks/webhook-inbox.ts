@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { Database } from '@app/database';
 import { Injectable } from '@nestjs/common';
 
@@ -11,7 +13,12 @@ export interface ClaimedEvent {
   /** Including the attempt now under way. */
   attempts: number;
   received_at: Date;
+  /** Names the claim that holds the lease: only its holder may process or settle the event. */
+  lease_token: string;
 }
+
+/** What identifies a held lease. */
+export type Lease = Pick<ClaimedEvent, 'event_id' | 'lease_token'>;
 
 const TABLE = 'podium_webhook_events';
 
@@ -51,10 +58,10 @@ export class WebhookInbox {
     return inserted === 1;
   }
 
-  /** Leases up to `limit` due events, oldest first, and counts the attempt. */
+  /** Leases up to `limit` due events, oldest first, under a new token, and counts the attempt. */
   async claim(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
     const rows = await this.database.query<ClaimedEvent>(
-      `UPDATE ${TABLE} SET attempts = attempts + 1,
+      `UPDATE ${TABLE} SET attempts = attempts + 1, lease_token = $3,
          locked_until = now() + $2::int * interval '1 millisecond'
        WHERE event_id IN (
          SELECT event_id FROM ${TABLE}
@@ -62,37 +69,69 @@ export class WebhookInbox {
            AND (locked_until IS NULL OR locked_until < now())
          ORDER BY received_at, event_id LIMIT $1
          FOR UPDATE SKIP LOCKED)
-       RETURNING event_id, type, payload, attempts, received_at`,
-      [limit, leaseMs],
+       RETURNING event_id, type, payload, attempts, received_at, lease_token`,
+      [limit, leaseMs, randomUUID()],
     );
     return rows
       .map((r) => ({ ...r, received_at: new Date(r.received_at) }))
       .sort((a, b) => a.received_at.getTime() - b.received_at.getTime());
   }
 
+  /**
+   * Restarts the lease of one event just before it is processed, so the lease covers that
+   * event's own work rather than the batch's queue. False when the lease is no longer ours:
+   * it ran out while the event waited and another replica claimed (or finished) it.
+   */
+  async renew(lease: Lease, leaseMs: number): Promise<boolean> {
+    const renewed = await this.database.execute(
+      `UPDATE ${TABLE} SET locked_until = now() + $3::int * interval '1 millisecond'
+       WHERE event_id = $1 AND lease_token = $2 AND processed_at IS NULL AND failed_at IS NULL`,
+      [lease.event_id, lease.lease_token, leaseMs],
+    );
+    return renewed === 1;
+  }
+
   /** Done: the payload (customer text) is dropped, the id stays for dedupe. */
-  async markProcessed(eventId: string): Promise<void> {
+  async markProcessed(lease: Lease): Promise<void> {
     await this.database.execute(
       `UPDATE ${TABLE} SET processed_at = now(), locked_until = NULL, payload = NULL,
-         last_error = NULL WHERE event_id = $1`,
-      [eventId],
+         last_error = NULL WHERE event_id = $1 AND lease_token = $2`,
+      [lease.event_id, lease.lease_token],
     );
   }
 
-  async scheduleRetry(eventId: string, error: string, delayMs: number): Promise<void> {
+  async scheduleRetry(lease: Lease, error: string, delayMs: number): Promise<void> {
     await this.database.execute(
-      `UPDATE ${TABLE} SET locked_until = NULL, last_error = $2,
-         next_attempt_at = now() + $3::int * interval '1 millisecond' WHERE event_id = $1`,
-      [eventId, error, delayMs],
+      `UPDATE ${TABLE} SET locked_until = NULL, last_error = $3,
+         next_attempt_at = now() + $4::int * interval '1 millisecond'
+       WHERE event_id = $1 AND lease_token = $2`,
+      [lease.event_id, lease.lease_token, error, delayMs],
     );
   }
 
-  /** Dead letter: kept with its payload for an operator to inspect and re-queue. */
-  async markFailed(eventId: string, error: string): Promise<void> {
+  /**
+   * Dead letter: kept for an operator to inspect and re-queue, with its payload until
+   * {@link redactDeadLetters} drops it (`keepPayload` false drops it now).
+   */
+  async markFailed(lease: Lease, error: string, keepPayload = true): Promise<void> {
     await this.database.execute(
-      `UPDATE ${TABLE} SET locked_until = NULL, last_error = $2, failed_at = now()
-       WHERE event_id = $1`,
-      [eventId, error],
+      `UPDATE ${TABLE} SET locked_until = NULL, last_error = $3, failed_at = now(),
+         payload = CASE WHEN $4::boolean THEN payload ELSE NULL END
+       WHERE event_id = $1 AND lease_token = $2`,
+      [lease.event_id, lease.lease_token, error, keepPayload],
+    );
+  }
+
+  /**
+   * Drops the payload (customer text) of events dead-lettered more than `retentionHours`
+   * ago; id, type, attempts and error stay. Returns how many.
+   */
+  async redactDeadLetters(retentionHours: number): Promise<number> {
+    return this.database.execute(
+      `UPDATE ${TABLE} SET payload = NULL
+       WHERE failed_at IS NOT NULL AND payload IS NOT NULL
+         AND failed_at <= now() - $1::int * interval '1 hour'`,
+      [retentionHours],
     );
   }
 
@@ -100,14 +139,15 @@ export class WebhookInbox {
    * Gives back leases of events this process claimed but did not finish (shutdown), so
    * the next start retries them at once; the interrupted attempt is not counted.
    */
-  async release(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0) {
+  async release(leases: Lease[]): Promise<void> {
+    if (leases.length === 0) {
       return;
     }
     await this.database.execute(
       `UPDATE ${TABLE} SET locked_until = NULL, attempts = GREATEST(attempts - 1, 0)
-       WHERE event_id = ANY($1::text[]) AND processed_at IS NULL AND failed_at IS NULL`,
-      [eventIds],
+       WHERE event_id = ANY($1::text[]) AND lease_token = ANY($2::text[])
+         AND processed_at IS NULL AND failed_at IS NULL`,
+      [leases.map((l) => l.event_id), [...new Set(leases.map((l) => l.lease_token))]],
     );
   }
 

@@ -23,38 +23,46 @@ function strict<T extends object>(stubs: Partial<Record<keyof T, jest.Mock>>): T
   }) as T;
 }
 
-const event = (type: string, data: unknown): ClaimedEvent => ({
+const event = (type: string, data: unknown, receivedAt = '2026-12-01T10:00:00Z'): ClaimedEvent => ({
   event_id: 'evt-1',
   type,
   payload: { data, metadata: { eventType: type } },
   attempts: 1,
-  received_at: new Date('2026-12-01T10:00:00Z'),
+  received_at: new Date(receivedAt),
+  lease_token: 'lease-1',
 });
 
 describe('WebhookProcessor', () => {
   let calls: string[];
   let invalidate: jest.Mock;
 
-  /** In-memory tombstones with the real lookup's merge-chain semantics. */
-  let graves: Map<string, string | null>;
+  /** In-memory tombstones with the real lookup's semantics (merge chains, deletion times). */
+  let graves: Map<string, { into: string | null; at: Date }>;
   const tombstones = {
-    recordDeleted: (ids: string[]) => {
-      ids.forEach((id) => graves.set(id, null));
+    recordDeleted: (ids: string[], at: Date) => {
+      ids.forEach((id) => graves.set(id, { into: null, at }));
       calls.push(`tombstone ${ids.join(',')}`);
       return Promise.resolve();
     },
-    recordMerged: (from: string, to: string) => {
-      graves.set(from, to);
+    recordMerged: (from: string, to: string, at: Date) => {
+      graves.set(from, { into: to, at });
       return Promise.resolve();
     },
-    lookup: (id: string): Promise<Tombstone | undefined> => {
-      if (!graves.has(id)) {
+    lift: (ids: string[], at: Date) => {
+      ids
+        .filter((id) => graves.get(id)?.into === null && graves.get(id)!.at < at)
+        .forEach((id) => graves.delete(id));
+      return Promise.resolve(0);
+    },
+    lookup: (id: string, writtenAt: Date): Promise<Tombstone | undefined> => {
+      const grave = graves.get(id);
+      if (!grave) {
         return Promise.resolve(undefined);
       }
-      const into = graves.get(id);
-      return Promise.resolve(
-        into === null || into === undefined ? { kind: 'deleted' } : { kind: 'merged', into },
-      );
+      if (grave.into === null) {
+        return Promise.resolve(writtenAt <= grave.at ? { kind: 'deleted' } : undefined);
+      }
+      return Promise.resolve({ kind: 'merged', into: grave.into });
     },
   } as unknown as ContactTombstones;
 
@@ -147,6 +155,70 @@ describe('WebhookProcessor', () => {
     expect(ingestConversations).toHaveBeenCalledWith([
       expect.objectContaining({ contact_uid: 'ctc-keep', text: 'still there?' }),
     ]);
+  });
+
+  it('a deletion drops only messages written before it; contact.created lifts it for new ones', async () => {
+    const ingestConversations = jest.fn().mockResolvedValue({
+      received: 1,
+      inserted: 1,
+      skipped: 0,
+      failed: [],
+    });
+    const sut = build({ deleteContact: jest.fn().mockResolvedValue(0) }, { ingestConversations });
+    const message = (createdAt: string, receivedAt: string) =>
+      event(
+        'message.received',
+        {
+          body: 'hello again',
+          createdAt,
+          contact: { uid: '+15550100' },
+          conversation: { uid: 'conv-y', channel: { type: 'sms' } },
+        },
+        receivedAt,
+      );
+    await sut.process(
+      event('contact.deleted', { before: { uid: '+15550100' } }, '2026-12-01T10:00:00Z'),
+    );
+    // Written before the deletion, delivered after it (a retry): dropped.
+    await expect(
+      sut.process(message('2026-12-01T09:59:00Z', '2026-12-01T10:05:00Z')),
+    ).resolves.toMatchObject({ outcome: 'skipped' });
+    // Written after it: a new conversation, kept.
+    await expect(
+      sut.process(message('2026-12-02T08:00:00Z', '2026-12-02T08:00:01Z')),
+    ).resolves.toMatchObject({ outcome: 'processed' });
+    expect(ingestConversations).toHaveBeenCalledTimes(1);
+
+    // A contact.created naming the id after the deletion lifts the tombstone outright.
+    await sut.process(
+      event('contact.created', { after: { uid: '+15550100' } }, '2026-12-03T00:00:00Z'),
+    );
+    expect(graves.has('+15550100')).toBe(false);
+    // An older contact.updated (delivered late) does not lift a newer deletion.
+    await sut.process(
+      event('contact.deleted', { before: { uid: '+15550100' } }, '2026-12-04T00:00:00Z'),
+    );
+    await sut.process(
+      event('contact.updated', { after: { uid: '+15550100' } }, '2026-12-03T12:00:00Z'),
+    );
+    expect(graves.get('+15550100')).toMatchObject({ into: null });
+  });
+
+  it('stops between effects once the deadline signal aborts', async () => {
+    const deleteContact = jest.fn().mockResolvedValue(0);
+    const sut = build({ deleteContact });
+    const controller = new AbortController();
+    invalidate.mockImplementation(() => {
+      controller.abort(); // the deadline passes during the first invalidation
+      return Promise.resolve();
+    });
+    await expect(
+      sut.process(
+        event('contact.updated', { after: { uid: 'a', emails: ['a@example.com'] } }),
+        controller.signal,
+      ),
+    ).rejects.toThrow();
+    expect(invalidate).toHaveBeenCalledTimes(1);
   });
 
   it('message.received goes through ingestConversations as one record', async () => {

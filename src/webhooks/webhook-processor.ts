@@ -41,51 +41,69 @@ export class WebhookProcessor {
     this.keying = config.podium.provider === 'api' ? 'channel_identifier' : 'podium_uid';
   }
 
-  private async invalidateAll(contactUids: string[]): Promise<void> {
+  private async invalidateAll(contactUids: string[], signal?: AbortSignal): Promise<void> {
     for (const id of contactUids) {
+      signal?.throwIfAborted();
       await this.contacts.invalidate(id);
     }
   }
 
-  async process(event: ClaimedEvent): Promise<ProcessResult> {
+  /**
+   * `signal` aborts when the worker's per-event deadline passes: the effects are checked for
+   * it in between, so a timed-out event stops instead of racing its own retry.
+   */
+  async process(event: ClaimedEvent, signal?: AbortSignal): Promise<ProcessResult> {
     if (!isHandledEventType(event.type)) {
       throw new WebhookPayloadError(`unhandled event type ${event.type}`);
     }
     const type = event.type;
     const action = toAction(type, event.payload?.data, event.received_at, this.keying);
+    // Podium's order of events is the order of its deliveries: their arrival time here.
+    const at = event.received_at;
     switch (action.kind) {
       case 'invalidate':
-        await this.invalidateAll(action.contactUids);
+        if (type === 'contact.created' || type === 'contact.updated') {
+          // The ids are in use again (a returning customer, a reassigned number).
+          await this.tombstones.lift(action.contactUids, at);
+        }
+        await this.invalidateAll(action.contactUids, signal);
         break;
       case 'delete':
         // Tombstone first: a late message for this contact must not bring its text back.
-        await this.tombstones.recordDeleted(action.contactUids);
+        await this.tombstones.recordDeleted(action.contactUids, at);
         for (const id of action.contactUids) {
+          signal?.throwIfAborted();
           await this.store.deleteContact(id);
         }
-        await this.invalidateAll(action.contactUids);
+        await this.invalidateAll(action.contactUids, signal);
         break;
       case 'merge':
-        await this.tombstones.recordMerged(action.fromContactUid, action.toContactUid);
+        await this.tombstones.recordMerged(action.fromContactUid, action.toContactUid, at);
+        signal?.throwIfAborted();
         await this.store.reassignContact(action.fromContactUid, action.toContactUid);
-        await this.invalidateAll(action.contactUids);
+        await this.invalidateAll(action.contactUids, signal);
         break;
       case 'ingest': {
-        const tombstone = await this.tombstones.lookup(action.record.contact_uid);
+        const record = action.record;
+        const tombstone = await this.tombstones.lookup(
+          record.contact_uid,
+          new Date(record.occurred_at),
+        );
         if (tombstone?.kind === 'deleted') {
           return { outcome: 'skipped', type };
         }
         if (tombstone?.kind === 'merged') {
-          action.record.contact_uid = tombstone.into;
+          record.contact_uid = tombstone.into;
         }
+        signal?.throwIfAborted();
         // The same path as POST /ingest/conversations: validation, redaction at ingest,
         // windowing and content-hash ids. A message alone is a one-turn window.
-        const report = await this.ingest.ingestConversations([action.record]);
+        const report = await this.ingest.ingestConversations([record]);
         if (report.failed.length > 0) {
           throw new WebhookPayloadError(`message rejected by ingest: ${report.failed[0].error}`);
         }
         // A new message moves the contact's last_seen_at: drop any cached live copy.
-        await this.contacts.invalidate(action.record.contact_uid);
+        await this.contacts.invalidate(record.contact_uid);
         break;
       }
       case 'skip':

@@ -4,7 +4,9 @@ import { Registry } from 'prom-client';
 
 import { type MetricsService } from '../metrics/metrics.service';
 import { WebhookPayloadError } from './podium-events';
-import { type ClaimedEvent, type WebhookInbox } from './webhook-inbox';
+import { type AppConfig } from '../config/app-config';
+import { type ContactTombstones } from './contact-tombstones';
+import { type ClaimedEvent, type Lease, type WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { type ProcessResult, type WebhookProcessor } from './webhook-processor';
 import { WORKER, WebhookWorker } from './webhook-worker';
@@ -17,59 +19,81 @@ type State = 'pending' | 'leased' | 'done' | 'dead';
  */
 class MemoryInbox {
   readonly ready = true;
-  readonly rows = new Map<string, { state: State; attempts: number; error?: string }>();
+  readonly rows = new Map<
+    string,
+    { state: State; attempts: number; error?: string; token?: string; payload: boolean }
+  >();
   readonly retryDelays: number[] = [];
   released: string[] = [];
+  redactedAfterHours: number[] = [];
+  private claims = 0;
 
   add(id: string): void {
-    this.rows.set(id, { state: 'pending', attempts: 0 });
+    this.rows.set(id, { state: 'pending', attempts: 0, payload: true });
   }
   whenReady(): Promise<void> {
     return Promise.resolve();
   }
   claim(limit: number): Promise<ClaimedEvent[]> {
+    const token = `claim-${++this.claims}`;
     const due = [...this.rows.entries()].filter(([, r]) => r.state === 'pending').slice(0, limit);
     return Promise.resolve(
       due.map(([id, r]) => {
-        r.state = 'leased';
-        r.attempts += 1;
+        Object.assign(r, { state: 'leased', token, attempts: r.attempts + 1 });
         return {
           event_id: id,
           type: 'contact.updated',
           payload: { data: { after: { uid: 'ctc' } } },
           attempts: r.attempts,
           received_at: new Date(),
+          lease_token: token,
         };
       }),
     );
   }
-  markProcessed(id: string): Promise<void> {
-    return this.set(id, { state: 'done' });
+  /** Another replica takes the event over once its lease ran out. */
+  steal(id: string): void {
+    Object.assign(this.rows.get(id)!, { token: 'other-replica' });
   }
-  scheduleRetry(id: string, error: string, delayMs: number): Promise<void> {
+  renew(lease: Lease): Promise<boolean> {
+    const row = this.rows.get(lease.event_id)!;
+    return Promise.resolve(row.state === 'leased' && row.token === lease.lease_token);
+  }
+  markProcessed(lease: Lease): Promise<void> {
+    return this.set(lease, { state: 'done', payload: false });
+  }
+  scheduleRetry(lease: Lease, error: string, delayMs: number): Promise<void> {
     this.retryDelays.push(delayMs);
-    return this.set(id, { state: 'pending', error });
+    return this.set(lease, { state: 'pending', error });
   }
-  markFailed(id: string, error: string): Promise<void> {
-    return this.set(id, { state: 'dead', error });
+  markFailed(lease: Lease, error: string, keepPayload: boolean): Promise<void> {
+    return this.set(lease, { state: 'dead', error, payload: keepPayload });
   }
-  release(ids: string[]): Promise<void> {
-    this.released = ids;
-    ids.forEach((id) => void this.set(id, { state: 'pending' }));
+  release(leases: Lease[]): Promise<void> {
+    this.released = leases.map((l) => l.event_id);
+    leases.forEach((l) => void this.set(l, { state: 'pending' }));
     return Promise.resolve();
   }
   purgeProcessed(): Promise<number> {
     return Promise.resolve(0);
   }
-  private set(id: string, fields: { state: State; error?: string }): Promise<void> {
-    Object.assign(this.rows.get(id)!, fields);
+  redactDeadLetters(hours: number): Promise<number> {
+    this.redactedAfterHours.push(hours);
+    return Promise.resolve(0);
+  }
+  private set(lease: Lease, fields: Partial<{ state: State; error: string; payload: boolean }>) {
+    const row = this.rows.get(lease.event_id)!;
+    if (row.token === lease.lease_token) {
+      Object.assign(row, fields);
+    }
     return Promise.resolve();
   }
 }
 
 describe('WebhookWorker', () => {
   let inbox: MemoryInbox;
-  let process: jest.Mock<Promise<ProcessResult>, [ClaimedEvent]>;
+  let process: jest.Mock<Promise<ProcessResult>, [ClaimedEvent, AbortSignal]>;
+  let purgeExpired: jest.Mock;
   let sut: WebhookWorker;
 
   beforeAll(() => {
@@ -81,12 +105,17 @@ describe('WebhookWorker', () => {
   beforeEach(() => {
     inbox = new MemoryInbox();
     process = jest.fn();
-    sut = new WebhookWorker(
+    purgeExpired = jest.fn().mockResolvedValue(0);
+    sut = worker(168);
+  });
+  const worker = (deadLetterRetentionHours: number) =>
+    new WebhookWorker(
       inbox as unknown as WebhookInbox,
       { process } as unknown as WebhookProcessor,
       new WebhookMetrics({ registry: new Registry() } as MetricsService),
+      { purgeExpired } as unknown as ContactTombstones,
+      { podium: { deadLetterRetentionHours } } as AppConfig,
     );
-  });
   afterEach(() => jest.useRealTimers());
 
   it('processes every pending event in order and marks it done', async () => {
@@ -129,6 +158,81 @@ describe('WebhookWorker', () => {
       state: 'dead',
       error: 'WebhookPayloadError: contact.merged without both uids',
     });
+  });
+
+  it('skips an event whose lease another replica took while it waited in the batch', async () => {
+    ['e1', 'e2', 'e3'].forEach((id) => inbox.add(id));
+    process.mockImplementation((e) => {
+      if (e.event_id === 'e1') {
+        inbox.steal('e2'); // e1 was slow: e2's lease ran out and another replica claimed it
+      }
+      return Promise.resolve({ outcome: 'processed', type: 'contact.updated' });
+    });
+    sut.kick();
+    await sut.idle();
+    expect(process.mock.calls.map(([e]) => e.event_id)).toEqual(['e1', 'e3']);
+    // Ours are settled; the stolen one is left to its new holder.
+    expect(inbox.rows.get('e2')).toMatchObject({ state: 'leased', token: 'other-replica' });
+    expect(inbox.rows.get('e3')!.state).toBe('done');
+  });
+
+  it('aborts a timed-out process through its signal and retries the event', async () => {
+    jest.useFakeTimers();
+    inbox.add('e1');
+    let signal: AbortSignal | undefined;
+    process.mockImplementation((_e, s) => {
+      signal ??= s; // the first attempt's (the memory inbox makes the retry due at once)
+      return new Promise(() => undefined); // hangs until aborted
+    });
+    sut.kick();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(process).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(WORKER.eventTimeoutMs - 1);
+    expect(signal?.aborted).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(signal?.aborted).toBe(true);
+    expect(inbox.rows.get('e1')).toMatchObject({
+      error: `Timeout: no result after ${WORKER.eventTimeoutMs} ms`,
+    });
+    expect(inbox.retryDelays).toEqual([WORKER.backoffMs[0]]);
+    expect(WORKER.leaseMs).toBeGreaterThan(WORKER.eventTimeoutMs);
+    const shutdown = sut.beforeApplicationShutdown(); // the retry hangs too
+    await jest.advanceTimersByTimeAsync(WORKER.shutdownGraceMs);
+    await shutdown;
+  });
+
+  it('keeps a dead letter’s payload for the retention, and has it redacted after', async () => {
+    inbox.add('e1');
+    process.mockRejectedValue(new WebhookPayloadError('bad'));
+    sut.kick();
+    await sut.idle();
+    expect(inbox.rows.get('e1')).toMatchObject({ state: 'dead', payload: true });
+    expect(inbox.redactedAfterHours).toEqual([168]);
+    expect(purgeExpired).toHaveBeenCalledTimes(1);
+
+    // Retention 0: the payload goes when the event is dead-lettered.
+    inbox = new MemoryInbox();
+    inbox.add('e2');
+    sut = worker(0);
+    sut.kick();
+    await sut.idle();
+    expect(inbox.rows.get('e2')).toMatchObject({ state: 'dead', payload: false });
+  });
+
+  it('after a drain the database interrupted, hands back its leases and goes on at once', async () => {
+    ['e1', 'e2'].forEach((id) => inbox.add(id));
+    process.mockResolvedValue({ outcome: 'processed', type: 'contact.updated' });
+    const settle = jest
+      .spyOn(inbox, 'markProcessed')
+      .mockRejectedValueOnce(new DatabaseUnavailableError('57P01'));
+    sut.kick();
+    await sut.idle();
+    expect([...inbox.rows.values()].map((r) => r.state)).toEqual(['leased', 'leased']);
+    settle.mockRestore();
+    sut.kick(); // the next poll, the database back
+    await sut.idle();
+    expect(inbox.released.sort()).toEqual(['e1', 'e2']);
+    expect([...inbox.rows.values()].map((r) => r.state)).toEqual(['done', 'done']);
   });
 
   it('coalesces kicks that arrive while a drain runs, and picks up the new event', async () => {

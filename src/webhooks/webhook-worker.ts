@@ -2,13 +2,16 @@ import { DomainError, withDeadline } from '@app/common';
 import { DatabaseUnavailableError } from '@app/database';
 import {
   type BeforeApplicationShutdown,
+  Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ContactTombstones } from './contact-tombstones';
 import { WebhookPayloadError } from './podium-events';
-import { type ClaimedEvent, WebhookInbox } from './webhook-inbox';
+import { type ClaimedEvent, type Lease, WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -16,7 +19,12 @@ import { WebhookProcessor } from './webhook-processor';
 export const WORKER = {
   /** Events leased per round trip. */
   batch: 16,
-  /** A lease outlives the per-event timeout, so a live worker never loses its event. */
+  /**
+   * Each event's lease is restarted just before its own processing, and outlives the
+   * per-event timeout (after which processing is aborted) plus the settling write, so a live
+   * worker never loses the event it is working on. Events still waiting in the batch may
+   * lose theirs to another replica; their renewal then fails and they are skipped here.
+   */
   leaseMs: 60_000,
   eventTimeoutMs: 30_000,
   /** Sweep for retries that came due and leases a crashed process left behind. */
@@ -59,12 +67,14 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   /** Set while the database is away: the outage is logged once, not at every poll. */
   private paused = false;
   /** Leased by this process and not finished: handed back on shutdown. */
-  private readonly inHand = new Set<string>();
+  private readonly inHand = new Map<string, Lease>();
 
   constructor(
     private readonly inbox: WebhookInbox,
     private readonly processor: WebhookProcessor,
     private readonly metrics: WebhookMetrics,
+    private readonly tombstones: ContactTombstones,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -123,7 +133,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       await Promise.race([this.draining, grace]);
       clearTimeout(timer);
     }
-    const unfinished = [...this.inHand];
+    const unfinished = [...this.inHand.values()];
     this.inHand.clear();
     await this.inbox.release(unfinished).catch((error: unknown) => {
       this.logger.warn(`could not release webhook leases: ${describe(error)}`);
@@ -151,13 +161,21 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     if (Date.now() - this.lastPurge > WORKER.purgeEveryMs) {
       this.lastPurge = Date.now();
       await this.inbox.purgeProcessed();
+      await this.inbox.redactDeadLetters(this.config.podium.deadLetterRetentionHours);
+      await this.tombstones.purgeExpired();
+    }
+    if (this.inHand.size > 0) {
+      // A previous drain failed mid-batch (the database went away): without this its leases
+      // would hold those events back for up to leaseMs after the database is back.
+      await this.inbox.release([...this.inHand.values()]);
+      this.inHand.clear();
     }
     while (!this.stopped) {
       const batch = await this.inbox.claim(WORKER.batch, WORKER.leaseMs);
       if (batch.length === 0) {
         return;
       }
-      batch.forEach((e) => this.inHand.add(e.event_id));
+      batch.forEach((e) => this.inHand.set(e.event_id, e));
       for (const event of batch) {
         if (this.stopped) {
           return; // the rest stay in hand and are released by the shutdown
@@ -168,13 +186,22 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async handle(event: ClaimedEvent): Promise<void> {
-    const result = await withDeadline(WORKER.eventTimeoutMs, () => this.processor.process(event));
+    if (!(await this.inbox.renew(event, WORKER.leaseMs))) {
+      // Its lease ran out while it waited in the batch and another replica has it now.
+      this.inHand.delete(event.event_id);
+      return;
+    }
+    // The signal aborts at the deadline, so a timed-out event stops instead of running on
+    // next to its own retry (or another replica's attempt).
+    const result = await withDeadline(WORKER.eventTimeoutMs, (signal) =>
+      this.processor.process(event, signal),
+    );
     if (this.stopped && result.status !== 'ok') {
       return; // interrupted by shutdown: released, retried at the next start
     }
     const type = event.type;
     if (result.status === 'ok') {
-      await this.inbox.markProcessed(event.event_id);
+      await this.inbox.markProcessed(event);
       this.inHand.delete(event.event_id);
       this.metrics.events.inc({ type, outcome: result.value.outcome });
       this.metrics.lag.observe((Date.now() - event.received_at.getTime()) / 1000);
@@ -186,7 +213,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
         : describe(result.error);
     const permanent = result.status === 'error' && result.error instanceof WebhookPayloadError;
     if (permanent || event.attempts >= WORKER.maxAttempts) {
-      await this.inbox.markFailed(event.event_id, reason);
+      await this.inbox.markFailed(event, reason, this.config.podium.deadLetterRetentionHours > 0);
       this.metrics.events.inc({ type, outcome: 'dead' });
       // Ids and types only: payloads hold customer text.
       this.logger.error(
@@ -194,7 +221,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       );
     } else {
       const delay = WORKER.backoffMs[Math.min(event.attempts, WORKER.backoffMs.length) - 1];
-      await this.inbox.scheduleRetry(event.event_id, reason, delay);
+      await this.inbox.scheduleRetry(event, reason, delay);
       this.metrics.events.inc({ type, outcome: 'retried' });
       this.logger.warn(
         `webhook event ${event.event_id} (${type}) failed attempt ${event.attempts}, retry in ${delay} ms: ${reason}`,

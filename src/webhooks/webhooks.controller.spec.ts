@@ -33,13 +33,13 @@ describe('WebhooksController', () => {
   let status: jest.Mock;
   let registry: Registry;
 
-  const build = (webhookSecret?: string) => {
+  const build = (webhookSecret?: string, webhookToleranceMs = 5 * 60_000) => {
     insert = jest.fn();
     kick = jest.fn();
     status = jest.fn();
     registry = new Registry();
     return new WebhooksController(
-      { podium: { webhookSecret } } as AppConfig,
+      { podium: { webhookSecret, webhookToleranceMs } } as AppConfig,
       { ready: true, insert } as unknown as WebhookInbox,
       { kick } as unknown as WebhookWorker,
       new WebhookMetrics({ registry } as MetricsService),
@@ -87,6 +87,23 @@ describe('WebhooksController', () => {
     });
     expect(insert).not.toHaveBeenCalled();
     expect(kick).not.toHaveBeenCalled();
+  });
+
+  it('reads the replay window from PODIUM_WEBHOOK_TOLERANCE_MS', async () => {
+    const d = delivery(event('contact.updated'), SECRET, Date.now() - 7 * 60_000);
+    await expect(
+      build(SECRET, 5 * 60_000).podium(d.raw, d.timestamp, d.signature, reply()),
+    ).rejects.toMatchObject({ code: 'webhook_timestamp_stale' });
+    const wide = build(SECRET, 10 * 60_000);
+    insert.mockResolvedValue(true);
+    await expect(wide.podium(d.raw, d.timestamp, d.signature, reply())).resolves.toMatchObject({
+      received: true,
+      duplicate: false,
+    });
+    const early = delivery(event('contact.updated'), SECRET, Date.now() + 2 * 60_000);
+    await expect(
+      build(SECRET, 60_000).podium(early.raw, early.timestamp, early.signature, reply()),
+    ).rejects.toMatchObject({ code: 'webhook_timestamp_stale' });
   });
 
   it('stores a new event, wakes the worker and answers 202', async () => {

@@ -71,7 +71,11 @@ export class WebhooksController {
       this.metrics.deliveries.inc({ outcome: 'invalid' });
       throw new InvalidInputError('invalid_webhook_payload', 'Expected an application/json body.');
     }
-    const check = verifyPodiumSignature({ secret, rawBody, timestamp, signature });
+    const check = verifyPodiumSignature(
+      { secret, rawBody, timestamp, signature },
+      Date.now(),
+      this.config.podium.webhookToleranceMs,
+    );
     if (!check.ok) {
       this.metrics.deliveries.inc({ outcome: 'unauthorized' });
       throw new WebhookSignatureError(check.code, check.message);

@@ -3,3 +3,8 @@ export { type LocalContact, LocalPodiumContacts } from './local/local-podium-con
 export { ApiPodiumContacts } from './api/api-podium-contacts';
 export { type PodiumApiOptions } from './api/podium-api.options';
 export { PodiumModule, type PodiumModuleOptions, createPodiumContacts } from './podium.module';
+export {
+  DatabaseRefreshTokenStore,
+  type RefreshTokenStore,
+  parseTokenEncryptionKey,
+} from './api/refresh-token-store';

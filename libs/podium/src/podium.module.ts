@@ -6,6 +6,7 @@ import { type ContactCache } from './api/cache/contact-cache';
 import { MemoryContactCache } from './api/cache/memory-contact-cache';
 import { RedisContactCache } from './api/cache/redis-contact-cache';
 import { type PodiumApiOptions, resolvePodiumApiOptions } from './api/podium-api.options';
+import { DatabaseRefreshTokenStore, parseTokenEncryptionKey } from './api/refresh-token-store';
 import { PODIUM_CONTACTS, type PodiumContacts } from './interfaces/podium-contacts.interface';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
 
@@ -15,6 +16,11 @@ import { LocalPodiumContacts } from './local/local-podium-contacts';
  */
 export interface PodiumModuleOptions extends Partial<PodiumApiOptions> {
   provider: 'local' | 'api';
+  /**
+   * AES-256 key (64 hex or base64 of 32 bytes) for keeping rotated refresh tokens in the
+   * database; without it they live in memory only.
+   */
+  tokenEncryptionKey?: string;
 }
 
 const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
@@ -45,7 +51,19 @@ export async function createPodiumContacts(
         ...options,
         cacheTtlMs: options.cacheTtlMs ?? 30_000,
       });
-      return new ApiPodiumContacts(resolved, { cache: await createContactCache(resolved) });
+      const key = options.tokenEncryptionKey
+        ? parseTokenEncryptionKey(options.tokenEncryptionKey)
+        : undefined;
+      if (!key) {
+        new Logger('PodiumModule').warn(
+          'PODIUM_TOKEN_ENCRYPTION_KEY is not set: a refresh token Podium rotates is kept in ' +
+            'memory only, so a restart may come up auth_rejected',
+        );
+      }
+      return new ApiPodiumContacts(resolved, {
+        cache: await createContactCache(resolved),
+        tokenStore: key && new DatabaseRefreshTokenStore(database, key),
+      });
     }
   }
 }

@@ -38,6 +38,28 @@ export class PodiumEnv extends ContextEnv {
   @IsString()
   PODIUM_WEBHOOK_SECRET?: string;
 
+  /** AES-256 key (64 hex chars or base64 of 32 bytes) for the stored rotated refresh token. */
+  @IsOptional()
+  @Transform(emptyAsUndefined)
+  @IsString()
+  PODIUM_TOKEN_ENCRYPTION_KEY?: string;
+
+  /** How far a delivery's signed timestamp may be from our clock (replay window). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  PODIUM_WEBHOOK_TOLERANCE_MS?: number;
+
+  /** Dead-lettered events keep their payload (customer text) this long; 0 drops it at once. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(0)
+  @Max(8760)
+  PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS?: number;
+
   /** Sent as the `podium-version` header when set. */
   @IsOptional()
   @IsString()

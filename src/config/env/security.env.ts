@@ -66,7 +66,8 @@ export class SecurityEnv extends ChatEnv {
 
   /**
    * Which proxies to believe about the client IP (`X-Forwarded-For`): `false` (default),
-   * `true`, a hop count, or a comma list of addresses/CIDRs. Per-IP limits depend on it.
+   * a hop count (`true` is one hop), or a comma list of proxy addresses/CIDRs. Only entries
+   * those proxies appended are read, never the client's own. Per-IP limits depend on it.
    */
   @IsOptional()
   @Transform(emptyAsUndefined)

@@ -27,6 +27,7 @@ import {
   PodiumUnavailableError,
 } from './podium-api.errors';
 import { type ResolvedPodiumApiOptions } from './podium-api.options';
+import { type RefreshTokenStore } from './refresh-token-store';
 import { PodiumTokenManager } from './token-manager';
 
 /** Collaborators; tests swap the clock or the cache. */
@@ -34,6 +35,8 @@ export interface ApiPodiumContactsDeps {
   /** Omitted when the cache is off (`cacheTtlMs` 0). */
   cache?: ContactCache;
   tokens?: PodiumTokenManager;
+  /** Where rotated refresh tokens are kept (encrypted); memory only without it. */
+  tokenStore?: RefreshTokenStore;
   now?: () => number;
 }
 
@@ -90,6 +93,7 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
         ...options,
         retryRejectedAfterMs: options.breakerCooldownMs,
         now: this.now,
+        store: deps.tokenStore,
       });
     this.breaker = circuitBreaker(
       handleWhen((error) => error instanceof PodiumUnavailableError),

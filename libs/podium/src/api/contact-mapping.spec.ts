@@ -3,7 +3,7 @@ import { contactIdentifiers, toLiveContact } from './contact-mapping';
 import { type PodiumContact } from './podium-wire';
 
 describe('toLiveContact (Podium v4 contact → live fields)', () => {
-  it('maps the PHONE and EMAIL channels, their opt-outs and the first location', () => {
+  it('maps the PHONE and EMAIL channels, their opt-outs, the first location and all of them', () => {
     const sut = toLiveContact(
       'pat@example.com',
       podiumContact({
@@ -22,6 +22,7 @@ describe('toLiveContact (Podium v4 contact → live fields)', () => {
       opt_out_email: true,
       location_uid: 'loc-1',
       last_seen_at: null,
+      location_uids: ['loc-1', 'loc-2'],
     });
   });
 
@@ -73,6 +74,7 @@ describe('toLiveContact (Podium v4 contact → live fields)', () => {
       opt_out_email: null,
       location_uid: null,
       last_seen_at: null,
+      location_uids: [],
     });
   });
 });

@@ -17,7 +17,8 @@ import { type PodiumChannel, type PodiumContact } from './podium-wire';
  * |                 | `phoneNumbers` (no channel, so no consent state) or there is no phone        |
  * | `opt_out_email` | the same, from the chosen EMAIL channel                                      |
  * | `location_uid`  | `locations[0].uid` (a contact can belong to several locations; the first in |
- * |                 | Podium's order is used); `null` when there is none                          |
+ * |                 | Podium's order is used); `null` when there is none. All of them are kept in |
+ * |                 | `location_uids` for tenant checks                                           |
  * | `last_seen_at`  | always `null`: a Podium contact has no last-seen field. `updatedAt` is when |
  * |                 | the record changed, not when the customer was last active                   |
  *
@@ -28,14 +29,18 @@ import { type PodiumChannel, type PodiumContact } from './podium-wire';
 export function toLiveContact(contactUid: string, contact: PodiumContact): LiveContact {
   const phone = pickChannel(contact.channels, 'PHONE', contact.phoneNumbers);
   const email = pickChannel(contact.channels, 'EMAIL', contact.emails);
+  const locations = [
+    ...new Set((contact.locations ?? []).map((l) => l?.uid).filter(isNonEmptyString)),
+  ];
   return {
     contact_uid: contactUid,
     phone: phone.identifier,
     email: email.identifier,
     opt_out_sms: phone.optedOut,
     opt_out_email: email.optedOut,
-    location_uid: firstString((contact.locations ?? []).map((l) => l?.uid)),
+    location_uid: locations[0] ?? null,
     last_seen_at: null,
+    location_uids: locations,
   };
 }
 

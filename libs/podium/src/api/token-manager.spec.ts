@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { type FakePodium, startFakePodium } from '../../../../test/fakes/podium-server';
 import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
 import { PodiumUnavailableError } from './podium-api.errors';
+import { type RefreshTokenStore } from './refresh-token-store';
 import { PodiumTokenManager, type PodiumTokenManagerOptions } from './token-manager';
 
 describe('PodiumTokenManager (against the loopback Podium token endpoint)', () => {
@@ -126,6 +127,43 @@ describe('PodiumTokenManager (against the loopback Podium token endpoint)', () =
     });
     await expect(shared).resolves.toMatch(/^pat_/);
     expect(podium.tokenRequests).toBe(1);
+  });
+
+  /** The store's contract in memory: one row, valid for the chain of the seed it was saved under. */
+  const memoryStore = () => {
+    const row: { seed?: string; token?: string } = {};
+    const store: RefreshTokenStore = {
+      load: (seed) => Promise.resolve(row.seed === seed ? row.token : undefined),
+      save: (seed, token) => {
+        Object.assign(row, { seed, token });
+        return Promise.resolve();
+      },
+    };
+    return { store, row };
+  };
+
+  it('persists a rotated refresh token, so a restart starts from it instead of a retired one', async () => {
+    const { store, row } = memoryStore();
+    await manager({ store }).accessToken();
+    expect(row.token).toEqual(expect.any(String));
+    expect(row.token).not.toBe(podium.refreshToken);
+
+    // The configured token was retired by that rotation: without the store a restart is rejected.
+    await expect(manager().accessToken()).rejects.toBeInstanceOf(PodiumAuthError);
+    const restarted = manager({ store });
+    await expect(restarted.accessToken()).resolves.toEqual(expect.any(String));
+    expect(restarted.rejected).toBe(false);
+  });
+
+  it('on a rejection re-reads the store, adopting a token another replica rotated', async () => {
+    const { store } = memoryStore();
+    const a = manager({ store });
+    const b = manager({ store });
+    await a.accessToken();
+    await expect(b.accessToken()).resolves.toEqual(expect.any(String)); // read at its first refresh
+    await b.renew(await b.accessToken()); // b rotates: a's token is retired now
+    await expect(a.renew(await a.accessToken())).resolves.toEqual(expect.any(String));
+    expect(a.rejected).toBe(false);
   });
 
   it('never logs a token or the client secret', async () => {

@@ -4,6 +4,7 @@ import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
 import { untilAborted, withCeiling } from './abortable';
 import { PodiumUnavailableError } from './podium-api.errors';
 import { oauthErrorCode, parseJson, tokenFromBody } from './podium-wire';
+import { type RefreshTokenStore } from './refresh-token-store';
 
 /** Options for {@link PodiumTokenManager}. */
 export interface PodiumTokenManagerOptions {
@@ -19,6 +20,8 @@ export interface PodiumTokenManagerOptions {
   retryRejectedAfterMs: number;
   /** Clock (ms since epoch); tests inject one. */
   now?: () => number;
+  /** Keeps rotated refresh tokens across restarts and replicas; memory only without it. */
+  store?: RefreshTokenStore;
 }
 
 interface AccessToken {
@@ -41,8 +44,9 @@ const DEFAULT_LIFETIME_S = 3600;
  *   the still-valid token keeps being handed out, so no lookup pays for the refresh.
  * - **401.** {@link renew} refreshes only if the rejected token is still the current one, so
  *   a burst of 401s for the same token costs exactly one refresh.
- * - **Rotation.** When Podium returns a new `refresh_token`, it replaces the old one (in
- *   memory only: a restart starts again from the configured one).
+ * - **Rotation.** When Podium returns a new `refresh_token`, it replaces the old one and is
+ *   saved (encrypted) to the `store`, so a restart or another replica picks it up; a rejected
+ *   refresh first re-reads the store in case another replica rotated it.
  * - **Rejection.** A 400/401/403 from the token endpoint (`invalid_grant`, `invalid_client`, …)
  *   marks the manager `rejected` and rejects with {@link PodiumAuthError}; the endpoint is
  *   asked again at most every `retryRejectedAfterMs`.
@@ -56,6 +60,8 @@ export class PodiumTokenManager {
   private inflight?: Promise<string>;
   private rejectedAt?: number;
   private requests = 0;
+  /** Whether the store was read once (it may not be open at the first refresh). */
+  private loaded = false;
 
   constructor(private readonly options: PodiumTokenManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -110,7 +116,32 @@ export class PodiumTokenManager {
     return this.inflight;
   }
 
-  private async exchange(): Promise<string> {
+  /**
+   * Adopts the stored token of our chain when it differs from ours (a previous process or
+   * another replica rotated it). True when it changed. Never throws: the store is a help.
+   */
+  private async adoptStored(): Promise<boolean> {
+    const store = this.options.store;
+    if (!store) {
+      return false;
+    }
+    try {
+      const stored = await store.load(this.options.refreshToken);
+      this.loaded = true;
+      if (stored && stored !== this.refreshToken) {
+        this.refreshToken = stored;
+        return true;
+      }
+    } catch (error) {
+      this.logger.warn(`stored Podium refresh token not read (${(error as Error).name})`);
+    }
+    return false;
+  }
+
+  private async exchange(retried = false): Promise<string> {
+    if (!this.loaded) {
+      await this.adoptStored();
+    }
     if (
       this.rejectedAt !== undefined &&
       this.now() - this.rejectedAt < this.options.retryRejectedAfterMs
@@ -140,6 +171,10 @@ export class PodiumTokenManager {
     }
     const text = await response.text().catch(() => '');
     if (response.status === 400 || response.status === 401 || response.status === 403) {
+      // Another replica may have rotated the token under us: Podium retired ours.
+      if (!retried && (await this.adoptStored())) {
+        return this.exchange(true);
+      }
       const code = oauthErrorCode(parseJson(text)) ?? 'no error code';
       this.rejectedAt = this.now();
       this.logger.error(
@@ -161,7 +196,7 @@ export class PodiumTokenManager {
     this.rejectedAt = undefined;
     if (body.refresh_token && body.refresh_token !== this.refreshToken) {
       this.refreshToken = body.refresh_token;
-      this.logger.log('Podium rotated the refresh token; the new one is kept in memory');
+      await this.persist(body.refresh_token);
     }
     // Lifetimes count from when the request left, so transit time can only shorten them.
     const lifetimeMs = (body.expires_in ?? DEFAULT_LIFETIME_S) * 1000;
@@ -173,5 +208,22 @@ export class PodiumTokenManager {
     };
     this.logger.debug(`Podium access token refreshed (valid ${Math.round(lifetimeMs / 1000)} s)`);
     return body.access_token;
+  }
+
+  /** Saved before use: Podium has retired the old token, so losing this one means re-auth. */
+  private async persist(token: string): Promise<void> {
+    if (!this.options.store) {
+      this.logger.log('Podium rotated the refresh token; kept in memory only (no encryption key)');
+      return;
+    }
+    try {
+      await this.options.store.save(this.options.refreshToken, token);
+      this.logger.log('Podium rotated the refresh token; the new one is stored encrypted');
+    } catch (error) {
+      this.logger.error(
+        `Podium rotated the refresh token but it could not be stored (${(error as Error).name}); ` +
+          'a restart may come up auth_rejected',
+      );
+    }
   }
 }

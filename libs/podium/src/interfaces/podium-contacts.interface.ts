@@ -12,6 +12,12 @@ export interface LiveContact {
   opt_out_email: boolean | null;
   location_uid: string | null;
   last_seen_at: string | null;
+  /**
+   * Every location the contact belongs to (a Podium contact can be in several), the first
+   * being `location_uid`. Not a live field of the bundle: tenant checks read it, so a key
+   * bound to any one of them may read the contact.
+   */
+  location_uids: string[];
 }
 
 export const LIVE_FIELDS = [

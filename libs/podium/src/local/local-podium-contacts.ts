@@ -17,7 +17,7 @@ interface ContactRow {
   last_seen_at: Date | null;
 }
 
-export type LocalContact = Omit<LiveContact, 'opt_out_sms' | 'opt_out_email'> & {
+export type LocalContact = Omit<LiveContact, 'opt_out_sms' | 'opt_out_email' | 'location_uids'> & {
   name?: string;
   opt_out_sms: boolean;
   opt_out_email: boolean;
@@ -49,6 +49,8 @@ export class LocalPodiumContacts implements PodiumContacts {
       contact: {
         ...row,
         last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+        // The embedded table holds one location per contact.
+        location_uids: row.location_uid ? [row.location_uid] : [],
       },
     };
   }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 
 import { startRedis, type TestRedis } from '../../../../../test/support/redis';
-import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
+import { type ContactLookup, type LiveContact } from '../../interfaces/podium-contacts.interface';
 import { type ContactCache } from './contact-cache';
 import { MemoryContactCache } from './memory-contact-cache';
 import { ALIAS_KEY_PREFIX, CONTACT_KEY_PREFIX, RedisContactCache } from './redis-contact-cache';
@@ -16,6 +16,7 @@ const FOUND: ContactLookup = {
     opt_out_email: true,
     location_uid: 'loc-1',
     last_seen_at: null,
+    location_uids: ['loc-1'],
   },
 };
 
@@ -141,6 +142,16 @@ describe('RedisContactCache (real redis-server)', () => {
     await expect(sut.get('x')).resolves.toBeUndefined();
     await raw.set(`${CONTACT_KEY_PREFIX}y`, 'not json');
     await expect(sut.get('y')).resolves.toBeUndefined();
+    await sut.close();
+  });
+
+  it('reads an entry cached before `location_uids` existed as its one location', async () => {
+    const sut = connected();
+    await sut.waitUntilReady(2000);
+    const older: Partial<LiveContact> = { ...(FOUND as { contact: LiveContact }).contact };
+    delete older.location_uids;
+    await raw.set(`${CONTACT_KEY_PREFIX}old`, JSON.stringify({ status: 'found', contact: older }));
+    await expect(sut.get('old')).resolves.toEqual(FOUND);
     await sut.close();
   });
 

@@ -1,4 +1,4 @@
-import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
+import { type ContactLookup, type LiveContact } from '../../interfaces/podium-contacts.interface';
 
 /**
  * Short-lived copies of live lookups, so the turns of one call (a few seconds apart) do not
@@ -32,7 +32,17 @@ export function asLookup(value: unknown): ContactLookup | undefined {
     candidate.contact !== null &&
     typeof (candidate.contact as { contact_uid?: unknown }).contact_uid === 'string'
   ) {
-    return value as ContactLookup;
+    const contact = candidate.contact as LiveContact;
+    // Entries written before `location_uids` existed (a shared Redis during a rollout).
+    return Array.isArray(contact.location_uids)
+      ? (value as ContactLookup)
+      : {
+          status: 'found',
+          contact: {
+            ...contact,
+            location_uids: contact.location_uid ? [contact.location_uid] : [],
+          },
+        };
   }
   return undefined;
 }

@@ -294,23 +294,4 @@ describe('WebhookWorker', () => {
     expect(log.mock.calls.filter(([m]) => /resumed/.test(String(m)))).toHaveLength(1);
     [warn, log, error].forEach((spy) => spy.mockRestore());
   });
-
-  it('hands back an event whose outcome the database could not record, at the next drain', async () => {
-    inbox.add('e1');
-    process.mockResolvedValue({ outcome: 'processed', type: 'contact.updated' });
-    const markProcessed = jest
-      .spyOn(inbox, 'markProcessed')
-      .mockRejectedValueOnce(new DatabaseUnavailableError('ECONNRESET'));
-    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    sut.kick();
-    await sut.idle();
-    expect(inbox.rows.get('e1')!.state).toBe('leased'); // its lease would hold it for a minute
-
-    sut.kick(); // the database is back
-    await sut.idle();
-    expect(inbox.released).toEqual(['e1']);
-    expect(markProcessed).toHaveBeenCalledTimes(2);
-    expect(inbox.rows.get('e1')!.state).toBe('done');
-    warn.mockRestore();
-  });
 });

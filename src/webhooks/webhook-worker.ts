@@ -152,12 +152,6 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async drain(): Promise<void> {
-    if (this.inHand.size > 0) {
-      // Leased by a drain the database interrupted (its outcome could not be written):
-      // hand them back now rather than letting them wait out the lease.
-      await this.inbox.release([...this.inHand]);
-      this.inHand.clear();
-    }
     if (Date.now() - this.lastPurge > WORKER.purgeEveryMs) {
       this.lastPurge = Date.now();
       await this.inbox.purgeProcessed();

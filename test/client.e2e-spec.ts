@@ -51,7 +51,7 @@ describe('@context-bridge/client and its LiveKit hook (e2e, real app)', () => {
 
   it('raises typed errors: server codes, deadline, abort', async () => {
     await expect(
-      client.fetchContext({ transcript: 'espresso', contact_uid: 'ctc_b1' }),
+      client.fetchContext({ transcript: 'espresso', location_uid: 'loc_b' }),
     ).rejects.toMatchObject({ name: 'BridgeError', code: 'location_forbidden', status: 403 });
     const anonymous = new ContextBridgeClient({ baseUrl: a.t.url });
     const error = await anonymous.fetchContext({ transcript: 'x' }).catch((e: unknown) => e);

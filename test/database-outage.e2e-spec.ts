@@ -1,7 +1,7 @@
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
+import { ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { IngestService } from '../src/ingest/ingest.service';
 import { ContactTombstones } from '../src/webhooks/contact-tombstones';
 import { WebhookProcessor } from '../src/webhooks/webhook-processor';
@@ -41,15 +41,22 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
         builder.overrideProvider(WebhookProcessor).useFactory({
           factory: (
             contacts: PodiumContacts,
-            store: VectorStore,
+            memory: ConversationMemory,
             ingest: IngestService,
             config: AppConfig,
             tombstones: ContactTombstones,
           ) =>
-            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), [
-              'process',
-            ]),
-          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
+            processorFault.wrap(
+              new WebhookProcessor(contacts, memory, ingest, config, tombstones),
+              ['process'],
+            ),
+          inject: [
+            PODIUM_CONTACTS,
+            ConversationMemory,
+            IngestService,
+            APP_CONFIG,
+            ContactTombstones,
+          ],
         }),
     );
   });

@@ -1,8 +1,8 @@
 import { Database } from '@app/database';
 import { LocalPodiumContacts, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
 
 import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
+import { ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { type ContextBundle } from '../src/context/context.dto';
 import { IngestService } from '../src/ingest/ingest.service';
 import { ContactTombstones } from '../src/webhooks/contact-tombstones';
@@ -63,15 +63,22 @@ describe(`POST /webhooks/podium (e2e: real app, ${TEST_ENGINE} that survives res
         .useFactory({
           factory: (
             contacts: PodiumContacts,
-            store: VectorStore,
+            memory: ConversationMemory,
             ingest: IngestService,
             config: AppConfig,
             tombstones: ContactTombstones,
           ) =>
-            processorFault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), [
-              'process',
-            ]),
-          inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
+            processorFault.wrap(
+              new WebhookProcessor(contacts, memory, ingest, config, tombstones),
+              ['process'],
+            ),
+          inject: [
+            PODIUM_CONTACTS,
+            ConversationMemory,
+            IngestService,
+            APP_CONFIG,
+            ContactTombstones,
+          ],
         }),
     );
     hook = `${t.url}/webhooks/podium`;

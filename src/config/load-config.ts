@@ -193,6 +193,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxRecords: env.INGEST_MAX_RECORDS ?? 5000,
       maxInFlight: secure.settings.ingestMaxInFlight,
     },
+    history: { retentionDays: env.HISTORY_RETENTION_DAYS },
     security: secure.settings.security,
     limits: secure.settings.limits,
     // Demo data belongs in the embedded store only, unless explicitly asked for.

@@ -1,10 +1,10 @@
 import { type PodiumContacts } from '@app/podium';
-import { type VectorStore } from '@app/vector';
 
 import { type IngestService } from '../ingest/ingest.service';
 import { WebhookPayloadError } from './podium-events';
 import { type ClaimedEvent } from './webhook-inbox';
 import { type AppConfig } from '../config/app-config';
+import { type ConversationMemory } from '../conversations/conversation-memory.service';
 import { type ContactTombstones, type Tombstone } from './contact-tombstones';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -68,12 +68,12 @@ describe('WebhookProcessor', () => {
   });
 
   const build = (
-    store: Partial<Record<keyof VectorStore, jest.Mock>> = {},
+    memory: Partial<Record<keyof ConversationMemory, jest.Mock>> = {},
     ingest: Partial<Record<keyof IngestService, jest.Mock>> = {},
   ) =>
     new WebhookProcessor(
       strict<PodiumContacts>({ invalidate }),
-      strict<VectorStore>(store),
+      strict<ConversationMemory>(memory),
       strict<IngestService>(ingest),
       { podium: { provider: 'local' } } as AppConfig,
       tombstones,
@@ -108,7 +108,7 @@ describe('WebhookProcessor', () => {
       calls.push(`delete ${uid}`);
       return Promise.resolve(2);
     });
-    const sut = build({ deleteContact });
+    const sut = build({ forgetContact: deleteContact });
     await sut.process(event('contact.deleted', { before: { uid: 'ctc-gone' }, after: null }));
     expect(calls).toEqual(['tombstone ctc-gone', 'delete ctc-gone', 'invalidate ctc-gone']);
   });
@@ -122,7 +122,7 @@ describe('WebhookProcessor', () => {
     });
     const sut = build(
       {
-        deleteContact: jest.fn().mockResolvedValue(0),
+        forgetContact: jest.fn().mockResolvedValue(0),
         reassignContact: jest.fn().mockResolvedValue(0),
       },
       { ingestConversations },

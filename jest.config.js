@@ -18,6 +18,7 @@ const DATABASE_SUITES = [
   'chat',
   'auth',
   'podium-webhooks',
+  'conversation-memory',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

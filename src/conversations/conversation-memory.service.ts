@@ -190,7 +190,10 @@ export class ConversationMemory {
     const stale = previous.filter((id) => !current.has(id));
     // Ledger first: a crash after it leaves ids the next rebuild re-checks, never orphans.
     await this.messages.recordWindows(windows);
-    await this.store.replaceWindows(records, full ? { allOtherWindowsOf: keys } : { ids: stale });
+    await this.store.replaceWindows(
+      records,
+      full ? { allOtherWindowsOf: keys, keep: [...current] } : { ids: stale },
+    );
     await this.messages.dropWindows(stale);
     return {
       inserted: fresh.length,

@@ -87,10 +87,11 @@ export interface ConversationKey {
 
 /**
  * Which conversation windows {@link VectorStore.replaceWindows} removes: the listed ids, or
- * every window of the listed conversations that is not being stored (a full rebuild, which
- * also drops windows stored before messages were kept).
+ * every window of the listed conversations except `keep` (a full rebuild, which also drops
+ * windows stored before messages were kept). Records being stored are never removed.
  */
-export type WindowRemoval = { ids: string[] } | { allOtherWindowsOf: ConversationKey[] };
+export type WindowRemoval =
+  { ids: string[] } | { allOtherWindowsOf: ConversationKey[]; keep: string[] };
 
 /** The port every vector backend (pgvector, qdrant) implements. */
 export interface VectorStore {

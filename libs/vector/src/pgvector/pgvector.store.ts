@@ -66,6 +66,9 @@ export class PgVectorStore implements VectorStore {
   ): Promise<UpsertResult> {
     const table = TABLES.conversations;
     const keep = records.map((r) => r.id);
+    if ('keep' in removal) {
+      keep.push(...removal.keep);
+    }
     return this.database.transaction(async (tx) => {
       if ('ids' in removal) {
         if (removal.ids.length) {

@@ -155,7 +155,9 @@ export function windowOperations(
   records: VectorRecord<'conversations'>[],
   removal: WindowRemoval,
 ): Schemas['UpdateOperation'][] {
-  const keep = [...new Set(records.map((r) => r.id))];
+  const keep = [
+    ...new Set([...records.map((r) => r.id), ...('keep' in removal ? removal.keep : [])]),
+  ];
   const operations: Schemas['UpdateOperation'][] = [];
   if (fresh.length) {
     operations.push({ upsert: { points: fresh.map(toPoint) } });

@@ -223,6 +223,20 @@ describe.each<StoreKind>(['pgvector', 'qdrant'])(
       expect(await messagesOf(contact)).toBe(4);
     });
 
+    it('stores a message once whether it comes with its uid, without it, or both in one request', async () => {
+      const contact = `ctc_once_${kind}`;
+      const plain = message(contact, 'conv_once', 0);
+      const withUid = { ...plain, message_uid: `msg-once-${kind}` };
+      await ingest([plain, withUid]);
+      await ingest([withUid]);
+      await ingest([{ ...message(contact, 'conv_once', 1), message_uid: `msg-once2-${kind}` }]);
+      await ingest([message(contact, 'conv_once', 1)]);
+      expect(await messagesOf(contact)).toBe(2);
+      expect(await windowsOf(contact)).toEqual(
+        expectedWindows([0, 1].map((i) => message(contact, 'conv_once', i))),
+      );
+    });
+
     it('forgets a contact everywhere; a late webhook for it stores nothing', async () => {
       const contact = `ctc_forget_${kind}`;
       await ingest(TEXTS.slice(0, 4).map((_, i) => message(contact, 'conv_f', i)));

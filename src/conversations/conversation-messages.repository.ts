@@ -67,8 +67,11 @@ export class ConversationMessagesRepository {
     const aliasOf = new Map(
       known.filter((k) => k.message_id === k.turn_key).map((k) => [k.turn_key, k.message_id]),
     );
+    // A uid-less message adopts the uid its turn has, stored or in this same batch.
     const uidOf = new Map(
-      known.filter((k) => k.message_id !== k.turn_key).map((k) => [k.turn_key, k.message_id]),
+      [...known, ...messages]
+        .filter((k) => k.message_id !== k.turn_key)
+        .map((k) => [k.turn_key, k.message_id]),
     );
     const rows = new Map<string, StoredMessage>();
     for (const m of messages) {

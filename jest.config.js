@@ -26,6 +26,7 @@ const DATABASE_SUITES = [
   'auth',
   'podium-webhooks',
   'webhook-state',
+  'conversation-memory',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

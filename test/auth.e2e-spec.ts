@@ -279,6 +279,28 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
       const poisoned = await post('/search', '{"query":"x","__proto__":{"top_k":1}}', as(ops));
       expect(poisoned.status).toBe(400);
     });
+
+    it('DELETE /contacts/{uid}/history with a bound key forgets only its own locations', async () => {
+      const shared = [
+        message('ctc_shared', 'loc_a', 0, 'A-SIDE note about the espresso grinder burrs.'),
+        message('ctc_shared', 'loc_b', 1, 'B-SECRET note about the espresso grinder burrs.'),
+      ];
+      expect((await post('/ingest/conversations', shared, as(ops))).status).toBe(200);
+      const forget = (headers: Record<string, string>) =>
+        fetch(`${t.url}/contacts/ctc_shared/history`, { method: 'DELETE', headers });
+      expect((await forget({})).status).toBe(401);
+      const res = await forget(as(tenantA));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ location_uids: ['loc_a'], windows_removed: 1 });
+      const left = await post<SearchResponseDto>(
+        '/search',
+        { query: 'espresso grinder burrs note', contact_uid: 'ctc_shared' },
+        as(ops),
+      );
+      expect(left.body.hits.map((h) => h.content)).toEqual([
+        'agent: B-SECRET note about the espresso grinder burrs.',
+      ]);
+    });
   });
 
   describe('chat identity (CHAT_AUTH=jwt)', () => {

@@ -20,6 +20,7 @@ const MIGRATIONS = [
   'PodiumContacts1700000000001',
   'PodiumWebhookEvents1700000000002',
   'PodiumContactTombstones1700000000003',
+  'ConversationMessages1700000000004',
   'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
 ];
 
@@ -143,6 +144,9 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         `SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
       );
       expect(tables.map((r) => r.t)).toEqual([
+        'conversation_messages',
+        'conversation_windows',
+        'history_tombstones',
         'kb_source_chunks',
         'kb_topic_summaries',
         'migrations',

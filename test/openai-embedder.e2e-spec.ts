@@ -3,7 +3,7 @@ import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 
-/** 70 two-turn conversations: 70 windows, i.e. two embedding batches of 64 and 6. */
+/** 70 two-turn conversations: 70 windows, rebuilt in groups of 32, 32 and 6 conversations. */
 const RECORDS = Array.from({ length: 70 }, (_, i) =>
   ['customer', 'agent'].map((sender, turn) => ({
     conversation_uid: `conv_${i}`,
@@ -33,8 +33,9 @@ describe('EMBEDDING_PROVIDER=openai (e2e, real SDK against a loopback OpenAI)', 
   });
 
   it('a crash mid-ingest followed by a re-run loses nothing and duplicates nothing', async () => {
-    // The first batch (64 windows) is embedded and stored; the second fails past the SDK's
-    // three retries, which aborts the request like a crash would.
+    // All messages are stored first; then the first group's 32 windows are embedded and
+    // stored, and the second group's embedding fails past the SDK's three retries, which
+    // aborts the request like a crash would.
     openai.failNext(
       { status: 200 },
       { status: 500 },
@@ -49,7 +50,7 @@ describe('EMBEDDING_PROVIDER=openai (e2e, real SDK against a loopback OpenAI)', 
 
     const rerun = await postJson<IngestReport>(`${t.url}/ingest/conversations`, RECORDS);
     expect(rerun.status).toBe(200);
-    expect(rerun.body).toEqual({ received: 140, inserted: 6, skipped: 64, failed: [] });
+    expect(rerun.body).toEqual({ received: 140, inserted: 38, skipped: 32, failed: [] });
 
     const third = await postJson<IngestReport>(`${t.url}/ingest/conversations`, RECORDS);
     expect(third.body).toEqual({ received: 140, inserted: 0, skipped: 70, failed: [] });

@@ -114,7 +114,7 @@ describe('VECTOR_PROVIDER=qdrant (e2e, real app on the Qdrant contract server)',
         'create_field_index',
         'count_points',
         'get_points',
-        'upsert_points',
+        // Conversation windows and KB topics are both written as ordered batches.
         'batch_update',
         'query_points',
         'query_batch_points',

@@ -88,7 +88,11 @@ describe('Qdrant provider start-up', () => {
     const info = fake.engine.info(fake.engine.collection(collections.conversations));
     expect(info.config.params.vectors).toEqual({ size: DIMENSION, distance: 'Cosine' });
     expect(info.config.params.sparse_vectors).toEqual({ bm25: { modifier: 'idf' } });
-    expect(Object.keys(info.payload_schema).sort()).toEqual(['contact_uid', 'location_uid']);
+    expect(Object.keys(info.payload_schema).sort()).toEqual([
+      'contact_uid',
+      'conversation_uid',
+      'location_uid',
+    ]);
     const kb = fake.engine.info(fake.engine.collection(collections.source_chunks));
     expect(Object.keys(kb.payload_schema).sort()).toEqual(['theme_id', 'topic_id']);
     const creates = fake.requests.filter((r) => r.operation === 'create_collection').length;

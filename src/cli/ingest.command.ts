@@ -24,7 +24,10 @@ export async function ingestCommand(
   return withAppContext(async (ctx) => {
     const ingest = ctx.get(IngestService);
     const bar = process.stderr.isTTY
-      ? new SingleBar({ stream: process.stderr, format: `${kind} [{bar}] {value}/{total} chunks` })
+      ? new SingleBar({
+          stream: process.stderr,
+          format: `${kind} [{bar}] {value}/{total} ${kind === 'kb' ? 'topics' : 'conversations'}`,
+        })
       : undefined;
     const onProgress: ProgressListener = (done, total) => {
       if (bar && !bar.isActive) {

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 
+import { registerHistoryCommands } from './history.commands';
 import { ingestCommand } from './ingest.command';
 import { registerKeyCommands } from './keys.command';
 import { registerQueryCommands } from './query.commands';
@@ -27,6 +28,7 @@ program
   });
 
 registerQueryCommands(program);
+registerHistoryCommands(program);
 registerKeyCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

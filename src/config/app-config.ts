@@ -132,6 +132,10 @@ export interface AppConfig {
     /** Ingestion requests processed at once; more are refused with 429 `ingest_busy`. */
     maxInFlight: number;
   };
+  history: {
+    /** Messages older than this are purged hourly; undefined keeps history forever. */
+    retentionDays?: number;
+  };
   security: {
     /** Hashed keys; empty means the service runs open (refused when NODE_ENV=production). */
     apiKeys: ApiKeyEntry[];

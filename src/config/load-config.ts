@@ -207,6 +207,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxRecords: env.INGEST_MAX_RECORDS ?? 5000,
       maxInFlight: secure.settings.ingestMaxInFlight,
     },
+    history: { retentionDays: env.HISTORY_RETENTION_DAYS },
     security: secure.settings.security,
     limits: secure.settings.limits,
     adapters: { vapiSecret: env.VAPI_SECRET },

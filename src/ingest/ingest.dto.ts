@@ -6,6 +6,15 @@ import { IsText, IsUid } from '../common/validators';
 
 /** One message of a past conversation, as exported from Podium. */
 export class ConversationMessageDto {
+  @ApiPropertyOptional(
+    uidProperty(
+      "Podium's message uid: the message's stable id, so a re-delivery or a later export stores it once. Without it, the id is a hash of conversation, time, sender and text.",
+    ),
+  )
+  @IsOptional()
+  @IsUid()
+  message_uid?: string;
+
   @ApiProperty(uidProperty('Messages of one conversation are windowed together.'))
   @IsUid()
   conversation_uid!: string;

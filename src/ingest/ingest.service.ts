@@ -1,17 +1,11 @@
 import { contentHash, uuidFromHash } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { RedactionService } from '@app/redaction';
-import {
-  type CollectionName,
-  type CollectionPayloads,
-  VECTOR_STORE,
-  type VectorRecord,
-  type VectorStore,
-} from '@app/vector';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { ConversationMemory } from '../conversations/conversation-memory.service';
 import { MetricsService } from '../metrics/metrics.service';
-import { chunkConversations } from './conversation-chunker';
 import {
   ConversationMessageDto,
   type IngestFailure,
@@ -24,19 +18,11 @@ import { chunkText } from './text-chunker';
 /** Called after each stored batch, for the CLI's progress bar. */
 export type ProgressListener = (done: number, total: number) => void;
 
-interface PendingRecord<C extends CollectionName> {
-  id: string;
-  content: string;
-  payload: CollectionPayloads[C];
-}
-
-/** Embedding batch: big enough to keep both embedder workers busy, small enough to commit often. */
-const BATCH = 64;
-
 /**
- * Validates, chunks, embeds and upserts. Ids are content hashes, so a re-run (after a crash or
- * on purpose) stores nothing twice; each batch commits on its own, so a crash loses at most
- * the batch in flight, which the re-run then stores.
+ * Validates, redacts, then hands conversation messages to {@link ConversationMemory} and KB
+ * topics to the store. Ids are content hashes, so a re-run (after a crash or on purpose)
+ * stores nothing twice; work commits in groups, so a crash loses at most the group in
+ * flight, which the re-run then stores.
  */
 @Injectable()
 export class IngestService {
@@ -45,6 +31,7 @@ export class IngestService {
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly redaction: RedactionService,
     private readonly metrics: MetricsService,
+    private readonly memory: ConversationMemory,
   ) {}
 
   async ingestConversations(
@@ -58,17 +45,9 @@ export class IngestService {
       ...value,
       text: this.redaction.redact(value.text).text,
     }));
-    const windows = chunkConversations(messages);
-    const pending: Array<PendingRecord<'conversations'>> = windows.map(
-      ({ content, ...payload }) => ({
-        id: uuidFromHash(
-          contentHash('conversation', payload.contact_uid, payload.conversation_uid, content),
-        ),
-        content,
-        payload,
-      }),
-    );
-    const { inserted, skipped } = await this.storeInBatches('conversations', pending, onProgress);
+    // Messages are stored once; each touched conversation's windows are rebuilt from all its
+    // stored messages, so only windows whose content changed are embedded.
+    const { inserted, skipped } = await this.memory.add(messages, onProgress);
     this.count('conversations', inserted, skipped, failed.length);
     return { received: records.length, inserted, skipped, failed };
   }
@@ -119,34 +98,5 @@ export class IngestService {
     this.metrics.ingested.inc({ collection, outcome: 'inserted' }, inserted);
     this.metrics.ingested.inc({ collection, outcome: 'skipped' }, skipped);
     this.metrics.ingested.inc({ collection, outcome: 'failed_record' }, failed);
-  }
-
-  /** Skips ids already stored (no embedding spent on them), then embeds and stores in batches. */
-  private async storeInBatches<C extends CollectionName>(
-    collection: C,
-    pending: Array<PendingRecord<C>>,
-    onProgress?: ProgressListener,
-  ): Promise<{ inserted: number; skipped: number }> {
-    const unique = [...new Map(pending.map((p) => [p.id, p])).values()];
-    let skipped = pending.length - unique.length;
-    let inserted = 0;
-    for (let i = 0; i < unique.length; i += BATCH) {
-      const batch = unique.slice(i, i + BATCH);
-      const existing = await this.store.existingIds(
-        collection,
-        batch.map((p) => p.id),
-      );
-      const fresh = batch.filter((p) => !existing.has(p.id));
-      const vectors = await this.embedding.embedDocuments(fresh.map((p) => p.content));
-      const records: Array<VectorRecord<C>> = fresh.map((p, j) => ({
-        ...p,
-        embedding: vectors[j],
-      }));
-      const result = await this.store.upsert(collection, records);
-      inserted += result.inserted;
-      skipped += existing.size + result.skipped;
-      onProgress?.(Math.min(i + BATCH, unique.length), unique.length);
-    }
-    return { inserted, skipped };
   }
 }

@@ -128,6 +128,7 @@ describe('toAction', () => {
     expect(toAction('message.received', message(), RECEIVED_AT)).toEqual({
       kind: 'ingest',
       record: {
+        message_uid: 'msg-1',
         conversation_uid: 'conv-1',
         contact_uid: 'ctc-1',
         location_uid: 'loc-1',
@@ -154,6 +155,7 @@ describe('toAction', () => {
     expect(action).toEqual({
       kind: 'ingest',
       record: {
+        message_uid: 'msg-1',
         conversation_uid: 'conv-1',
         contact_uid: 'ctc-1',
         location_uid: undefined,

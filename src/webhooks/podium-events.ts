@@ -111,6 +111,8 @@ export class WebhookPayloadError extends Error {
 
 /** One message as `/ingest/conversations` takes it. */
 export interface MessageRecord {
+  /** Podium's message uid: a redelivery or a later export with it stores the message once. */
+  message_uid?: string;
   conversation_uid: string;
   contact_uid: string;
   location_uid?: string;
@@ -174,6 +176,7 @@ function messageAction(
   return {
     kind: 'ingest',
     record: {
+      message_uid: str(data.uid),
       conversation_uid: conversation,
       contact_uid: contact,
       location_uid: str(data.location?.uid),

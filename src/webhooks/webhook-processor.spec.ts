@@ -1,10 +1,10 @@
 import { type PodiumContacts } from '@app/podium';
-import { type VectorStore } from '@app/vector';
 
 import { type IngestService } from '../ingest/ingest.service';
 import { WebhookPayloadError } from './podium-events';
 import { type ClaimedEvent } from './webhook-inbox';
 import { type AppConfig } from '../config/app-config';
+import { type ConversationMemory } from '../conversations/conversation-memory.service';
 import { type ContactTombstones, type Tombstone } from './contact-tombstones';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -76,12 +76,12 @@ describe('WebhookProcessor', () => {
   });
 
   const build = (
-    store: Partial<Record<keyof VectorStore, jest.Mock>> = {},
+    memory: Partial<Record<keyof ConversationMemory, jest.Mock>> = {},
     ingest: Partial<Record<keyof IngestService, jest.Mock>> = {},
   ) =>
     new WebhookProcessor(
       strict<PodiumContacts>({ invalidate }),
-      strict<VectorStore>(store),
+      strict<ConversationMemory>(memory),
       strict<IngestService>(ingest),
       { podium: { provider: 'local' } } as AppConfig,
       tombstones,
@@ -116,7 +116,7 @@ describe('WebhookProcessor', () => {
       calls.push(`delete ${uid}`);
       return Promise.resolve(2);
     });
-    const sut = build({ deleteContact });
+    const sut = build({ forgetContact: deleteContact });
     await sut.process(event('contact.deleted', { before: { uid: 'ctc-gone' }, after: null }));
     expect(calls).toEqual(['tombstone ctc-gone', 'delete ctc-gone', 'invalidate ctc-gone']);
   });
@@ -130,7 +130,7 @@ describe('WebhookProcessor', () => {
     });
     const sut = build(
       {
-        deleteContact: jest.fn().mockResolvedValue(0),
+        forgetContact: jest.fn().mockResolvedValue(0),
         reassignContact: jest.fn().mockResolvedValue(0),
       },
       { ingestConversations },
@@ -164,7 +164,7 @@ describe('WebhookProcessor', () => {
       skipped: 0,
       failed: [],
     });
-    const sut = build({ deleteContact: jest.fn().mockResolvedValue(0) }, { ingestConversations });
+    const sut = build({ forgetContact: jest.fn().mockResolvedValue(0) }, { ingestConversations });
     const message = (createdAt: string, receivedAt: string) =>
       event(
         'message.received',
@@ -205,8 +205,7 @@ describe('WebhookProcessor', () => {
   });
 
   it('stops between effects once the deadline signal aborts', async () => {
-    const deleteContact = jest.fn().mockResolvedValue(0);
-    const sut = build({ deleteContact });
+    const sut = build({ forgetContact: jest.fn().mockResolvedValue(0) });
     const controller = new AbortController();
     invalidate.mockImplementation(() => {
       controller.abort(); // the deadline passes during the first invalidation

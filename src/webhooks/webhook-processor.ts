@@ -1,8 +1,8 @@
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ConversationMemory } from '../conversations/conversation-memory.service';
 import { IngestService } from '../ingest/ingest.service';
 import { ContactTombstones } from './contact-tombstones';
 import {
@@ -33,7 +33,7 @@ export class WebhookProcessor {
 
   constructor(
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
-    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly memory: ConversationMemory,
     private readonly ingest: IngestService,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly tombstones: ContactTombstones,
@@ -71,16 +71,17 @@ export class WebhookProcessor {
       case 'delete':
         // Tombstone first: a late message for this contact must not bring its text back.
         await this.tombstones.recordDeleted(action.contactUids, at);
+        // Messages too, or a rebuild (retention, reindex) would bring the windows back.
         for (const id of action.contactUids) {
           signal?.throwIfAborted();
-          await this.store.deleteContact(id);
+          await this.memory.forgetContact(id, undefined, event.received_at);
         }
         await this.invalidateAll(action.contactUids, signal);
         break;
       case 'merge':
         await this.tombstones.recordMerged(action.fromContactUid, action.toContactUid, at);
         signal?.throwIfAborted();
-        await this.store.reassignContact(action.fromContactUid, action.toContactUid);
+        await this.memory.reassignContact(action.fromContactUid, action.toContactUid);
         await this.invalidateAll(action.contactUids, signal);
         break;
       case 'ingest': {
@@ -96,8 +97,8 @@ export class WebhookProcessor {
           record.contact_uid = tombstone.into;
         }
         signal?.throwIfAborted();
-        // The same path as POST /ingest/conversations: validation, redaction at ingest,
-        // windowing and content-hash ids. A message alone is a one-turn window.
+        // The same path as POST /ingest/conversations: validation, redaction, the message
+        // stored once, and its conversation's windows rebuilt with the turns before it.
         const report = await this.ingest.ingestConversations([record]);
         if (report.failed.length > 0) {
           throw new WebhookPayloadError(`message rejected by ingest: ${report.failed[0].error}`);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { ConversationsModule } from '../conversations/conversations.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { ContactTombstones } from './contact-tombstones';
 import { WebhookInbox } from './webhook-inbox';
@@ -13,7 +14,7 @@ import { WebhooksController } from './webhooks.controller';
  * events (cache invalidation, history re-keying and deletion, message ingestion).
  */
 @Module({
-  imports: [IngestModule],
+  imports: [IngestModule, ConversationsModule],
   controllers: [WebhooksController],
   providers: [ContactTombstones, WebhookInbox, WebhookMetrics, WebhookProcessor, WebhookWorker],
   exports: [WebhookInbox, WebhookWorker],

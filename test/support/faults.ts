@@ -1,8 +1,8 @@
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type TestingModuleBuilder } from '@nestjs/testing';
 
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
+import { ConversationMemory } from '../../src/conversations/conversation-memory.service';
 import { IngestService } from '../../src/ingest/ingest.service';
 import { ContactTombstones } from '../../src/webhooks/contact-tombstones';
 import { WebhookProcessor } from '../../src/webhooks/webhook-processor';
@@ -47,12 +47,12 @@ export function faultyWebhookProcessor(fault: FaultSwitch) {
     builder.overrideProvider(WebhookProcessor).useFactory({
       factory: (
         contacts: PodiumContacts,
-        store: VectorStore,
+        memory: ConversationMemory,
         ingest: IngestService,
         config: AppConfig,
         tombstones: ContactTombstones,
       ) =>
-        fault.wrap(new WebhookProcessor(contacts, store, ingest, config, tombstones), ['process']),
-      inject: [PODIUM_CONTACTS, VECTOR_STORE, IngestService, APP_CONFIG, ContactTombstones],
+        fault.wrap(new WebhookProcessor(contacts, memory, ingest, config, tombstones), ['process']),
+      inject: [PODIUM_CONTACTS, ConversationMemory, IngestService, APP_CONFIG, ContactTombstones],
     });
 }

@@ -7,6 +7,7 @@ import { initialSchemaMigration } from './migrations/1700000000000-initial-schem
 import { podiumContacts } from './migrations/1700000000001-podium-contacts';
 import { podiumWebhookEvents } from './migrations/1700000000002-podium-webhook-events';
 import { podiumContactTombstones } from './migrations/1700000000003-podium-contact-tombstones';
+import { conversationMessages } from './migrations/1700000000004-conversation-messages';
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
@@ -131,6 +132,7 @@ export class Database implements SqlExecutor {
         podiumContacts,
         podiumWebhookEvents,
         podiumContactTombstones,
+        conversationMessages,
         webhookLeasesTombstoneTimesPodiumCredentials,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));

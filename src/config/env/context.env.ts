@@ -79,4 +79,12 @@ export class ContextEnv extends ModelsEnv {
   @Min(1)
   @Max(10000)
   INGEST_MAX_RECORDS?: number;
+
+  /** Conversation messages older than this many days are purged hourly; unset keeps all. */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  HISTORY_RETENTION_DAYS?: number;
 }

@@ -79,6 +79,20 @@ export interface UpsertResult {
   skipped: number;
 }
 
+/** One conversation of one contact: the unit whose windows are rebuilt together. */
+export interface ConversationKey {
+  contact_uid: string;
+  conversation_uid: string;
+}
+
+/**
+ * Which conversation windows {@link VectorStore.replaceWindows} removes: the listed ids, or
+ * every window of the listed conversations except `keep` (a full rebuild, which also drops
+ * windows stored before messages were kept). Records being stored are never removed.
+ */
+export type WindowRemoval =
+  { ids: string[] } | { allOtherWindowsOf: ConversationKey[]; keep: string[] };
+
 /** The port every vector backend (pgvector, qdrant) implements. */
 export interface VectorStore {
   /** Creates or migrates the schema and fails if its dimension differs from the embedder's. */
@@ -96,6 +110,15 @@ export interface VectorStore {
     topicId: string,
     records: VectorRecord<C>[],
   ): Promise<UpsertResult>;
+  /**
+   * Stores new conversation windows and removes stale ones as one change: one transaction on
+   * Postgres; on Qdrant one ordered batch (upsert, then delete), so a conversation is never
+   * empty in between. Records already stored are skipped.
+   */
+  replaceWindows(
+    records: VectorRecord<'conversations'>[],
+    removal: WindowRemoval,
+  ): Promise<UpsertResult>;
   search<C extends CollectionName>(collection: C, query: DenseQuery): Promise<VectorHit<C>[]>;
   lexicalSearch<C extends CollectionName>(
     collection: C,
@@ -109,8 +132,11 @@ export interface VectorStore {
   /** Ids already stored, out of `ids` (lets ingestion skip embedding known chunks). */
   existingIds(collection: CollectionName, ids: string[]): Promise<Set<string>>;
   count(collection: CollectionName): Promise<number>;
-  /** Removes a contact's whole conversation history (CRM contact deleted); returns rows removed. */
-  deleteContact(contactUid: string): Promise<number>;
+  /**
+   * Removes a contact's conversation history (CRM contact deleted, history forgotten), only
+   * in `locationUids` when given; returns rows removed.
+   */
+  deleteContact(contactUid: string, locationUids?: string[]): Promise<number>;
   /**
    * Moves a contact's conversation history to another contact id (CRM contacts merged), so
    * the surviving contact's retrieval finds it; returns rows moved.

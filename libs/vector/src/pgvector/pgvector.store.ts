@@ -13,6 +13,7 @@ import {
   type VectorHit,
   type VectorRecord,
   type VectorStore,
+  type WindowRemoval,
 } from '../interfaces/vector-store.interface';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
@@ -58,6 +59,39 @@ export class PgVectorStore implements VectorStore {
         [topicId, records.map((r) => r.id)],
       );
       return this.insert(tx, collection, records);
+    });
+  }
+
+  async replaceWindows(
+    records: VectorRecord<'conversations'>[],
+    removal: WindowRemoval,
+  ): Promise<UpsertResult> {
+    const table = TABLES.conversations;
+    const keep = records.map((r) => r.id);
+    if ('keep' in removal) {
+      keep.push(...removal.keep);
+    }
+    return this.database.transaction(async (tx) => {
+      if ('ids' in removal) {
+        if (removal.ids.length) {
+          await tx.execute(
+            `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
+            [removal.ids, keep],
+          );
+        }
+      } else if (removal.allOtherWindowsOf.length) {
+        await tx.execute(
+          `DELETE FROM ${table} t USING unnest($1::text[], $2::text[]) AS k(contact, conversation)
+           WHERE t.contact_uid = k.contact AND t.conversation_uid = k.conversation
+             AND NOT (t.id = ANY($3::uuid[]))`,
+          [
+            removal.allOtherWindowsOf.map((k) => k.contact_uid),
+            removal.allOtherWindowsOf.map((k) => k.conversation_uid),
+            keep,
+          ],
+        );
+      }
+      return this.insert(tx, 'conversations', records);
     });
   }
 
@@ -159,10 +193,13 @@ export class PgVectorStore implements VectorStore {
     return row.n;
   }
 
-  async deleteContact(contactUid: string): Promise<number> {
-    return this.db.execute(`DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1`, [
-      contactUid,
-    ]);
+  async deleteContact(contactUid: string, locationUids?: string[]): Promise<number> {
+    return locationUids
+      ? this.db.execute(
+          `DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1 AND location_uid = ANY($2::text[])`,
+          [contactUid, locationUids],
+        )
+      : this.db.execute(`DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1`, [contactUid]);
   }
 
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {

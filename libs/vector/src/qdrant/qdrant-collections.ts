@@ -26,6 +26,8 @@ const PAYLOAD_INDEXES: Record<CollectionName, Array<[string, Schemas['PayloadFie
   conversations: [
     ['contact_uid', { type: 'keyword', is_tenant: true }],
     ['location_uid', 'keyword'],
+    // Rebuilding a conversation's windows deletes by (contact_uid, conversation_uid).
+    ['conversation_uid', 'keyword'],
   ],
   source_chunks: [
     ['topic_id', 'keyword'],

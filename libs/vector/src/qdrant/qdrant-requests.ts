@@ -3,6 +3,7 @@ import {
   type VectorFilter,
   type VectorHit,
   type VectorRecord,
+  type WindowRemoval,
 } from '../interfaces/vector-store.interface';
 import { PAYLOAD_FIELDS, SPARSE_VECTOR, TEXT_KEY } from './qdrant-collections';
 import { type Schemas } from './qdrant-sdk';
@@ -143,4 +144,43 @@ export function toLexicalHits<C extends CollectionName>(
 export function uniqueById<R extends { id: string }>(records: R[]): R[] {
   const seen = new Set<string>();
   return records.filter((r) => !seen.has(r.id) && seen.add(r.id));
+}
+
+/**
+ * The ordered batch that replaces conversation windows: upsert `fresh` first, then delete
+ * the stale windows, so a conversation is never empty in between.
+ */
+export function windowOperations(
+  fresh: VectorRecord<'conversations'>[],
+  records: VectorRecord<'conversations'>[],
+  removal: WindowRemoval,
+): Schemas['UpdateOperation'][] {
+  const keep = [
+    ...new Set([...records.map((r) => r.id), ...('keep' in removal ? removal.keep : [])]),
+  ];
+  const operations: Schemas['UpdateOperation'][] = [];
+  if (fresh.length) {
+    operations.push({ upsert: { points: fresh.map(toPoint) } });
+  }
+  if ('ids' in removal) {
+    const stale = removal.ids.filter((id) => !keep.includes(id));
+    if (stale.length) {
+      operations.push({ delete: { points: stale } });
+    }
+    return operations;
+  }
+  for (const key of removal.allOtherWindowsOf) {
+    operations.push({
+      delete: {
+        filter: {
+          must: [
+            { key: 'contact_uid', match: { value: key.contact_uid } },
+            { key: 'conversation_uid', match: { value: key.conversation_uid } },
+          ],
+          ...(keep.length ? { must_not: [{ has_id: keep }] } : {}),
+        },
+      },
+    });
+  }
+  return operations;
 }

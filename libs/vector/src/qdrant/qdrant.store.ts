@@ -12,6 +12,7 @@ import {
   type VectorHit,
   type VectorRecord,
   type VectorStore,
+  type WindowRemoval,
 } from '../interfaces/vector-store.interface';
 import { ensureCollection } from './qdrant-collections';
 import {
@@ -24,6 +25,7 @@ import {
   toPoint,
   toQdrantFilter,
   uniqueById,
+  windowOperations,
 } from './qdrant-requests';
 import { type QdrantClient, type Schemas, describeFailure, qdrantSdk } from './qdrant-sdk';
 import { encodeQuery } from './sparse-text';
@@ -148,6 +150,21 @@ export class QdrantStore implements VectorStore {
     return { inserted: fresh.length, skipped: records.length - fresh.length };
   }
 
+  /** One ordered batch: upsert the new windows, then delete the stale ones. */
+  async replaceWindows(
+    records: VectorRecord<'conversations'>[],
+    removal: WindowRemoval,
+  ): Promise<UpsertResult> {
+    const fresh = await this.freshRecords('conversations', records);
+    const operations = windowOperations(fresh, records, removal);
+    if (operations.length) {
+      await this.call(() =>
+        this.client.batchUpdate(this.name('conversations'), { wait: true, operations }),
+      );
+    }
+    return { inserted: fresh.length, skipped: records.length - fresh.length };
+  }
+
   async search<C extends CollectionName>(
     collection: C,
     query: DenseQuery,
@@ -227,8 +244,14 @@ export class QdrantStore implements VectorStore {
   }
 
   /** Counts, then deletes by filter: Qdrant's delete does not say how many points it removed. */
-  async deleteContact(contactUid: string): Promise<number> {
-    const filter = toQdrantFilter({ contact_uid: contactUid }) as Schemas['Filter'];
+  async deleteContact(contactUid: string, locationUids?: string[]): Promise<number> {
+    if (locationUids?.length === 0) {
+      return 0;
+    }
+    const filter = toQdrantFilter({
+      contact_uid: contactUid,
+      location_uids: locationUids,
+    }) as Schemas['Filter'];
     const name = this.name('conversations');
     const { count } = await this.call(() => this.client.count(name, { exact: true, filter }));
     if (count > 0) {

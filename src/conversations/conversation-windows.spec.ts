@@ -1,14 +1,15 @@
-import { chunkConversations } from './conversation-chunker';
-import { type ConversationMessageDto } from './ingest.dto';
+import { type WindowMessage, chunkConversations, windowId } from './conversation-windows';
 
 const msg = (
   conv: string,
   minute: number,
   text: string,
   contact = 'ctc_1',
-): ConversationMessageDto => ({
+  location?: string,
+): WindowMessage => ({
   conversation_uid: conv,
   contact_uid: contact,
+  location_uid: location,
   channel: 'sms',
   occurred_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
   sender: minute % 2 === 0 ? 'customer' : 'agent',
@@ -53,5 +54,25 @@ describe('chunkConversations', () => {
     expect(
       chunkConversations([...turns, msg('c1', 7, 't7')], { size: 6, overlap: 2 }),
     ).toHaveLength(2);
+  });
+
+  it('never mixes locations: one series per location, each labelled and identified by it', () => {
+    const sut = chunkConversations([
+      msg('c1', 0, 'a', 'ctc_1', 'loc_a'),
+      msg('c1', 1, 'b', 'ctc_1', 'loc_b'),
+      msg('c1', 2, 'c', 'ctc_1', 'loc_a'),
+    ]);
+    expect(sut.map((w) => [w.location_uid, w.content])).toEqual([
+      ['loc_a', 'customer: a\ncustomer: c'],
+      ['loc_b', 'agent: b'],
+    ]);
+    expect(sut[1].id).toBe(windowId('ctc_1', 'c1', 'loc_b', 'agent: b'));
+    expect(sut[1].id).not.toBe(windowId('ctc_1', 'c1', 'loc_a', 'agent: b'));
+  });
+
+  it('breaks ties in time by content, not by arrival order', () => {
+    const a = { ...msg('c1', 0, 'same minute, first text'), sender: 'agent' };
+    const b = { ...msg('c1', 0, 'same minute, other text'), sender: 'agent' };
+    expect(chunkConversations([a, b])).toEqual(chunkConversations([b, a]));
   });
 });

@@ -1,0 +1,204 @@
+import { contentHash } from '@app/common';
+import { EmbeddingService } from '@app/embedding';
+import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
+import {
+  type ConversationKey,
+  VECTOR_STORE,
+  type VectorRecord,
+  type VectorStore,
+} from '@app/vector';
+import { Inject, Injectable } from '@nestjs/common';
+
+import {
+  ConversationMessagesRepository,
+  type HistoryTombstone,
+  type StoredMessage,
+  uniqueKeys,
+} from './conversation-messages.repository';
+import { chunkConversations } from './conversation-windows';
+import { KeyedLock } from './keyed-lock';
+
+/** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
+export interface IncomingMessage {
+  message_uid?: string;
+  conversation_uid: string;
+  contact_uid: string;
+  location_uid?: string | null;
+  channel: string;
+  occurred_at: string;
+  sender: string;
+  text: string;
+}
+
+/** Windows embedded and stored (`inserted`), or found already stored (`skipped`). */
+export interface RebuildReport {
+  inserted: number;
+  skipped: number;
+  /** Windows removed because their conversation no longer produces them. */
+  removed: number;
+}
+
+/** Called after each group of conversations, for the CLI's progress bar. */
+export type RebuildProgress = (done: number, total: number) => void;
+
+/** Conversations rebuilt per round: a few statements and one embedding batch per group. */
+const GROUP = 32;
+/** Windows per embedding call: keeps both embedder workers busy, commits often. */
+const EMBED_BATCH = 64;
+
+const keyOf = (k: ConversationKey) => `${k.contact_uid}\u001f${k.conversation_uid}`;
+
+/** The stable ids of a message (see the conversation_messages migration). */
+export function toStoredMessage(m: IncomingMessage): StoredMessage {
+  const occurred_at = new Date(m.occurred_at).toISOString();
+  const text = m.text.trim();
+  const turn_key = contentHash('message', m.conversation_uid, occurred_at, m.sender, text);
+  return {
+    message_id: m.message_uid ?? turn_key,
+    turn_key,
+    conversation_uid: m.conversation_uid,
+    contact_uid: m.contact_uid,
+    location_uid: m.location_uid ?? null,
+    channel: m.channel,
+    occurred_at,
+    sender: m.sender,
+    text,
+  };
+}
+
+const forgotten = (m: StoredMessage, tombstones: HistoryTombstone[]) =>
+  tombstones.some(
+    (t) =>
+      t.contact_uid === m.contact_uid &&
+      (t.location_uid === '' || t.location_uid === m.location_uid) &&
+      Date.parse(m.occurred_at) <= new Date(t.forgotten_at).getTime(),
+  );
+
+/**
+ * Conversation memory: messages are stored once and are the source of truth; a
+ * conversation's windows are derived from all its stored messages whenever it changes, so
+ * the stored windows do not depend on how the messages were split into requests.
+ */
+@Injectable()
+export class ConversationMemory {
+  private readonly locks = new KeyedLock();
+
+  constructor(
+    private readonly messages: ConversationMessagesRepository,
+    private readonly embedding: EmbeddingService,
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
+  ) {}
+
+  /**
+   * Stores the messages (minus forgotten ones) and rebuilds their conversations. Messages
+   * are committed before windows, so a crash in between is repaired by the re-run (or by
+   * `reindex`): the re-run finds the messages stored and rebuilds the same windows.
+   */
+  async add(incoming: readonly IncomingMessage[], onProgress?: RebuildProgress) {
+    const rows = incoming.map(toStoredMessage);
+    const contacts = rows.map((m) => `contact:${m.contact_uid}`);
+    const kept = await this.locks.run(contacts, async () => {
+      const tombstones = await this.messages.tombstones(rows.map((m) => m.contact_uid));
+      const allowed = tombstones.length ? rows.filter((m) => !forgotten(m, tombstones)) : rows;
+      await this.messages.save(allowed);
+      return allowed;
+    });
+    const report = await this.rebuild(uniqueKeys(kept), false, onProgress);
+    return { ...report, forgotten: rows.length - kept.length };
+  }
+
+  /**
+   * Recomputes the windows of `keys` from their stored messages: embeds only windows not
+   * stored yet and removes the ones no longer produced. `full` also removes windows this
+   * service did not derive (stored before messages were kept): `reindex`.
+   */
+  async rebuild(
+    keys: readonly ConversationKey[],
+    full = false,
+    onProgress?: RebuildProgress,
+  ): Promise<RebuildReport> {
+    const total: RebuildReport = { inserted: 0, skipped: 0, removed: 0 };
+    for (let i = 0; i < keys.length; i += GROUP) {
+      const group = keys.slice(i, i + GROUP);
+      const report = await this.locks.run(group.map(keyOf), () => this.rebuildGroup(group, full));
+      total.inserted += report.inserted;
+      total.skipped += report.skipped;
+      total.removed += report.removed;
+      onProgress?.(Math.min(i + GROUP, keys.length), keys.length);
+    }
+    return total;
+  }
+
+  /** Every conversation with stored messages, rebuilt in full (`npx context-bridge reindex`). */
+  async reindex(onProgress?: RebuildProgress): Promise<RebuildReport & { conversations: number }> {
+    const keys = await this.messages.conversations();
+    return { conversations: keys.length, ...(await this.rebuild(keys, true, onProgress)) };
+  }
+
+  /**
+   * Forgets a contact's history, in `locations` only when given (a location-bound key):
+   * tombstone and messages first, in one transaction, then windows, then the live cache.
+   */
+  async forgetContact(
+    contactUid: string,
+    locations: readonly string[] | undefined,
+    now = new Date(),
+  ): Promise<{ conversations: number; windows_removed: number }> {
+    const keys = await this.locks.run([`contact:${contactUid}`], () =>
+      this.messages.forget(contactUid, locations, now),
+    );
+    const rebuilt = await this.rebuild(keys);
+    // Windows stored before messages were kept are not in the ledger: remove them by filter.
+    const legacy = await this.store.deleteContact(contactUid, locations && [...locations]);
+    await this.contacts.invalidate(contactUid);
+    return { conversations: keys.length, windows_removed: rebuilt.removed + legacy };
+  }
+
+  /** Deletes messages older than `cutoff` and rebuilds the conversations that lost some. */
+  async purgeBefore(cutoff: Date): Promise<RebuildReport & { conversations: number }> {
+    const keys = await this.messages.purgeBefore(cutoff);
+    return { conversations: keys.length, ...(await this.rebuild(keys)) };
+  }
+
+  /** CRM contacts merged: messages, window ledger and stored windows follow the survivor. */
+  async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
+    await this.messages.reassignContact(fromContactUid, toContactUid);
+    return this.store.reassignContact(fromContactUid, toContactUid);
+  }
+
+  private async rebuildGroup(keys: ConversationKey[], full: boolean): Promise<RebuildReport> {
+    const [messages, previous] = await Promise.all([
+      this.messages.load(keys),
+      this.messages.windowIds(keys),
+    ]);
+    const windows = [...new Map(chunkConversations(messages).map((w) => [w.id, w])).values()];
+    const existing = await this.store.existingIds(
+      'conversations',
+      windows.map((w) => w.id),
+    );
+    const fresh = windows.filter((w) => !existing.has(w.id));
+    const records: Array<VectorRecord<'conversations'>> = [];
+    for (let i = 0; i < fresh.length; i += EMBED_BATCH) {
+      const batch = fresh.slice(i, i + EMBED_BATCH);
+      const vectors = await this.embedding.embedDocuments(batch.map((w) => w.content));
+      batch.forEach(({ id, content, ...payload }, j) =>
+        records.push({ id, content, embedding: vectors[j], payload }),
+      );
+    }
+    const current = new Set(windows.map((w) => w.id));
+    const stale = previous.filter((id) => !current.has(id));
+    // Ledger first: a crash after it leaves ids the next rebuild re-checks, never orphans.
+    await this.messages.recordWindows(windows);
+    await this.store.replaceWindows(
+      records,
+      full ? { allOtherWindowsOf: keys, keep: [...current] } : { ids: stale },
+    );
+    await this.messages.dropWindows(stale);
+    return {
+      inserted: fresh.length,
+      skipped: windows.length - fresh.length,
+      removed: stale.length,
+    };
+  }
+}

@@ -1,0 +1,209 @@
+import { Database } from '@app/database';
+import { type ConversationKey } from '@app/vector';
+import { Injectable } from '@nestjs/common';
+
+/** One message as stored: redacted, with its stable id. */
+export interface StoredMessage {
+  /** Podium's message uid when there is one, else `turn_key`. */
+  message_id: string;
+  /** Hash of conversation, time, sender and text. */
+  turn_key: string;
+  conversation_uid: string;
+  contact_uid: string;
+  location_uid: string | null;
+  channel: string;
+  /** ISO-8601. */
+  occurred_at: string;
+  sender: string;
+  text: string;
+}
+
+/** A forget request: messages of the contact up to `forgotten_at`, in a location or all (''). */
+export interface HistoryTombstone {
+  contact_uid: string;
+  location_uid: string;
+  forgotten_at: Date;
+}
+
+const COLUMNS = [
+  ['message_id', 'text'],
+  ['turn_key', 'text'],
+  ['conversation_uid', 'text'],
+  ['contact_uid', 'text'],
+  ['location_uid', 'text'],
+  ['channel', 'text'],
+  ['occurred_at', 'timestamptz'],
+  ['sender', 'text'],
+  ['text', 'text'],
+] as const;
+
+const keyArrays = (keys: readonly ConversationKey[]) => [
+  keys.map((k) => k.contact_uid),
+  keys.map((k) => k.conversation_uid),
+];
+
+/**
+ * The relational half of conversation memory: messages (the source of truth), the ledger of
+ * windows derived from them, and forget tombstones. Every statement is set-based, so a bulk
+ * ingest costs a few round trips per group of conversations, not per message.
+ */
+@Injectable()
+export class ConversationMessagesRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * Stores each message once. A message met before under its other id (with and without a
+   * Podium uid) keeps its stored id; a known message may correct its location and channel.
+   */
+  async save(messages: readonly StoredMessage[]): Promise<void> {
+    if (messages.length === 0) {
+      return;
+    }
+    const known = await this.database.query<{ message_id: string; turn_key: string }>(
+      `SELECT message_id, turn_key FROM conversation_messages WHERE turn_key = ANY($1::text[])`,
+      [[...new Set(messages.map((m) => m.turn_key))]],
+    );
+    // Only a uid-less row aliases: two messages with distinct uids stay two messages.
+    const aliasOf = new Map(
+      known.filter((k) => k.message_id === k.turn_key).map((k) => [k.turn_key, k.message_id]),
+    );
+    // A uid-less message adopts the uid its turn has, stored or in this same batch.
+    const uidOf = new Map(
+      [...known, ...messages]
+        .filter((k) => k.message_id !== k.turn_key)
+        .map((k) => [k.turn_key, k.message_id]),
+    );
+    const rows = new Map<string, StoredMessage>();
+    for (const m of messages) {
+      const hashOnly = m.message_id === m.turn_key;
+      const id = aliasOf.get(m.turn_key) ?? (hashOnly ? uidOf.get(m.turn_key) : undefined);
+      rows.set(id ?? m.message_id, { ...m, message_id: id ?? m.message_id });
+    }
+    const list = [...rows.values()];
+    await this.database.execute(
+      `INSERT INTO conversation_messages (${COLUMNS.map(([n]) => n).join(', ')})
+       SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+       ON CONFLICT (message_id) DO UPDATE
+         SET location_uid = EXCLUDED.location_uid, channel = EXCLUDED.channel
+         WHERE conversation_messages.contact_uid = EXCLUDED.contact_uid
+           AND conversation_messages.conversation_uid = EXCLUDED.conversation_uid
+           AND (conversation_messages.location_uid IS DISTINCT FROM EXCLUDED.location_uid
+             OR conversation_messages.channel <> EXCLUDED.channel)`,
+      COLUMNS.map(([name]) => list.map((m) => m[name])),
+    );
+  }
+
+  async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {
+    const rows = await this.database.query<StoredMessage & { occurred_at: Date | string }>(
+      `SELECT m.* FROM conversation_messages m
+       JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
+         ON m.contact_uid = k.contact AND m.conversation_uid = k.conversation`,
+      keyArrays(keys),
+    );
+    return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString() }));
+  }
+
+  /** Every conversation with stored messages (reindex). */
+  async conversations(): Promise<ConversationKey[]> {
+    return this.database.query<ConversationKey>(
+      `SELECT DISTINCT contact_uid, conversation_uid FROM conversation_messages ORDER BY 1, 2`,
+    );
+  }
+
+  /** Ids of the windows derived for these conversations. */
+  async windowIds(keys: readonly ConversationKey[]): Promise<string[]> {
+    const rows = await this.database.query<{ window_id: string }>(
+      `SELECT w.window_id FROM conversation_windows w
+       JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
+         ON w.contact_uid = k.contact AND w.conversation_uid = k.conversation`,
+      keyArrays(keys),
+    );
+    return rows.map((r) => r.window_id);
+  }
+
+  async recordWindows(windows: ReadonlyArray<ConversationKey & { id: string }>): Promise<void> {
+    if (windows.length) {
+      await this.database.execute(
+        `INSERT INTO conversation_windows (window_id, contact_uid, conversation_uid)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+        [windows.map((w) => w.id), ...keyArrays(windows)],
+      );
+    }
+  }
+
+  async dropWindows(ids: readonly string[]): Promise<void> {
+    if (ids.length) {
+      await this.database.execute(
+        `DELETE FROM conversation_windows WHERE window_id = ANY($1::uuid[])`,
+        [ids],
+      );
+    }
+  }
+
+  async tombstones(contactUids: readonly string[]): Promise<HistoryTombstone[]> {
+    return this.database.query<HistoryTombstone>(
+      `SELECT contact_uid, location_uid, forgotten_at FROM history_tombstones
+       WHERE contact_uid = ANY($1::text[])`,
+      [[...new Set(contactUids)]],
+    );
+  }
+
+  /**
+   * Writes the tombstone and deletes the messages in one transaction (`locations` undefined:
+   * every location); returns the conversations that lost messages.
+   */
+  async forget(
+    contactUid: string,
+    locations: readonly string[] | undefined,
+    at: Date,
+  ): Promise<ConversationKey[]> {
+    return this.database.transaction(async (tx) => {
+      await tx.execute(
+        `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
+         SELECT $1, unnest($2::text[]), $3
+         ON CONFLICT (contact_uid, location_uid)
+           DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3)`,
+        [contactUid, locations ?? [''], at],
+      );
+      const rows = await tx.query<ConversationKey>(
+        locations
+          ? `DELETE FROM conversation_messages WHERE contact_uid = $1 AND location_uid = ANY($2::text[])
+             RETURNING contact_uid, conversation_uid`
+          : `DELETE FROM conversation_messages WHERE contact_uid = $1
+             RETURNING contact_uid, conversation_uid`,
+        locations ? [contactUid, locations] : [contactUid],
+      );
+      return uniqueKeys(rows);
+    });
+  }
+
+  /** Deletes messages older than `cutoff`; returns the conversations that lost messages. */
+  async purgeBefore(cutoff: Date): Promise<ConversationKey[]> {
+    const rows = await this.database.query<ConversationKey>(
+      `DELETE FROM conversation_messages WHERE occurred_at < $1
+       RETURNING contact_uid, conversation_uid`,
+      [cutoff],
+    );
+    return uniqueKeys(rows);
+  }
+
+  /** CRM contacts merged: messages and derived windows follow the surviving contact. */
+  async reassignContact(fromContactUid: string, toContactUid: string): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      for (const table of ['conversation_messages', 'conversation_windows']) {
+        await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
+          fromContactUid,
+          toContactUid,
+        ]);
+      }
+    });
+  }
+}
+
+export function uniqueKeys(keys: readonly ConversationKey[]): ConversationKey[] {
+  const byKey = new Map(keys.map((k) => [`${k.contact_uid}\u001f${k.conversation_uid}`, k]));
+  return [...byKey.values()].map(({ contact_uid, conversation_uid }) => ({
+    contact_uid,
+    conversation_uid,
+  }));
+}

@@ -1,0 +1,69 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ConversationMemory } from './conversation-memory.service';
+
+const DAY_MS = 86_400_000;
+/** Often enough that history is never much older than the retention; cheap when idle. */
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+/**
+ * HISTORY_RETENTION_DAYS: an hourly sweep deletes older messages and rebuilds the
+ * conversations that lost some (their remaining messages keep their windows). Off when the
+ * setting is unset.
+ */
+@Injectable()
+export class HistoryRetention implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(HistoryRetention.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    private readonly memory: ConversationMemory,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.history.retentionDays === undefined) {
+      return;
+    }
+    this.timer = setInterval(() => void this.sweepInBackground(), SWEEP_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One sweep at `now`; returns what it removed (tests call it directly). */
+  async sweep(now = new Date()) {
+    const days = this.config.history.retentionDays;
+    if (days === undefined) {
+      return { conversations: 0, inserted: 0, skipped: 0, removed: 0 };
+    }
+    return this.memory.purgeBefore(new Date(now.getTime() - days * DAY_MS));
+  }
+
+  private async sweepInBackground(): Promise<void> {
+    if (this.running) {
+      return;
+    }
+    this.running = this.sweep()
+      .then(
+        (r) =>
+          r.conversations && this.logger.log(`retention: ${r.conversations} conversations purged`),
+      )
+      .catch((error: unknown) =>
+        this.logger.warn(`retention sweep failed: ${(error as Error).message}`),
+      )
+      .finally(() => (this.running = undefined));
+    await this.running;
+  }
+}

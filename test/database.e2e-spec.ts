@@ -19,6 +19,7 @@ const MIGRATIONS = [
   'PodiumContacts1700000000001',
   'PodiumWebhookEvents1700000000002',
   'PodiumContactTombstones1700000000003',
+  'Bm25TermStatistics1700000000005',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>
@@ -139,11 +140,16 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       );
       expect(tables.map((r) => r.t)).toEqual([
         'kb_source_chunks',
+        'kb_source_chunks_terms',
         'kb_topic_summaries',
+        'kb_topic_summaries_terms',
+        'lexical_doc_stats',
+        'lexical_term_stats',
         'migrations',
         'podium_contact_tombstones',
         'podium_contacts',
         'podium_conversations',
+        'podium_conversations_terms',
         'podium_webhook_events',
       ]);
       await database.execute(`INSERT INTO podium_contact_tombstones (contact_uid) VALUES ('c')`);
@@ -174,6 +180,15 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       expect(
         await database.query(`SELECT content FROM podium_conversations WHERE tsv @@ 'upgrad'`),
       ).toEqual([{ content: 'kept across the upgrade' }]);
+      // The BM25 migration backfilled the old row's postings and the collection totals.
+      const stats = () =>
+        database.query(`SELECT (SELECT docs::int FROM lexical_doc_stats WHERE collection =
+          'conversations') AS docs, (SELECT string_agg(term || ':' || df, ' ' ORDER BY term)
+          FROM lexical_term_stats WHERE collection = 'conversations') AS df`);
+      expect(await stats()).toEqual([{ docs: 1, df: 'across:1 kept:1 upgrade:1' }]);
+      // Deleting the row (the postings go by cascade) takes it out of the statistics.
+      await database.execute(`DELETE FROM podium_conversations WHERE contact_uid = 'ctc_old'`);
+      expect(await stats()).toEqual([{ docs: 0, df: null }]);
     } finally {
       await database.close();
       await prepared.release();

@@ -7,6 +7,7 @@ import { initialSchemaMigration } from './migrations/1700000000000-initial-schem
 import { podiumContacts } from './migrations/1700000000001-podium-contacts';
 import { podiumWebhookEvents } from './migrations/1700000000002-podium-webhook-events';
 import { podiumContactTombstones } from './migrations/1700000000003-podium-contact-tombstones';
+import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statistics';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { PgliteClient } from './pglite/pglite.client';
@@ -130,6 +131,7 @@ export class Database implements SqlExecutor {
         podiumContacts,
         podiumWebhookEvents,
         podiumContactTombstones,
+        bm25TermStatistics,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {

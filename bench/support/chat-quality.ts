@@ -85,9 +85,17 @@ export async function squadHitAtFive(threshold: number, log: (message: string) =
         payload: { topic_id: c.paragraphId, title: c.title, theme_id: c.title, chunk_index: i },
       }));
     await store.upsert('source_chunks', records(chunks, vectors.chunks));
-    const summaryRows = records(summaries, vectors.summaries).map(
-      ({ payload: { chunk_index: _, ...payload }, ...r }) => ({ ...r, payload }),
-    ) as Array<VectorRecord<'topic_summaries'>>;
+    const summaryRows: Array<VectorRecord<'topic_summaries'>> = records(
+      summaries,
+      vectors.summaries,
+    ).map((r) => ({
+      ...r,
+      payload: {
+        topic_id: r.payload.topic_id,
+        title: r.payload.title,
+        theme_id: r.payload.theme_id,
+      },
+    }));
     await store.upsert('topic_summaries', summaryRows);
     log('chat quality: KB stored');
     const reranker = new FusionReranker();

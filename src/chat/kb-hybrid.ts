@@ -78,7 +78,7 @@ async function rankCollection(
   // Degraded: RRF order, scored by rank so later steps still see "higher is better".
   const scored = pool.map((c, i) => ({
     c,
-    s: valid ? (scores as number[])[i] : 1 - i / pool.length,
+    s: valid && scores ? scores[i] : 1 - i / pool.length,
   }));
   return scored
     .sort((a, b) => b.s - a.s)

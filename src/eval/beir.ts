@@ -15,6 +15,9 @@ export interface BeirFiles {
   qrels?: string;
 }
 
+const text = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
 const readJsonl = (file: string): Array<Record<string, unknown>> =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -48,12 +51,12 @@ export function loadBeir(dir: string, files: BeirFiles = {}): BeirSet {
     qrels.set(queryId, judged);
   }
   const corpus = readJsonl(resolve(files.corpus, join(dir, 'corpus.jsonl'))).map((row) => ({
-    id: String(row._id),
-    title: typeof row.title === 'string' ? row.title : '',
-    text: String(row.text ?? ''),
+    id: text(row._id),
+    title: text(row.title),
+    text: text(row.text),
   }));
   const queries = readJsonl(resolve(files.queries, join(dir, 'queries.jsonl')))
-    .map((row) => ({ id: String(row._id), text: String(row.text ?? '') }))
+    .map((row) => ({ id: text(row._id), text: text(row.text) }))
     .filter((q) => qrels.has(q.id) && q.text.trim().length > 0);
   return { corpus: corpus.filter((d) => d.text.trim().length > 0), queries, qrels };
 }

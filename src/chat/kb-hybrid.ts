@@ -40,7 +40,7 @@ const toKbHit = (
  * chat answers out of scope. Since the kept passages are a subset of what dense search
  * alone would see, an off-domain question passes no more often than with the old per-hit
  * cosine filter; but once a question is covered, a passage found by its rare words (a low
- * cosine, a high BM25) is no longer thrown away. A reranker failure degrades to the pool's
+ * cosine, a high BM25) is no longer thrown away, while one with neither is (`isEvidence`). A reranker failure degrades to the pool's
  * RRF order, as `/context` degrades rather than failing.
  */
 export async function hybridKbHits(
@@ -56,6 +56,14 @@ export async function hybridKbHits(
   const covered = kept.some((hit) => (hit.similarity ?? 0) >= options.threshold);
   return covered ? kept : [];
 }
+
+/**
+ * A passage worth citing: close in meaning, or sharing a query term (the BM25 list found it).
+ * A small KB puts every passage in the dense list; one far in meaning with no shared word
+ * is filler that the old per-hit threshold dropped too.
+ */
+const isEvidence = (c: { vectorScore: number; lexicalRank?: number }, threshold: number) =>
+  c.vectorScore >= threshold || c.lexicalRank !== undefined;
 
 async function rankCollection(
   store: VectorStore,
@@ -82,6 +90,7 @@ async function rankCollection(
   }));
   return scored
     .sort((a, b) => b.s - a.s)
+    .filter(({ c }) => isEvidence(c, options.threshold))
     .slice(0, options.limits[collection])
     .map(({ c, s }) => toKbHit(collection, c.hit, s, c.vectorScore));
 }

@@ -133,6 +133,24 @@ describe('KbRetrievalService', () => {
     expect(result.threshold).toBe(0.42);
   });
 
+  it('drops dense filler: far in meaning and no shared word', async () => {
+    const sut = new KbRetrievalService(
+      embedding,
+      store((c) =>
+        Promise.resolve(
+          c === 'source_chunks'
+            ? { dense: [hit('c1', 'a', 0.8, 'x'), hit('c2', 'b', 0.2, 'x')], lexical: [] }
+            : { dense: [], lexical: [] },
+        ),
+      ).double,
+      reranker({ c1: 0.5, c2: 0.9 }),
+      week(null),
+      config,
+    );
+    const result = await sut.retrieve('q', 'u1', new AbortController().signal);
+    expect(result.merged.map((h) => h.id)).toEqual(['c1']);
+  });
+
   it('falls back to the pool order when the reranker fails', async () => {
     const sut = new KbRetrievalService(
       embedding,

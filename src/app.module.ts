@@ -106,6 +106,7 @@ export class AppModule {
           cohereApiKey: config.rerank.cohereApiKey,
           cohereBaseUrl: config.rerank.cohereBaseUrl,
           cohereModel: config.rerank.cohereModel,
+          timeoutMs: config.rerank.timeoutMs,
         }),
         PromptModule.forRoot({ isGlobal: true }),
         LlmModule.forRoot({ isGlobal: true, ...config.llm }),

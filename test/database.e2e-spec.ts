@@ -21,6 +21,7 @@ const MIGRATIONS = [
   'PodiumWebhookEvents1700000000002',
   'PodiumContactTombstones1700000000003',
   'ConversationMessages1700000000004',
+  'Bm25TermStatistics1700000000005',
   'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
 ];
 
@@ -148,11 +149,16 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         'conversation_windows',
         'history_tombstones',
         'kb_source_chunks',
+        'kb_source_chunks_terms',
         'kb_topic_summaries',
+        'kb_topic_summaries_terms',
+        'lexical_doc_stats',
+        'lexical_term_stats',
         'migrations',
         'podium_contact_tombstones',
         'podium_contacts',
         'podium_conversations',
+        'podium_conversations_terms',
         'podium_credentials',
         'podium_webhook_events',
       ]);
@@ -193,6 +199,15 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       expect(
         await database.query(`SELECT content FROM podium_conversations WHERE tsv @@ 'upgrad'`),
       ).toEqual([{ content: 'kept across the upgrade' }]);
+      // The BM25 migration backfilled the old row's postings and the collection totals.
+      const stats = () =>
+        database.query(`SELECT (SELECT docs::int FROM lexical_doc_stats WHERE collection =
+          'conversations') AS docs, (SELECT string_agg(term || ':' || df, ' ' ORDER BY term)
+          FROM lexical_term_stats WHERE collection = 'conversations') AS df`);
+      expect(await stats()).toEqual([{ docs: 1, df: 'across:1 kept:1 upgrade:1' }]);
+      // Deleting the row (the postings go by cascade) takes it out of the statistics.
+      await database.execute(`DELETE FROM podium_conversations WHERE contact_uid = 'ctc_old'`);
+      expect(await stats()).toEqual([{ docs: 0, df: null }]);
     } finally {
       await database.close();
       await prepared.release();

@@ -60,3 +60,13 @@ export function sgdToMessages(conversations: SgdConversation[], groupSize = 1) {
     }));
   });
 }
+
+/** One question per SGD dialogue: the customer's first turn that asks something. */
+export function sgdCustomerQuestions(limit: number): string[] {
+  const asked = loadSgdConversations()
+    .map((c) => c.turns.find((t) => t.role === 'customer' && t.text.trim().endsWith('?'))?.text)
+    .filter((text): text is string => text !== undefined);
+  // Dialogues are grouped by service in the file: a stride spreads the sample across them.
+  const stride = Math.max(1, Math.floor(asked.length / limit));
+  return asked.filter((_, i) => i % stride === 0).slice(0, limit);
+}

@@ -1,11 +1,12 @@
 import { type CurriculumSource, type CurrentWeek } from '@app/curriculum';
 import { type EmbeddingService } from '@app/embedding';
-import { type DenseQuery, type VectorHit, type VectorStore } from '@app/vector';
+import { type RerankCandidate, type Reranker } from '@app/rerank';
+import { type HybridQuery, type HybridResult, type VectorHit, type VectorStore } from '@app/vector';
 
 import { type AppConfig } from '../config/app-config';
 import { KbRetrievalService } from './kb-retrieval.service';
 
-const config = { chat: { themeBoost: 0.05 } } as AppConfig;
+const config = { chat: { themeBoost: 0.05 }, context: { poolK: 20 } } as AppConfig;
 const embedding = {
   info: { defaultThreshold: 0.42 },
   embedQuery: jest.fn(() => Promise.resolve([1, 0])),
@@ -16,18 +17,22 @@ const hit = (
   topic: string,
   score: number,
   theme: string,
+  similarity?: number,
 ): VectorHit<'source_chunks'> => ({
   id,
   content: `text ${id}`,
   score,
+  similarity,
   payload: { topic_id: topic, title: `Title ${topic}`, theme_id: theme, chunk_index: 0 },
 });
 
-/** A store double that answers per collection and records the queries it got. */
-function store(search: (collection: string, query: DenseQuery) => Promise<VectorHit[]>) {
-  const calls: Array<[string, DenseQuery]> = [];
+type Lists = HybridResult<'source_chunks'>;
+
+/** A store double that answers hybrid searches per collection and records the queries. */
+function store(search: (collection: string, query: HybridQuery) => Promise<Lists>) {
+  const calls: Array<[string, HybridQuery]> = [];
   const double = {
-    search: (collection: string, query: DenseQuery) => {
+    hybridSearch: (collection: string, query: HybridQuery) => {
       calls.push([collection, query]);
       return search(collection, query);
     },
@@ -35,52 +40,148 @@ function store(search: (collection: string, query: DenseQuery) => Promise<Vector
   return { double, calls };
 }
 
+/** Scores each candidate from a table by id (the "model"), or fails. */
+const reranker = (scores: Record<string, number> | 'fails'): Reranker => ({
+  name: 'fusion',
+  score: (_query: string, candidates: RerankCandidate[]) =>
+    scores === 'fails'
+      ? Promise.reject(new Error('rerank down'))
+      : Promise.resolve(candidates.map((c) => scores[c.id] ?? 0)),
+});
+
 const curriculum = (week: () => Promise<CurrentWeek>): CurriculumSource => ({
   currentWeek: week,
   isHealthy: () => Promise.resolve(true),
 });
 
+const week = (themeId: string | null) =>
+  curriculum(() => Promise.resolve({ status: 'found', themeId, themeName: themeId }));
+
 describe('KbRetrievalService', () => {
-  const hits = (collection: string) =>
+  // c1 and c2 come from the dense list; c3 from BM25 only, far in meaning (0.1) but the
+  // reranker's favourite; summaries answer nothing.
+  const hits = (collection: string): Promise<Lists> =>
     Promise.resolve(
       collection === 'source_chunks'
-        ? [hit('c1', 'other', 0.8, 'theme_b'), hit('c2', 'mine', 0.77, 'theme_a')]
-        : [],
+        ? {
+            dense: [hit('c1', 'other', 0.8, 'theme_b'), hit('c2', 'mine', 0.77, 'theme_a')],
+            lexical: [
+              hit('c3', 'rare', 7.5, 'theme_c', 0.1),
+              hit('c2', 'mine', 3.1, 'theme_a', 0.77),
+            ],
+          }
+        : { dense: [], lexical: [] },
     );
+  const scores = { c1: 0.6, c2: 0.58, c3: 0.7 };
 
-  it('searches both collections with the spec limits above the embedder threshold, and boosts the week', async () => {
+  it('hybrid-searches both collections with the pool size, reranks, and boosts the week', async () => {
     const { double, calls } = store(hits);
     const sut = new KbRetrievalService(
       embedding,
       double,
-      curriculum(() => Promise.resolve({ status: 'found', themeId: 'theme_a', themeName: 'A' })),
+      reranker(scores),
+      week('theme_a'),
       config,
     );
     const result = await sut.retrieve('q', 'u1', new AbortController().signal);
-    expect(calls.map(([c, q]) => [c, q.topK, q.scoreThreshold])).toEqual([
-      ['source_chunks', 5, 0.42],
-      ['topic_summaries', 3, 0.42],
+    expect(calls.map(([c, q]) => [c, q.topK, q.text])).toEqual([
+      ['source_chunks', 20, 'q'],
+      ['topic_summaries', 20, 'q'],
     ]);
-    expect(result.merged.map((h) => h.topicId)).toEqual(['mine', 'other']);
+    // The lexical-only passage stays: the question is covered (c1, c2 pass the threshold).
+    expect(result.merged.map((h) => [h.topicId, h.score])).toEqual([
+      ['rare', 0.7],
+      ['mine', 0.63],
+      ['other', 0.6],
+    ]);
     expect(result.currentThemeId).toBe('theme_a');
+  });
+
+  it('keeps the spec limit per collection, by rerank score', async () => {
+    const many = Array.from({ length: 8 }, (_, i) => hit(`c${i}`, `t${i}`, 0.9 - i / 100, 'x'));
+    const sut = new KbRetrievalService(
+      embedding,
+      store((c) =>
+        Promise.resolve(
+          c === 'source_chunks' ? { dense: many, lexical: [] } : { dense: [], lexical: [] },
+        ),
+      ).double,
+      reranker(Object.fromEntries(many.map((h, i) => [h.id, i / 10]))),
+      week(null),
+      config,
+    );
+    const result = await sut.retrieve('q', 'u1', new AbortController().signal);
+    expect(result.merged.map((h) => h.id)).toEqual(['c7', 'c6', 'c5', 'c4', 'c3']);
+  });
+
+  it('answers out of scope when no kept passage reaches the threshold in meaning', async () => {
+    const sut = new KbRetrievalService(
+      embedding,
+      store((c) =>
+        Promise.resolve(
+          c === 'source_chunks'
+            ? { dense: [hit('c1', 'a', 0.41, 'x')], lexical: [hit('c3', 'b', 9, 'x', 0.2)] }
+            : { dense: [], lexical: [] },
+        ),
+      ).double,
+      reranker({ c1: 0.2, c3: 0.9 }),
+      week(null),
+      config,
+    );
+    const result = await sut.retrieve('q', 'u1', new AbortController().signal);
+    expect(result.merged).toEqual([]);
+    expect(result.threshold).toBe(0.42);
+  });
+
+  it('drops dense filler: far in meaning and no shared word', async () => {
+    const sut = new KbRetrievalService(
+      embedding,
+      store((c) =>
+        Promise.resolve(
+          c === 'source_chunks'
+            ? { dense: [hit('c1', 'a', 0.8, 'x'), hit('c2', 'b', 0.2, 'x')], lexical: [] }
+            : { dense: [], lexical: [] },
+        ),
+      ).double,
+      reranker({ c1: 0.5, c2: 0.9 }),
+      week(null),
+      config,
+    );
+    const result = await sut.retrieve('q', 'u1', new AbortController().signal);
+    expect(result.merged.map((h) => h.id)).toEqual(['c1']);
+  });
+
+  it('falls back to the pool order when the reranker fails', async () => {
+    const sut = new KbRetrievalService(
+      embedding,
+      store(hits).double,
+      reranker('fails'),
+      week(null),
+      config,
+    );
+    const result = await sut.retrieve('q', 'u1', new AbortController().signal);
+    // RRF: c2 is in both lists, then c1 (dense rank 1), then c3 (lexical rank 1).
+    expect(result.merged.map((h) => h.id)).toEqual(['c2', 'c1', 'c3']);
   });
 
   it('answers without the boost when the curriculum source fails', async () => {
     const sut = new KbRetrievalService(
       embedding,
       store(hits).double,
+      reranker(scores),
       curriculum(() => Promise.reject(new Error('pocketbase down'))),
       config,
     );
     const result = await sut.retrieve('q', 'u1', new AbortController().signal);
     expect(result.currentThemeId).toBeNull();
-    expect(result.merged.map((h) => h.topicId)).toEqual(['other', 'mine']);
+    expect(result.merged.map((h) => h.topicId)).toEqual(['rare', 'other', 'mine']);
   });
 
   it('rejects an unknown user with user_not_found (404)', async () => {
     const sut = new KbRetrievalService(
       embedding,
       store(hits).double,
+      reranker(scores),
       curriculum(() => Promise.resolve({ status: 'user_not_found' })),
       config,
     );
@@ -94,7 +195,8 @@ describe('KbRetrievalService', () => {
     const sut = new KbRetrievalService(
       embedding,
       store(() => Promise.reject(new Error('relation kb_source_chunks does not exist'))).double,
-      curriculum(() => Promise.resolve({ status: 'found', themeId: null, themeName: null })),
+      reranker(scores),
+      week(null),
       config,
     );
     const failure = sut.retrieve('q', 'u1', new AbortController().signal);

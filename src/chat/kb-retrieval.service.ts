@@ -1,10 +1,12 @@
 import { DependencyError, DomainError, withDeadline } from '@app/common';
 import { CURRICULUM_SOURCE, type CurriculumSource } from '@app/curriculum';
 import { EmbeddingService } from '@app/embedding';
-import { VECTOR_STORE, type VectorHit, type VectorStore } from '@app/vector';
+import { RERANKER, type Reranker } from '@app/rerank';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { hybridKbHits } from './kb-hybrid';
 import { type KbHit, type MergedKb, mergeKbHits } from './merge-kb-hits';
 
 /** The spec's per-collection limits and merged size. */
@@ -22,21 +24,10 @@ export interface KbRetrieval extends MergedKb {
   threshold: number;
 }
 
-const toKbHit =
-  (collection: KbHit['collection']) =>
-  (hit: VectorHit<'source_chunks'> | VectorHit<'topic_summaries'>): KbHit => ({
-    collection,
-    id: hit.id,
-    text: hit.content,
-    score: hit.score,
-    topicId: hit.payload.topic_id,
-    title: hit.payload.title,
-    themeId: hit.payload.theme_id,
-  });
-
 /**
- * The R42 retrieval pipeline (spec steps 1 to 5): embed once, search both KB collections in
- * parallel above the embedder's calibrated threshold, boost the current week's theme, merge.
+ * The R42 retrieval pipeline (spec steps 1 to 5): embed once, hybrid-search and rerank both
+ * KB collections in parallel (`hybridKbHits`), gate on the embedder's calibrated threshold,
+ * boost the current week's theme, merge.
  */
 @Injectable()
 export class KbRetrievalService {
@@ -45,6 +36,7 @@ export class KbRetrievalService {
   constructor(
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    @Inject(RERANKER) private readonly reranker: Reranker,
     @Inject(CURRICULUM_SOURCE) private readonly curriculum: CurriculumSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -89,16 +81,17 @@ export class KbRetrievalService {
 
   private async searchBoth(query: string, signal: AbortSignal): Promise<KbHit[]> {
     const embedding = await this.embedding.embedQuery(query, signal);
-    const scoreThreshold = this.threshold;
-    const [chunks, summaries] = await Promise.all([
-      this.store.search('source_chunks', { embedding, topK: SOURCE_CHUNK_LIMIT, scoreThreshold }),
-      this.store.search('topic_summaries', {
-        embedding,
-        topK: TOPIC_SUMMARY_LIMIT,
-        scoreThreshold,
-      }),
-    ]);
-    return [...chunks.map(toKbHit('source_chunks')), ...summaries.map(toKbHit('topic_summaries'))];
+    return hybridKbHits(
+      this.store,
+      this.reranker,
+      { text: query, embedding },
+      {
+        poolK: this.config.context.poolK,
+        limits: { source_chunks: SOURCE_CHUNK_LIMIT, topic_summaries: TOPIC_SUMMARY_LIMIT },
+        threshold: this.threshold,
+        signal,
+      },
+    );
   }
 
   private async currentTheme(userId: string, signal: AbortSignal): Promise<string | null> {

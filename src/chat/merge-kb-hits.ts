@@ -7,8 +7,10 @@ export interface KbHit {
   collection: KbCollection;
   id: string;
   text: string;
-  /** Cosine similarity, plus the theme boost once `mergeKbHits` has applied it. */
+  /** The rerank score, plus the theme boost once `mergeKbHits` has applied it. */
   score: number;
+  /** Cosine similarity to the question: the out-of-scope gate's evidence. */
+  similarity?: number;
   topicId: string;
   title: string;
   themeId: string | null;

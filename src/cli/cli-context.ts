@@ -13,10 +13,16 @@ import { InvalidEnvironmentError, loadConfig } from '../config/load-config';
  */
 export async function withAppContext<T>(
   run: (ctx: INestApplicationContext) => Promise<T>,
+  overrides: Record<string, string> = {},
 ): Promise<T> {
   let config: AppConfig;
   try {
-    config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, SEED_DEMO_DATA: 'false' });
+    config = loadConfig({
+      LOG_LEVEL: 'warn',
+      ...process.env,
+      ...overrides,
+      SEED_DEMO_DATA: 'false',
+    });
   } catch (error) {
     if (error instanceof InvalidEnvironmentError) {
       process.stderr.write(`${error.message}\n`);

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 
 import { registerHistoryCommands } from './history.commands';
+import { evalCommand } from './eval.command';
 import { ingestCommand } from './ingest.command';
 import { registerKeyCommands } from './keys.command';
 import { registerQueryCommands } from './query.commands';
@@ -26,6 +27,35 @@ program
     print(report);
     process.exitCode = report.failed.length > 0 ? 2 : 0;
   });
+
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError('must be a positive integer');
+  }
+  return n;
+};
+
+program
+  .command('eval')
+  .description(
+    'score retrieval on a BEIR set (corpus.jsonl, queries.jsonl, qrels.tsv) in a throwaway ' +
+      'store: dense, lexical, hybrid pool and the configured reranker',
+  )
+  .argument('<dir>', 'the BEIR folder')
+  .option('--corpus <file>', 'corpus file, relative to <dir>', 'corpus.jsonl')
+  .option('--queries <file>', 'queries file, relative to <dir>', 'queries.jsonl')
+  .option('--qrels <file>', 'qrels TSV, relative to <dir> (default qrels.tsv or qrels/test.tsv)')
+  .option('--k <n>', 'cut-off of hit@k and recall@k', positiveInt, 5)
+  .option('--pool-k <n>', 'candidates per list and pool size', positiveInt, 20)
+  .action(
+    async (
+      dir: string,
+      o: { corpus: string; queries: string; qrels?: string; k: number; poolK: number },
+    ) => {
+      print(await evalCommand(dir, o));
+    },
+  );
 
 registerQueryCommands(program);
 registerHistoryCommands(program);

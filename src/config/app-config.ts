@@ -74,6 +74,8 @@ export interface AppConfig {
     cohereApiKey?: string;
     cohereBaseUrl?: string;
     cohereModel?: string;
+    /** Ceiling on one rerank call (`RERANK_TIMEOUT_MS`); the provider's default when unset. */
+    timeoutMs?: number;
   };
   podium: {
     provider: (typeof PODIUM_PROVIDERS)[number];

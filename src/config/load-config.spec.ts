@@ -33,6 +33,17 @@ describe('loadConfig', () => {
     expect(sut.seedDemoData).toBe(true);
   });
 
+  it('takes RERANK_PROVIDER=llm only with a model that can grade, and its stage timeout', () => {
+    expect(() => loadConfig({ RERANK_PROVIDER: 'llm' })).toThrow(/llm needs LLM_PROVIDER/);
+    const config = loadConfig({
+      RERANK_PROVIDER: 'llm',
+      RERANK_TIMEOUT_MS: '1500',
+      LLM_PROVIDER: 'openai',
+      OPENAI_API_KEY: 'k',
+    });
+    expect(config.rerank).toMatchObject({ provider: 'llm', timeoutMs: 1500 });
+  });
+
   it('accepts CHAT_PORT as an alias, PORT winning', () => {
     expect(loadConfig({ CHAT_PORT: '4000' }).server.port).toBe(4000);
     expect(loadConfig({ CHAT_PORT: '4000', PORT: '5000' }).server.port).toBe(5000);

@@ -78,6 +78,10 @@ function crossFieldProblems(env: EnvSchema): string[] {
   if (env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
     problems.push('OPENAI_API_KEY: required when LLM_PROVIDER=openai');
   }
+  if (env.RERANK_PROVIDER === 'llm' && (env.LLM_PROVIDER ?? 'extractive') === 'extractive') {
+    // The extractive answerer quotes passages; it cannot grade them.
+    problems.push('RERANK_PROVIDER: llm needs LLM_PROVIDER=anthropic or openai');
+  }
   if (env.CURRICULUM_PROVIDER === 'pocketbase') {
     for (const name of [
       'POCKETBASE_URL',
@@ -150,6 +154,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       cohereApiKey: env.COHERE_API_KEY,
       cohereBaseUrl: env.COHERE_BASE_URL,
       cohereModel: env.COHERE_RERANK_MODEL,
+      timeoutMs: env.RERANK_TIMEOUT_MS,
     },
     podium: {
       provider: env.PODIUM_PROVIDER ?? 'local',

@@ -9,6 +9,8 @@ import {
 } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { mergeLists } from './merge-lists';
+
 /** A pool member: what the reranker needs plus what the bundle shows. */
 export interface PoolCandidate extends RerankCandidate {
   payload: CollectionPayloads['conversations'];
@@ -21,12 +23,9 @@ export interface HybridPool {
   timings: { embed_ms: number; search_ms: number };
 }
 
-/** Pre-rank used only to cap the union at poolK before reranking. */
-const RRF_K = 60;
-
 /**
  * First stage of two-stage retrieval over conversation history: dense (pgvector cosine) and
- * lexical (Postgres full-text) lists fetched in parallel under the same filter, merged by id
+ * lexical (BM25) lists fetched in parallel under the same filter, merged by id
  * with their ranks, so the reranker can fuse both signals.
  */
 @Injectable()
@@ -63,36 +62,9 @@ export function mergeByRank(
   dense: Array<VectorHit<'conversations'>>,
   lexical: Array<VectorHit<'conversations'>>,
 ): PoolCandidate[] {
-  const byId = new Map<string, PoolCandidate>();
-  dense.forEach((hit, i) =>
-    byId.set(hit.id, {
-      id: hit.id,
-      content: hit.content,
-      payload: hit.payload,
-      occurredAt: hit.payload.occurred_at,
-      denseScore: hit.score,
-      denseRank: i + 1,
-      vectorScore: hit.score,
-    }),
-  );
-  lexical.forEach((hit, i) => {
-    const existing = byId.get(hit.id);
-    if (existing) {
-      existing.lexicalRank = i + 1;
-    } else {
-      byId.set(hit.id, {
-        id: hit.id,
-        content: hit.content,
-        payload: hit.payload,
-        occurredAt: hit.payload.occurred_at,
-        denseScore: hit.similarity,
-        lexicalRank: i + 1,
-        vectorScore: hit.similarity ?? 0,
-      });
-    }
-  });
-  const rrf = (c: PoolCandidate) =>
-    (c.denseRank ? 1 / (RRF_K + c.denseRank) : 0) +
-    (c.lexicalRank ? 1 / (RRF_K + c.lexicalRank) : 0);
-  return [...byId.values()].sort((a, b) => rrf(b) - rrf(a) || b.vectorScore - a.vectorScore);
+  return mergeLists(dense, lexical).map(({ hit, ...candidate }) => ({
+    ...candidate,
+    payload: hit.payload,
+    occurredAt: hit.payload.occurred_at,
+  }));
 }

@@ -8,6 +8,7 @@ import { podiumContacts } from './migrations/1700000000001-podium-contacts';
 import { podiumWebhookEvents } from './migrations/1700000000002-podium-webhook-events';
 import { podiumContactTombstones } from './migrations/1700000000003-podium-contact-tombstones';
 import { conversationMessages } from './migrations/1700000000004-conversation-messages';
+import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statistics';
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
@@ -133,6 +134,7 @@ export class Database implements SqlExecutor {
         podiumWebhookEvents,
         podiumContactTombstones,
         conversationMessages,
+        bm25TermStatistics,
         webhookLeasesTombstoneTimesPodiumCredentials,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));

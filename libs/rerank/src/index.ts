@@ -27,6 +27,12 @@ export {
   type Reranker,
   type RerankerName,
 } from './interfaces/reranker.interface';
+export {
+  LLM_RERANK_DEFAULTS,
+  LlmReranker,
+  type LlmRerankerOptions,
+  parseGrades,
+} from './llm/llm.reranker';
 export { NoneReranker } from './none/none.reranker';
 export { RerankModule } from './rerank.module';
 export { RERANK_OPTIONS, type RerankModuleOptions } from './rerank.module-definition';

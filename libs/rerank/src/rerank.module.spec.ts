@@ -4,11 +4,15 @@ import { Test } from '@nestjs/testing';
 
 import { CohereReranker } from './cohere/cohere.reranker';
 import { FusionReranker } from './fusion/fusion.reranker';
+import { LlmReranker } from './llm/llm.reranker';
 import { RERANKER, type Reranker } from './interfaces/reranker.interface';
 import { NoneReranker } from './none/none.reranker';
 import { RerankModule } from './rerank.module';
 import { createReranker } from './rerank.providers';
 import { TeiReranker } from './tei/tei.reranker';
+
+const INFO = { provider: 'openai' as const, model: 'm' };
+async function* never(): AsyncGenerator<string> {}
 
 @Injectable()
 class Consumer {
@@ -55,6 +59,10 @@ describe('createReranker', () => {
   });
 
   it('fails at boot when a remote provider lacks what it needs', () => {
+    expect(() => createReranker({ provider: 'llm' })).toThrow(ConfigurationError);
+    expect(
+      createReranker({ provider: 'llm' }, { info: INFO, stream: () => never() }),
+    ).toBeInstanceOf(LlmReranker);
     expect(() => createReranker({ provider: 'tei' })).toThrow(ConfigurationError);
     expect(() => createReranker({ provider: 'cohere' })).toThrow(ConfigurationError);
     // A proxy in front of Cohere may add the credentials itself.

@@ -5,7 +5,7 @@ import { StorageEnv } from './storage.env';
 import { emptyAsUndefined, toOptionalNumber, url } from './transforms';
 
 export const EMBEDDING_PROVIDERS = ['local', 'openai', 'tei'] as const;
-export const RERANK_PROVIDERS = ['fusion', 'none', 'tei', 'cohere'] as const;
+export const RERANK_PROVIDERS = ['fusion', 'none', 'tei', 'cohere', 'llm'] as const;
 
 /** The embedding and reranking models. */
 export class ModelsEnv extends StorageEnv {
@@ -51,6 +51,14 @@ export class ModelsEnv extends StorageEnv {
   @IsOptional()
   @IsIn(RERANK_PROVIDERS)
   RERANK_PROVIDER?: (typeof RERANK_PROVIDERS)[number];
+
+  /** Ceiling on one rerank call (the `llm` reranker's stage deadline; callers' own apply too). */
+  @IsOptional()
+  @Transform(toOptionalNumber)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  RERANK_TIMEOUT_MS?: number;
 
   @IsOptional()
   @Transform(emptyAsUndefined)

@@ -19,8 +19,8 @@ export interface RerankCandidate {
   occurredAt?: string;
 }
 
-/** The provider names `RERANK_PROVIDER` accepts (an `llm` reranker will join once an LLM port exists). */
-export type RerankerName = 'fusion' | 'none' | 'tei' | 'cohere';
+/** The provider names `RERANK_PROVIDER` accepts. */
+export type RerankerName = 'fusion' | 'none' | 'tei' | 'cohere' | 'llm';
 
 /** The port: scores `(query, candidate)` pairs so the pipeline can keep the best few. */
 export interface Reranker {

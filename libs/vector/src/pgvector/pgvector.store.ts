@@ -15,24 +15,15 @@ import {
   type VectorStore,
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
+import { bm25Ctes, postingsOf, queryTerms } from './bm25';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
-
-/**
- * The query text's lexemes (in parameter `param`) OR-ed together: a spoken turn is long and
- * AND semantics would match nothing; ts_rank_cd then rewards windows covering more terms.
- */
-// The lexemes are already stemmed: cast them, since to_tsquery('english') would stem twice.
-const lexemesToTsquery = (
-  param: string,
-) => `SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery
-  FROM unnest(tsvector_to_array(to_tsvector('english', ${param}))) AS lexeme`;
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
 
 /** pgvector's text format; six decimals parse ~1.7× faster in WASM and lose nothing useful. */
 const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(',')}]`;
 
-/** The pgvector provider: Postgres tables with HNSW, a btree per contact, and full-text. */
+/** The pgvector provider: Postgres tables with HNSW, a btree per contact, and BM25 postings. */
 export class PgVectorStore implements VectorStore {
   constructor(private readonly database: Database) {}
 
@@ -126,17 +117,26 @@ export class PgVectorStore implements VectorStore {
     collection: C,
     query: LexicalQuery,
   ): Promise<VectorHit<C>[]> {
-    const params: unknown[] = [query.text, query.topK];
+    const terms = queryTerms(query.text);
+    if (terms.length === 0) {
+      return [];
+    }
+    const params: unknown[] = [terms, query.topK];
     const where = this.whereClause(query.filter, params);
     const similarity = query.embedding
       ? `, 1 - (embedding <=> (SELECT $${params.push(toVectorLiteral(query.embedding))}::vector)) AS similarity`
       : '';
-    const sql = `
-      WITH q AS (SELECT (${lexemesToTsquery('$1')}) AS query)
-      SELECT ${this.selectList(collection)}, ts_rank_cd(tsv, q.query) AS score${similarity}
-      FROM ${TABLES[collection]}, q
-      ${where ? `${where} AND` : 'WHERE'} q.query IS NOT NULL AND tsv @@ q.query
-      ORDER BY score DESC, id LIMIT $2`;
+    const bm25 = bm25Ctes({
+      collection,
+      where,
+      perContact: query.filter?.contact_uid !== undefined,
+      termsParam: '$1',
+      limitParam: '$2',
+    });
+    const sql = `WITH ${bm25}
+      SELECT ${this.selectList(collection)}, bm25.score${similarity}
+      FROM bm25 JOIN ${TABLES[collection]} t ON t.id = bm25.doc_id
+      ORDER BY bm25.score DESC, t.id`;
     return this.toHits(collection, await this.db.query<Row>(sql, params));
   }
 
@@ -144,23 +144,35 @@ export class PgVectorStore implements VectorStore {
     collection: C,
     query: HybridQuery,
   ): Promise<HybridResult<C>> {
-    const params: unknown[] = [toVectorLiteral(query.embedding), query.topK, query.text];
+    const params: unknown[] = [
+      toVectorLiteral(query.embedding),
+      query.topK,
+      queryTerms(query.text),
+    ];
     const where = this.whereClause(query.filter, params);
     const table = TABLES[collection];
     const columns = this.selectList(collection);
     const denseOrder = where
       ? 'ORDER BY score DESC, id'
       : 'ORDER BY embedding <=> (SELECT v FROM q)';
+    const bm25 = bm25Ctes({
+      collection,
+      where,
+      perContact: query.filter?.contact_uid !== undefined,
+      termsParam: '$3',
+      limitParam: '$2',
+    });
     // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
-    // the event loop's time, and this runs on every /context turn.
+    // the event loop's time, and this runs on every /context turn. No query terms (only stop
+    // words) leave the BM25 CTEs empty, so the lexical list is simply empty.
     const sql = `
-      WITH q AS (SELECT $1::vector AS v, (${lexemesToTsquery('$3')}) AS tsq),
+      WITH q AS (SELECT $1::vector AS v),
       dense AS (SELECT 'dense' AS list, ${columns}, 1 - (embedding <=> q.v) AS score, NULL::float8 AS similarity
         FROM ${table}, q ${where} ${denseOrder} LIMIT $2),
-      lexical AS (SELECT 'lexical' AS list, ${columns}, ts_rank_cd(tsv, q.tsq)::float8 AS score,
+      ${bm25},
+      lexical AS (SELECT 'lexical' AS list, ${columns}, bm25.score::float8 AS score,
           1 - (embedding <=> q.v) AS similarity
-        FROM ${table}, q ${where ? `${where} AND` : 'WHERE'} q.tsq IS NOT NULL AND tsv @@ q.tsq
-        ORDER BY score DESC, id LIMIT $2)
+        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ORDER BY bm25.score DESC, t.id)
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
     const rows = await this.db.query<Row & { list: 'dense' | 'lexical' }>(sql, params);
     return {
@@ -293,12 +305,25 @@ export class PgVectorStore implements VectorStore {
       '$3::text[]',
       ...columns.map(([, type], i) => `$${i + 4}::${type}[]`),
     ];
+    const postings = postingsOf(records);
+    const first = params.length;
+    params.push(postings.lengths, postings.docIds, postings.terms, postings.tfs);
+    // One statement: the row and its BM25 postings, only for rows that were new (the FK
+    // from postings to rows is checked at the statement's end, after both CTEs ran).
     // Arrays of text cast per element: `$n::vector[]` is rejected as a malformed array literal.
     const inserted: Array<{ id: string }> = await executor.query(
-      `INSERT INTO ${TABLES[collection]} (id, content, embedding, ${names.join(', ')})
-       SELECT id, content, embedding::vector, ${names.join(', ')}
-       FROM unnest(${unnestArgs.join(', ')}) AS t(id, content, embedding, ${names.join(', ')})
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      `WITH rows AS (
+         INSERT INTO ${TABLES[collection]} (id, content, embedding, term_count, ${names.join(', ')})
+         SELECT id, content, embedding::vector, term_count, ${names.join(', ')}
+         FROM unnest(${unnestArgs.join(', ')}, $${first + 1}::int[])
+           AS t(id, content, embedding, ${names.join(', ')}, term_count)
+         ON CONFLICT (id) DO NOTHING RETURNING id),
+       postings AS (
+         INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf)
+         SELECT p.doc_id, p.term, p.tf
+         FROM unnest($${first + 2}::uuid[], $${first + 3}::text[], $${first + 4}::int[])
+           AS p(doc_id, term, tf) JOIN rows ON rows.id = p.doc_id)
+       SELECT id FROM rows`,
       params,
     );
     return { inserted: inserted.length, skipped: records.length - inserted.length };

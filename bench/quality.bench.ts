@@ -1,0 +1,176 @@
+/**
+ * Retrieval quality, both stores, one run: dense / lexical (BM25) / hybrid pool (RRF) /
+ * reranked (RERANK_PROVIDER, default fusion) — hit@5, recall@5, MRR@10, nDCG@10 — on
+ *  - SQuAD-500 (`../shared/data/squad`): 2,067 paragraphs cut as KB topics, unfiltered;
+ *  - SGD per contact: BENCH_CONVERSATIONS dialogues (default 240), 8 per contact, slot-fact
+ *    questions (BENCH_QUESTIONS, default 300) searched under the contact filter; a window
+ *    is relevant when it holds the turn stating the value (as `bench:context` judges).
+ * Stores: pgvector on PGlite (and on DATABASE_URL when set) and Qdrant on QDRANT_URL, or on
+ * the loopback Qdrant test server when unset. Prints JSON.
+ *
+ *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd
+ */
+import { createEmbeddingProvider } from '@app/embedding';
+import { Redactor } from '@app/redaction';
+import { RERANKER, type Reranker } from '@app/rerank';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { type INestApplicationContext } from '@nestjs/common';
+
+import { EmbeddingService } from '@app/embedding';
+import { loadBeir } from '../src/eval/beir';
+import { distinct, meanMetrics, type QueryMetrics, queryMetrics } from '../src/eval/metrics';
+import { METHODS, type Method, rankAll, runEval } from '../src/eval/run-eval';
+import { IngestService } from '../src/ingest/ingest.service';
+import { startFakeQdrant } from '../test/fakes/qdrant-server';
+import { benchContext } from './support/app-context';
+import { embedCached } from './support/embedding-cache';
+import { chunkSquadCorpus, loadSquadCorpus } from './support/squad';
+import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
+import { buildSlotQuestions } from './support/sgd-questions';
+import { printJson } from './support/stats';
+import { SHARED_DATA } from './support/sgd';
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const K = 5;
+const POOL_K = 20;
+const GROUP = 8;
+
+/** SQuAD vectors once per run (and cached across runs in bench/.cache). */
+async function squadVectors() {
+  const set = loadBeir(`${SHARED_DATA}/squad`, {
+    queries: 'queries_sample500.jsonl',
+    qrels: 'qrels_sample500.tsv',
+  });
+  const provider = createEmbeddingProvider({ provider: 'local', workers: 2 });
+  const info = await provider.init();
+  try {
+    const chunks = chunkSquadCorpus(loadSquadCorpus()).map((c) => c.content);
+    const chunkVectors = await embedCached(provider, info.model, 'squad-chunks', chunks, log);
+    const queryVectors = await embedCached(
+      provider,
+      info.model,
+      'squad-questions500',
+      set.queries.map((q) => q.text),
+      log,
+    );
+    const byText = new Map<string, number[]>();
+    chunks.forEach((c, i) => byText.set(c, Array.from(chunkVectors[i])));
+    set.queries.forEach((q, i) => byText.set(q.text, Array.from(queryVectors[i])));
+    return { set, byText };
+  } finally {
+    await provider.close();
+  }
+}
+
+async function sgd(app: INestApplicationContext) {
+  const conversations = loadSgdConversations(Number(process.env.BENCH_CONVERSATIONS ?? 240));
+  const contactOf = new Map(
+    conversations.map((c, i) => [
+      c.conversation_id,
+      `contact-g${String(Math.floor(i / GROUP)).padStart(4, '0')}`,
+    ]),
+  );
+  await app.get(IngestService).ingestConversations(sgdToMessages(conversations, GROUP));
+  const turnText = new Map(
+    conversations.flatMap((c) =>
+      c.turns.map((t) => [`${c.conversation_id}#${t.turn_idx}`, `${t.role}: ${t.text.trim()}`]),
+    ),
+  );
+  const questions = buildSlotQuestions(
+    loadSgdSlotFacts(),
+    new Set(contactOf.keys()),
+    Number(process.env.BENCH_QUESTIONS ?? 300),
+  );
+  const redactor = new Redactor({});
+  const embedding = app.get(EmbeddingService);
+  const deps = { store: app.get<VectorStore>(VECTOR_STORE), reranker: app.get<Reranker>(RERANKER) };
+  const perMethod = Object.fromEntries(METHODS.map((m) => [m, [] as QueryMetrics[]]));
+  for (const q of questions) {
+    const target = redactor.redact(turnText.get(`${q.conversation_id}#${q.turn_idx}`)!).text;
+    const ranked = await rankAll(deps, 'conversations', {
+      text: q.question,
+      embedding: await embedding.embedQuery(q.question),
+      poolK: POOL_K,
+      filter: { contact_uid: contactOf.get(q.conversation_id)! },
+    });
+    // Every window holding the stated turn counts as the answer (overlapping windows).
+    const key = (content: string, conversation: string, id: string) =>
+      conversation === `sgd-${q.conversation_id}` && content.includes(target) ? 'gold' : id;
+    for (const method of METHODS) {
+      const docs = distinct(
+        ranked[method].map((h) => key(h.content, h.payload.conversation_uid, h.id)),
+      );
+      perMethod[method].push(queryMetrics(docs, new Map([['gold', 1]]), K));
+    }
+  }
+  return {
+    conversations: conversations.length,
+    questions: questions.length,
+    methods: Object.fromEntries(METHODS.map((m: Method) => [m, meanMetrics(perMethod[m], K)])),
+  };
+}
+
+async function main() {
+  const stores = (process.env.BENCH_STORES ?? 'pgvector,qdrant').split(',');
+  const sets = (process.env.BENCH_SETS ?? 'squad,sgd').split(',');
+  const squad = sets.includes('squad') ? await squadVectors() : undefined;
+  const fake =
+    !process.env.QDRANT_URL && stores.includes('qdrant') ? await startFakeQdrant() : undefined;
+  const targets: Array<[string, Record<string, string>]> = [];
+  if (stores.includes('pgvector')) {
+    targets.push(['pgvector_pglite', { DATABASE_URL: '' }]);
+    if (process.env.DATABASE_URL) {
+      targets.push(['pgvector_postgres', { DATABASE_URL: process.env.DATABASE_URL }]);
+    }
+  }
+  if (stores.includes('qdrant')) {
+    const url = process.env.QDRANT_URL ?? fake!.url;
+    targets.push([
+      fake ? 'qdrant_test_server' : 'qdrant',
+      { VECTOR_PROVIDER: 'qdrant', QDRANT_URL: url },
+    ]);
+  }
+  const results: Record<string, unknown> = {};
+  try {
+    for (const [label, env] of targets) {
+      const out: Record<string, unknown> = {};
+      if (squad) {
+        // A fresh store per set: SQuAD's paragraphs must not share statistics with SGD.
+        const app = await benchContext({ ...env, EMBEDDING_WORKERS: '2' });
+        try {
+          log(`${label}: SQuAD-500`);
+          out.squad500 = await runEval(
+            squad.set,
+            {
+              store: app.get(VECTOR_STORE),
+              reranker: app.get(RERANKER),
+              embedDocuments: (texts) => Promise.resolve(texts.map((t) => squad.byText.get(t)!)),
+              embedQuery: (text) => Promise.resolve(squad.byText.get(text)!),
+            },
+            { k: K, poolK: POOL_K, batch: 512 },
+          );
+        } finally {
+          await app.close();
+        }
+      }
+      if (sets.includes('sgd')) {
+        const app = await benchContext({ ...env, EMBEDDING_WORKERS: '2' });
+        try {
+          log(`${label}: SGD per contact`);
+          out.sgd_per_contact = await sgd(app);
+        } finally {
+          await app.close();
+        }
+      }
+      results[label] = out;
+    }
+  } finally {
+    await fake?.close();
+  }
+  printJson({ bench: 'quality', k: K, pool_k: POOL_K, stores: results });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

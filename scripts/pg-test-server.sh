@@ -81,9 +81,10 @@ destroy() {
 }
 
 run() {
-  local dir url
-  read -r dir url < <(start)
-  trap 'destroy "$dir"' EXIT INT TERM
+  local url
+  # Global, not local: the EXIT trap runs after this function has returned.
+  read -r server_dir url < <(start)
+  trap 'destroy "$server_dir"' EXIT INT TERM
   echo "throwaway Postgres with pgvector at $url" >&2
   TEST_DATABASE_URL=$url "$@"
 }

@@ -5,7 +5,7 @@ import { PromptService } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
 import { RERANKER, type Reranker } from '@app/rerank';
 import { type VectorFilter } from '@app/vector';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
 import { contactInScope, scopedLocations } from '../auth/tenant';
@@ -19,6 +19,7 @@ import {
 import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { AdmissionGate } from './admission-gate';
 import { toBundleContact } from './live-contact';
+import { LoopLag } from './loop-lag';
 
 /** Shortest useful build once admitted: a request that cannot start earlier is shed. */
 const MIN_BUILD_MS = 120;
@@ -28,6 +29,8 @@ const COALESCE_MAX_MS = 40;
 
 /** Time kept back after the fan-out for merge, redaction, budget and serialization. */
 const reserveFor = (timeoutMs: number) => Math.min(25, Math.floor(timeoutMs * 0.15));
+/** The most of a deadline that event-loop lag may add to the reserve. */
+const MAX_LAG_SHARE = 0.3;
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
@@ -37,8 +40,9 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
  * a stage that misses it is skipped and the bundle says so (`partial`), rather than late.
  */
 @Injectable()
-export class ContextService {
+export class ContextService implements OnModuleDestroy {
   private readonly gate: AdmissionGate;
+  private readonly lag = new LoopLag();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,6 +57,10 @@ export class ContextService {
     this.gate = new AdmissionGate(config.context.maxInFlight);
   }
 
+  onModuleDestroy(): void {
+    this.lag.stop();
+  }
+
   /**
    * `scope`: the caller's locations (a location-bound API key), enforced in the store's
    * query and against the live contact (outside them it reads as unknown); naming another
@@ -63,7 +71,10 @@ export class ContextService {
     const locations = scopedLocations(scope, request.location_uid);
     const started = performance.now();
     const timeoutMs = request.timeout_ms ?? this.config.context.timeoutMs;
-    const deadline = started + timeoutMs - reserveFor(timeoutMs);
+    // Under CPU contention timers fire late: keep the recent lag in reserve as well, so the
+    // answer leaves on time rather than a stage's timer firing after the deadline.
+    const lag = Math.min(this.lag.p99Ms, timeoutMs * MAX_LAG_SHARE);
+    const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
     const queueMs = round(performance.now() - started);
     if (!release) {

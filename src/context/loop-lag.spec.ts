@@ -6,6 +6,7 @@ describe('LoopLag', () => {
   it('reports a blocked event loop as lag', async () => {
     const sut = new LoopLag(300);
     try {
+      await sleep(350); // the sampler's first tick
       const until = performance.now() + 150;
       while (performance.now() < until) {
         // the main thread is busy: the sampling timer cannot fire

@@ -15,19 +15,12 @@ import {
   type StoredMessage,
   uniqueKeys,
 } from './conversation-messages.repository';
-import { chunkConversations } from './conversation-windows';
+import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { KeyedLock } from './keyed-lock';
 
 /** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
-export interface IncomingMessage {
+export interface IncomingMessage extends WindowMessage {
   message_uid?: string;
-  conversation_uid: string;
-  contact_uid: string;
-  location_uid?: string | null;
-  channel: string;
-  occurred_at: string;
-  sender: string;
-  text: string;
 }
 
 /** Windows embedded and stored (`inserted`), or found already stored (`skipped`). */

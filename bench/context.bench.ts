@@ -81,6 +81,7 @@ async function benchEngine(
       loadSgdSlotFacts(),
       new Set(contactOf.keys()),
       Number(process.env.BENCH_QUESTIONS ?? 300),
+      (value) => new Redactor({}).redact(value).text !== value,
     );
     quality = await measureQuality(
       app.get(HybridSearchService),

@@ -27,6 +27,7 @@ import { embedCached } from './support/embedding-cache';
 import { chunkSquadCorpus, loadSquadCorpus } from './support/squad';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
 import { buildSlotQuestions } from './support/sgd-questions';
+import { poolWriter } from './support/pool-dump';
 import { printJson } from './support/stats';
 import { SHARED_DATA } from './support/sgd';
 
@@ -62,7 +63,8 @@ async function squadVectors() {
   }
 }
 
-async function sgd(app: INestApplicationContext) {
+async function sgd(app: INestApplicationContext, label: string) {
+  const dump = poolWriter('sgd', label);
   const conversations = loadSgdConversations(Number(process.env.BENCH_CONVERSATIONS ?? 240));
   const contactOf = new Map(
     conversations.map((c, i) => [
@@ -76,12 +78,13 @@ async function sgd(app: INestApplicationContext) {
       c.turns.map((t) => [`${c.conversation_id}#${t.turn_idx}`, `${t.role}: ${t.text.trim()}`]),
     ),
   );
+  const redactor = new Redactor({});
   const questions = buildSlotQuestions(
     loadSgdSlotFacts(),
     new Set(contactOf.keys()),
     Number(process.env.BENCH_QUESTIONS ?? 300),
+    (value) => redactor.redact(value).text !== value,
   );
-  const redactor = new Redactor({});
   const embedding = app.get(EmbeddingService);
   const deps = { store: app.get<VectorStore>(VECTOR_STORE), reranker: app.get<Reranker>(RERANKER) };
   const perMethod = Object.fromEntries(METHODS.map((m) => [m, [] as QueryMetrics[]]));
@@ -96,6 +99,9 @@ async function sgd(app: INestApplicationContext) {
     // Every window holding the stated turn counts as the answer (overlapping windows).
     const key = (content: string, conversation: string, id: string) =>
       conversation === `sgd-${q.conversation_id}` && content.includes(target) ? 'gold' : id;
+    dump(q.question, ranked, new Map([['gold', 1]]), (h) =>
+      key(h.content, h.payload.conversation_uid, h.id),
+    );
     for (const method of METHODS) {
       const docs = distinct(
         ranked[method].map((h) => key(h.content, h.payload.conversation_uid, h.id)),
@@ -139,6 +145,7 @@ async function main() {
         const app = await benchContext({ ...env, EMBEDDING_WORKERS: '2' });
         try {
           log(`${label}: SQuAD-500`);
+          const dump = poolWriter('squad500', label);
           out.squad500 = await runEval(
             squad.set,
             {
@@ -147,7 +154,13 @@ async function main() {
               embedDocuments: (texts) => Promise.resolve(texts.map((t) => squad.byText.get(t)!)),
               embedQuery: (text) => Promise.resolve(squad.byText.get(text)!),
             },
-            { k: K, poolK: POOL_K, batch: 512 },
+            {
+              k: K,
+              poolK: POOL_K,
+              batch: 512,
+              onPool: (query, ranked, relevant) =>
+                dump(query, ranked, relevant, (hit) => hit.payload.topic_id),
+            },
           );
         } finally {
           await app.close();
@@ -157,7 +170,7 @@ async function main() {
         const app = await benchContext({ ...env, EMBEDDING_WORKERS: '2' });
         try {
           log(`${label}: SGD per contact`);
-          out.sgd_per_contact = await sgd(app);
+          out.sgd_per_contact = await sgd(app, label);
         } finally {
           await app.close();
         }

@@ -19,6 +19,8 @@ export interface SgdSlotFact {
   value: string;
   service: string;
   unique_to_conversation: boolean;
+  /** In how many of the set's conversations the value is said. */
+  conversations_mentioning_value: number;
 }
 
 const CHANNELS = ['sms', 'call', 'webchat'] as const;

@@ -9,7 +9,7 @@ import {
 } from '@app/vector';
 
 import { chunkText } from '../ingest/text-chunker';
-import { mergeLists } from '../retrieval/merge-lists';
+import { type MergedCandidate, mergeLists } from '../retrieval/merge-lists';
 import { type BeirSet } from './beir';
 import { distinct, meanMetrics, type QueryMetrics, queryMetrics } from './metrics';
 
@@ -26,6 +26,18 @@ export interface EvalDeps {
 
 export type Progress = (phase: 'ingest' | 'query', done: number, total: number) => void;
 
+/** Every method's ranking, plus the pool as the reranker saw it (ranks, cosines). */
+export type RankedLists<C extends CollectionName> = Record<Method, Array<VectorHit<C>>> & {
+  pool: Array<MergedCandidate<C>>;
+};
+
+/** Sees every query's lists and judgements (benchmarks keep them to tune fusion offline). */
+export type PoolObserver = (
+  query: string,
+  ranked: RankedLists<'source_chunks'>,
+  relevant: Map<string, number>,
+) => void;
+
 /**
  * Every method's ranking for one query from one hybrid round trip, as the service retrieves:
  * the dense list, the BM25 list, their RRF union (the pool) and the pool in reranker order.
@@ -35,7 +47,7 @@ export async function rankAll<C extends CollectionName>(
   deps: Pick<EvalDeps, 'store' | 'reranker'>,
   collection: C,
   query: { text: string; embedding: number[]; poolK: number; filter?: VectorFilter },
-): Promise<Record<Method, Array<VectorHit<C>>>> {
+): Promise<RankedLists<C>> {
   const { dense, lexical } = await deps.store.hybridSearch(collection, {
     embedding: query.embedding,
     text: query.text,
@@ -55,6 +67,7 @@ export async function rankAll<C extends CollectionName>(
     lexical,
     hybrid: pool.map((c) => c.hit),
     reranked: reranked.map((c) => c.hit),
+    pool,
   };
 }
 
@@ -76,7 +89,13 @@ export interface EvalReport {
 export async function runEval(
   set: BeirSet,
   deps: EvalDeps,
-  options: { k: number; poolK: number; batch?: number; onProgress?: Progress },
+  options: {
+    k: number;
+    poolK: number;
+    batch?: number;
+    onProgress?: Progress;
+    onPool?: PoolObserver;
+  },
 ): Promise<EvalReport> {
   const records: Array<VectorRecord<'source_chunks'>> = [];
   const chunks = set.corpus.flatMap((doc) =>
@@ -110,6 +129,7 @@ export async function runEval(
       poolK: options.poolK,
     });
     const relevant = set.qrels.get(query.id) ?? new Map<string, number>();
+    options.onPool?.(query.text, ranked, relevant);
     for (const method of METHODS) {
       const docs = distinct(ranked[method].map((hit) => hit.payload.topic_id));
       perMethod[method].push(queryMetrics(docs, relevant, options.k));

@@ -65,6 +65,5 @@ export function mergeByRank(
   return mergeLists(dense, lexical).map(({ hit, ...candidate }) => ({
     ...candidate,
     payload: hit.payload,
-    occurredAt: hit.payload.occurred_at,
   }));
 }

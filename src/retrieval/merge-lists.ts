@@ -21,6 +21,9 @@ export function mergeLists<C extends CollectionName>(
   lexical: Array<VectorHit<C>>,
 ): Array<MergedCandidate<C>> {
   const byId = new Map<string, MergedCandidate<C>>();
+  // Conversation windows carry their time, which fusion's recency credit reads.
+  const occurredAt = (hit: VectorHit<C>) =>
+    'occurred_at' in hit.payload ? hit.payload.occurred_at : undefined;
   dense.forEach((hit, i) =>
     byId.set(hit.id, {
       id: hit.id,
@@ -29,12 +32,14 @@ export function mergeLists<C extends CollectionName>(
       denseScore: hit.score,
       denseRank: i + 1,
       vectorScore: hit.score,
+      occurredAt: occurredAt(hit),
     }),
   );
   lexical.forEach((hit, i) => {
     const existing = byId.get(hit.id);
     if (existing) {
       existing.lexicalRank = i + 1;
+      existing.lexicalScore = hit.score;
     } else {
       byId.set(hit.id, {
         id: hit.id,
@@ -42,7 +47,9 @@ export function mergeLists<C extends CollectionName>(
         hit,
         denseScore: hit.similarity,
         lexicalRank: i + 1,
+        lexicalScore: hit.score,
         vectorScore: hit.similarity ?? 0,
+        occurredAt: occurredAt(hit),
       });
     }
   });

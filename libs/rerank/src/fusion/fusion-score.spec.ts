@@ -71,6 +71,51 @@ describe('fusionScores', () => {
     expect(both).toBeGreaterThan(scoreOf(query, sut, 'lexical-only'));
   });
 
+  it('keeps the size of a BM25 lead that ranks alone would hide', () => {
+    // Two windows swap ranks across the lists; only the score gaps tell them apart.
+    const query = 'which colour did I pick for the sofa';
+    const pool = (lexicalLead: number): RerankCandidate[] => [
+      {
+        id: 'dense-first',
+        content: 'agent: The sofa comes in three fabrics.',
+        denseRank: 1,
+        denseScore: 0.62,
+        lexicalRank: 2,
+        lexicalScore: 5,
+      },
+      {
+        id: 'lexical-first',
+        content: 'agent: The sofa comes in three fabrics too.',
+        denseRank: 2,
+        denseScore: 0.6,
+        lexicalRank: 1,
+        lexicalScore: 5 + lexicalLead,
+      },
+    ];
+    const narrow = pool(0.1);
+    expect(scoreOf(query, narrow, 'dense-first')).toBeGreaterThan(
+      scoreOf(query, narrow, 'lexical-first'),
+    );
+    const wide = pool(10);
+    expect(scoreOf(query, wide, 'lexical-first')).toBeGreaterThan(
+      scoreOf(query, wide, 'dense-first'),
+    );
+  });
+
+  it('reads the lexical score relative to the pool, and drops it when no list has one', () => {
+    const scaled = (factor: number) =>
+      explainFusion('sofa colour', [
+        { id: 'a', content: 'sofa colour', lexicalRank: 1, lexicalScore: 8 * factor },
+        { id: 'b', content: 'sofa', lexicalRank: 2, lexicalScore: 2 * factor },
+        { id: 'c', content: 'chair', denseRank: 1, denseScore: 0.4 },
+      ]);
+    expect(scaled(1).map((b) => b.lexical)).toEqual([1, 0.25, 0]);
+    // The engine's scale (Qdrant's or Postgres' BM25) does not change the fused order.
+    expect(scaled(1000).map((b) => b.score)).toEqual(scaled(1).map((b) => b.score));
+    const [bare] = explainFusion('sofa colour', [{ id: 'p', content: 'sofa colour' }]);
+    expect(bare.lexical).toBeNull();
+  });
+
   it('lets recency break a near-tie toward the newer window', () => {
     const query = 'delivery slot for the sofa';
     const sut: RerankCandidate[] = [

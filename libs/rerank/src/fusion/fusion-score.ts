@@ -14,6 +14,8 @@ export interface FusionOptions {
   rankWeight: number;
   /** Weight of the dense cosine value itself, which keeps the size of gaps that ranks hide. */
   cosineWeight: number;
+  /** Weight of the lexical (BM25) score over the pool's best: the lexical gaps ranks hide. */
+  lexicalScoreWeight: number;
   /** Weight of the query-term coverage computed here, the lexical signal for every pair. */
   overlapWeight: number;
   /** Weight of the both-lists indicator: two independent retrievers agreeing is evidence. */
@@ -29,16 +31,16 @@ export interface FusionOptions {
 }
 
 /**
- * Defaults, measured on a 2-core box with the local USE-lite embedder and Postgres full-text
- * (PGlite) producing the two lists, against dense-only, lexical-only and plain RRF (k=60):
- * - SQuAD, 500 questions over 2,067 paragraphs: hit@5 0.916 (dense 0.672, lexical 0.588,
- *   RRF 0.760), MRR@10 0.819 (RRF 0.574);
- * - SGD conversations, 605 "what was the <slot> for <name>?" questions over 6-turn windows,
- *   8 conversations per contact: hit@5 0.820 (dense 0.655, lexical 0.737, RRF 0.734).
- * `k` barely mattered (10, 30, 60 within noise) once the cosine and the overlap are in, so it
- * stays at the customary 60. The overlap weighs double because `ts_rank_cd` has no IDF and
- * the pool-IDF overlap is what recovers BM25-like precision; 3 gained only on SQuAD. The
- * explicit agreement bonus is small because the RRF sum already rewards both-list hits.
+ * Defaults, measured on a 2-core box with the local USE-lite embedder and the store's BM25
+ * producing the two lists (`npm run bench:quality`, pools replayed with `bench:fusion-tune`),
+ * hit@5 / nDCG@10 against the better leg:
+ * - SQuAD, 500 questions over 2,067 paragraphs: 0.948 / 0.894 (BM25 0.916 / 0.874);
+ * - SGD per contact, well-posed slot questions, 8 conversations per contact: 0.977 / 0.813 on
+ *   240 conversations (BM25 0.970 / 0.812) and 0.970 / 0.858 on 1,200 (BM25 0.962 / 0.831).
+ * The grid around these values is flat (k 40–80, each weight ±25%: within 0.002), so they
+ * are the round numbers on the plateau rather than its noisiest peak. The BM25 score share
+ * was what let fusion beat its best leg on every set and metric; the agreement bonus then
+ * cost more than it gave (both-list hits already sum two reciprocal ranks), so it is off.
  * Boilerplate: a squared share beat a linear one on SGD (MRR@10 0.644 against 0.623), and
  * halved how often a mostly-pleasantry window reached the top 5.
  */
@@ -48,8 +50,9 @@ export const DEFAULT_FUSION_OPTIONS: Readonly<FusionOptions> = Object.freeze({
   lexicalRankWeight: 1,
   rankWeight: 1,
   cosineWeight: 1,
+  lexicalScoreWeight: 1,
   overlapWeight: 2,
-  agreementWeight: 0.25,
+  agreementWeight: 0,
   boilerplatePenalty: 0.7,
   boilerplateExponent: 2,
   recencyWeight: 0.05,
@@ -62,6 +65,8 @@ export interface FusionBreakdown {
   rank: number | null;
   /** Cosine clamped to [0, 1] (imputed for lexical-only hits); null if no dense scores. */
   cosine: number | null;
+  /** Lexical score over the pool's best (0 if not in that list); null if no lexical scores. */
+  lexical: number | null;
   /** IDF-weighted share of the query's content words the candidate contains. */
   overlap: number;
   /** 1 when both lists found the candidate; null unless both lists contributed to the pool. */
@@ -81,6 +86,8 @@ const DAY_MS = 86_400_000;
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
 const isRank = (r: number | undefined): r is number =>
   r !== undefined && Number.isFinite(r) && r >= 1;
+const isPositive = (x: number | undefined): x is number =>
+  x !== undefined && Number.isFinite(x) && x > 0;
 
 /**
  * Scores a candidate pool without a cross-encoder. Pure and deterministic: the same input
@@ -90,6 +97,7 @@ const isRank = (r: number | undefined): r is number =>
  * - rank: (wd/(k+rd) + wl/(k+rl)) / ((wd+wl)/(k+1)), a missing rank contributing 0;
  * - cosine: the dense cosine clamped to [0, 1]; a lexical-only hit gets the pool's lowest
  *   cosine, since it ranked below every dense hit;
+ * - lexical: the BM25 score over the pool's highest, 0 for a dense-only hit;
  * - overlap: query-term coverage (always available);
  * - agreement: 1 if found by both lists.
  *
@@ -115,6 +123,10 @@ export function explainFusion(
     .map((c) => c.denseScore)
     .filter((s): s is number => s !== undefined && Number.isFinite(s));
   const imputedCosine = cosines.length > 0 ? clamp01(Math.min(...cosines)) : null;
+  const bestLexical = Math.max(
+    0,
+    ...candidates.map((c) => (isPositive(c.lexicalScore) ? c.lexicalScore : 0)),
+  );
 
   const rankScale = (o.denseRankWeight + o.lexicalRankWeight) / (o.k + 1);
   const rankOf = (c: RerankCandidate): number | null => {
@@ -147,12 +159,15 @@ export function explainFusion(
           : 0
         : null;
     const overlap = clamp01(overlaps[i]);
+    const lexical =
+      bestLexical > 0 ? (isPositive(c.lexicalScore) ? c.lexicalScore / bestLexical : 0) : null;
 
     let weighted = o.overlapWeight * overlap;
     let weights = o.overlapWeight;
     for (const [value, weight] of [
       [rank, o.rankWeight],
       [cosine, o.cosineWeight],
+      [lexical, o.lexicalScoreWeight],
       [agreement, o.agreementWeight],
     ] as const) {
       if (value !== null) {
@@ -167,7 +182,17 @@ export function explainFusion(
     const rw = clamp01(o.recencyWeight);
     const recencyFactor = recency[i] === null ? 1 : 1 - rw + rw * recency[i];
     const score = clamp01(relevance * boilerFactor * recencyFactor);
-    return { rank, cosine, overlap, agreement, relevance, boilerplate, recency: recency[i], score };
+    return {
+      rank,
+      cosine,
+      lexical,
+      overlap,
+      agreement,
+      relevance,
+      boilerplate,
+      recency: recency[i],
+      score,
+    };
   });
 }
 

@@ -15,6 +15,11 @@ export interface RerankCandidate {
   denseRank?: number;
   /** 1-based rank in the lexical (full-text) result list (undefined = not in that list). */
   lexicalRank?: number;
+  /**
+   * The lexical list's own score (BM25 on either store) when the candidate is in that list.
+   * Only its size relative to the pool's best counts, so the scale of the engine does not.
+   */
+  lexicalScore?: number;
   /** ISO-8601 timestamp of the historical message window. */
   occurredAt?: string;
 }

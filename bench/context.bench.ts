@@ -1,10 +1,12 @@
 /**
  * The context bridge on the SGD dialogues (every 8 conversations = one contact):
- *  - retrieval quality: hit@5 on slot-fact questions for fusion vs dense-only vs lexical-only;
+ *  - retrieval quality: hit@5 on slot-fact questions for fusion vs dense-only vs lexical-only,
+ *    and over HTTP, whether the answer's value is in the bundle's first five excerpts;
  *  - /context over HTTP at concurrency 1, 8 and 32: p50/p95/p99, throughput, partial rate;
  *  - the embedder's own ceiling (cores ÷ per-query embed ms), measured in the same run.
  *
  *   npm run bench:context   # BENCH_QUESTIONS (300), BENCH_REQUESTS (300), BENCH_CONVERSATIONS (all)
+ *   BENCH_CONCURRENCY=1,8 npm run bench:context   # load levels; empty: quality only
  *   DATABASE_URL=postgres://… npm run bench:context   # PGlite and that server, side by side
  * The ingested store is cached in bench/.cache, or kept in the server's database (ingest is
  * idempotent, so re-runs skip it).
@@ -99,10 +101,12 @@ async function benchEngine(
   // Phase 2: the real server in its own process; the load comes from this one.
   const server = await startServerProcess(env);
   try {
+    const endToEnd = await answerInTopFive(server.url, questions, contactOf);
     const ceiling = await embedCeiling(server.url);
     const requests = Number(process.env.BENCH_REQUESTS ?? 300);
     const load: Record<string, unknown> = {};
-    for (const concurrency of [1, 8, 32]) {
+    const levels = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').filter(Boolean);
+    for (const concurrency of levels.map(Number)) {
       load[`concurrency_${concurrency}`] = await contextLoad(
         server.url,
         questions.map((q) => ({
@@ -117,7 +121,7 @@ async function benchEngine(
     return {
       windows: ingest.inserted + ingest.skipped,
       ingest_s: Number(ingestS.toFixed(1)),
-      quality,
+      quality: { ...quality, ...endToEnd },
       embedder: ceiling,
       load,
     };
@@ -169,6 +173,34 @@ async function measureQuality(
     [`dense_only_hit@${K}`]: rate(hits.dense_only),
     [`lexical_only_hit@${K}`]: rate(hits.lexical_only),
   };
+}
+
+/**
+ * What an agent sees: each question as a call's only transcript chunk, over HTTP, and whether
+ * the answer's value is written in one of the first five excerpts of the bundle.
+ */
+async function answerInTopFive(
+  url: string,
+  questions: Question[],
+  contactOf: Map<string, string>,
+) {
+  let found = 0;
+  for (const [i, q] of questions.entries()) {
+    const response = await fetch(`${url}/context`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        transcript: q.question,
+        contact_uid: contactOf.get(q.conversation_id),
+        call_id: `bench-quality-${i}`,
+      }),
+    });
+    const bundle = (await response.json()) as ContextBundle;
+    found += bundle.historical_excerpts.slice(0, K).some((e) => e.content.includes(q.value))
+      ? 1
+      : 0;
+  }
+  return { [`http_value_in_top${K}`]: Number((found / questions.length).toFixed(3)) };
 }
 
 /**

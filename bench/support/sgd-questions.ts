@@ -4,6 +4,8 @@ export interface SlotQuestion {
   conversation_id: string;
   turn_idx: number;
   question: string;
+  /** The answer, as said in the dialogue. */
+  value: string;
 }
 
 /** How far (in turns) the disambiguating value may sit from the answer: inside one window. */
@@ -58,6 +60,7 @@ export function buildSlotQuestions(
       conversation_id: fact.conversation_id,
       turn_idx: fact.turn_idx,
       question: `what was the ${fact.slot_description.toLowerCase()} about ${hint.value}?`,
+      value: fact.value,
     });
   }
   return out;

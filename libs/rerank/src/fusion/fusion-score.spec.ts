@@ -79,7 +79,7 @@ describe('fusionScores', () => {
         id: 'dense-first',
         content: 'agent: The sofa comes in three fabrics.',
         denseRank: 1,
-        denseScore: 0.62,
+        denseScore: 0.66,
         lexicalRank: 2,
         lexicalScore: 5,
       },

@@ -23,6 +23,7 @@ const MIGRATIONS = [
   'ConversationMessages1700000000004',
   'Bm25TermStatistics1700000000005',
   'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
+  'DropFullTextColumns1700000000007',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>
@@ -196,9 +197,14 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       );
       await database.open(512);
       expect(await appliedMigrations(database)).toEqual(MIGRATIONS);
+      expect(await database.query(`SELECT content FROM podium_conversations`)).toEqual([
+        { content: 'kept across the upgrade' },
+      ]);
+      // The old full-text column and its index are gone (BM25 replaced them).
       expect(
-        await database.query(`SELECT content FROM podium_conversations WHERE tsv @@ 'upgrad'`),
-      ).toEqual([{ content: 'kept across the upgrade' }]);
+        await database.query(`SELECT column_name FROM information_schema.columns
+          WHERE table_name = 'podium_conversations' AND column_name = 'tsv'`),
+      ).toEqual([]);
       // The BM25 migration backfilled the old row's postings and the collection totals.
       const stats = () =>
         database.query(`SELECT (SELECT docs::int FROM lexical_doc_stats WHERE collection =

@@ -10,6 +10,7 @@ import { podiumContactTombstones } from './migrations/1700000000003-podium-conta
 import { conversationMessages } from './migrations/1700000000004-conversation-messages';
 import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statistics';
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
+import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { PgliteClient } from './pglite/pglite.client';
@@ -136,6 +137,7 @@ export class Database implements SqlExecutor {
         conversationMessages,
         bm25TermStatistics,
         webhookLeasesTombstoneTimesPodiumCredentials,
+        dropFullTextColumns,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {

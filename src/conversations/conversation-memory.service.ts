@@ -14,7 +14,7 @@ import {
   type HistoryTombstone,
   type StoredMessage,
   uniqueKeys,
-} from './conversation-messages.repository';
+} from '../relational/conversation-messages.repository';
 import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { KeyedLock } from './keyed-lock';
 

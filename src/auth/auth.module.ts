@@ -41,6 +41,6 @@ import { ServiceAuthGuard } from './service-auth.guard';
     RateLimiter,
     { provide: APP_GUARD, useClass: ServiceAuthGuard },
   ],
-  exports: [ApiKeyService, ChatTokenVerifier, ChatIdentityGuard],
+  exports: [ApiKeyService, ChatTokenVerifier, ChatIdentityGuard, RateLimiter],
 })
 export class AuthModule {}

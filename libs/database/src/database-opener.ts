@@ -1,12 +1,6 @@
 import { DependencyError } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 
 import { Database } from './database';
 
@@ -30,8 +24,8 @@ export class DatabaseOpener implements OnModuleInit, OnApplicationShutdown {
   private stopped = false;
 
   constructor(
-    @Inject(Database) private readonly database: Database,
-    @Inject(EmbeddingService) private readonly embedding: EmbeddingService,
+    private readonly database: Database,
+    private readonly embedding: EmbeddingService,
   ) {}
 
   async onModuleInit(): Promise<void> {

@@ -2,8 +2,8 @@ export {
   DEFAULT_COMMAND_TIMEOUT_MS,
   RedisCommandTimeoutError,
   RedisConnection,
+  type RedisModuleOptions,
   withCommandTimeout,
 } from './redis-connection';
 export { RedisModule } from './redis.module';
-export { type RedisModuleOptions } from './redis.module-definition';
 export { closeGracefully, waitUntilReady } from './redis-ready';

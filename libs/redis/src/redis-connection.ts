@@ -1,8 +1,18 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 
-import { REDIS_OPTIONS, type RedisModuleOptions } from './redis.module-definition';
 import { closeGracefully, waitUntilReady } from './redis-ready';
+
+/** Options for `RedisModule`; without a `url` the process has no Redis at all. */
+export interface RedisModuleOptions {
+  /** `REDIS_URL`; may hold a password, so it is never logged. */
+  url?: string;
+  /**
+   * Ceiling on any one command (default 250 ms): it only stops a hung Redis from piling up
+   * commands. Each consumer bounds its own commands tighter with `withCommandTimeout`.
+   */
+  commandTimeoutMs?: number;
+}
 
 /**
  * Not tighter by default: an event-loop stall of 100 ms (PGlite under load) would otherwise
@@ -18,13 +28,12 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 250;
  * a command, a command ceiling; it keeps reconnecting in the background with capped backoff.
  * Closed once, at application shutdown, after the HTTP server has drained.
  */
-@Injectable()
 export class RedisConnection implements OnApplicationShutdown {
   private redis?: Redis;
   /** The latest connection error, for the degraded-mode log lines. */
   lastError?: Error;
 
-  constructor(@Inject(REDIS_OPTIONS) private readonly options: RedisModuleOptions) {}
+  constructor(private readonly options: RedisModuleOptions) {}
 
   /** The shared client, connecting on first use; `undefined` when no URL is configured. */
   get client(): Redis | undefined {

@@ -6,6 +6,7 @@ import { LlmModule } from '@app/llm';
 import { PodiumModule } from '@app/podium';
 import { PromptModule } from '@app/prompt';
 import { RedactionModule } from '@app/redaction';
+import { RedisModule } from '@app/redis';
 import { RerankModule } from '@app/rerank';
 import { VectorModule } from '@app/vector';
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
@@ -79,6 +80,8 @@ export class AppModule {
           qdrantTimeoutMs: config.storage.qdrant.timeoutMs,
           qdrantCollections: config.storage.qdrant.collections,
         }),
+        // One client per process, shared by the coalescer, the contact cache and rate limits.
+        RedisModule.forRoot({ isGlobal: true, url: config.storage.redisUrl }),
         PodiumModule.forRoot({
           isGlobal: true,
           provider: config.podium.provider,
@@ -92,7 +95,6 @@ export class AppModule {
           cacheTtlMs: config.podium.cacheTtlMs,
           breakerFailures: config.podium.breakerFailures,
           breakerCooldownMs: config.podium.breakerCooldownMs,
-          redisUrl: config.storage.redisUrl,
         }),
         RedactionModule.forRoot({
           isGlobal: true,
@@ -120,7 +122,6 @@ export class AppModule {
         }),
         CoalescerModule.forRoot({
           isGlobal: true,
-          redisUrl: config.storage.redisUrl,
           tailWords: config.context.coalesceTailWords,
           ttlMs: config.context.coalesceTtlMs,
         }),

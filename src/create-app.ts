@@ -6,18 +6,13 @@ import { type FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
-import { API_KEY_CHALLENGE, ApiKeyService } from './auth/api-key.service';
-import { RateLimiter } from './auth/rate-limiter';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
-import { registerIngestAdmission } from './ingest/ingest-admission';
-import { MetricsService } from './metrics/metrics.service';
 
-/** Default JSON body limit; ingestion routes get a larger one. */
+/** Default JSON body limit; the ingest module raises it for its routes. */
 const BODY_LIMIT = 1024 * 1024;
-export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** `config` sets which proxies may name the client IP (per-IP rate limits read it). */
 export function createFastifyAdapter(config?: AppConfig): FastifyAdapter {
@@ -49,18 +44,16 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   return configureApp(app);
 }
 
-/** Logger, shutdown hooks, body parsers and response hooks: everything outside the modules. */
+/**
+ * Logger, shutdown hooks, body parsers, request ids, CORS and the API docs: the app-wide HTTP
+ * set-up. What belongs to one module (ingest's body limit and admission, HTTP metrics) is
+ * set up by that module.
+ */
 export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
-  // Routes are registered at init, after this hook: only bulk ingestion gets the big limit.
-  fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/ingest/')) {
-      route.bodyLimit = INGEST_BODY_LIMIT;
-    }
-  });
   // Fastify's JSON parser (with its prototype-poisoning guard), but a parse failure becomes
   // our stable `invalid_json` code instead of a generic 400.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -79,8 +72,8 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   });
   fastify.addContentTypeParser(
     'application/x-ndjson',
-    // No bodyLimit here: a parser-level limit would apply to every route; onRoute raises
-    // it for /ingest/* only.
+    // No bodyLimit here: a parser-level limit would apply to every route; the ingest module
+    // raises it for /ingest/* only.
     { parseAs: 'string' },
     (_req, body, done) => done(null, body),
   );
@@ -97,16 +90,6 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     }
     done(null, payload);
   });
-  const metrics = app.get(MetricsService);
-  fastify.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, not the URL: unmatched paths all count as one label value.
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpDuration.observe(
-      { route, method: request.method, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
@@ -120,15 +103,6 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     );
   });
   const config = app.get<AppConfig>(APP_CONFIG);
-  const keys = app.get(ApiKeyService);
-  const limiter = app.get(RateLimiter);
-  // After the request-id hook, so early rejections carry the id too.
-  registerIngestAdmission(fastify, {
-    maxInFlight: config.ingest.maxInFlight,
-    reject: (request) => keys.rejection(keys.identify(request)),
-    countRefused: (request, reply) => limiter.countRefused(request, reply),
-    challenge: { 'www-authenticate': API_KEY_CHALLENGE },
-  });
   if (config.security.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.security.corsOrigins.includes('*') ? true : config.security.corsOrigins,

@@ -139,3 +139,59 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
     }
   });
 });
+
+onServer('a Postgres that is down at boot (e2e: real app on its own server)', () => {
+  let server: OwnServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    server = startOwnServer();
+    server.halt();
+    t = await bootTestApp({
+      DATABASE_URL: server.url,
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      PODIUM_WEBHOOK_SECRET: SECRET,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    server?.destroy();
+  });
+
+  it('starts anyway, not ready, and opens and migrates the database once it answers', async () => {
+    expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
+    const down = await fetch(`${t.url}/health/ready`);
+    expect(down.status).toBe(503);
+    const refused = await deliverPodiumEvent(
+      `${t.url}/webhooks/podium`,
+      SECRET,
+      podiumEvent(
+        'message.received',
+        podiumMessage({ contactUid: 'ctc_boot', conversationUid: 'conv_boot', body: 'hello' }),
+      ),
+    );
+    expect(refused.status).toBe(503);
+
+    server.resume();
+    await waitFor('readiness once the server answers', async () =>
+      (await fetch(`${t.url}/health/ready`)).status === 200 ? true : undefined,
+    );
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [
+      {
+        conversation_uid: 'conv_boot',
+        contact_uid: 'ctc_boot',
+        channel: 'sms',
+        occurred_at: '2026-06-01T12:00:00Z',
+        sender: 'customer',
+        text: 'The rowing machine display stays blank after the battery swap.',
+      },
+    ]);
+    expect(ingest.status).toBe(200);
+    const search = await postJson<SearchBody>(`${t.url}/search`, {
+      query: 'rowing machine display blank',
+      contact_uid: 'ctc_boot',
+      top_k: 1,
+    });
+    expect(search.body.hits[0].content).toContain('rowing machine');
+  });
+});

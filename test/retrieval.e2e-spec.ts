@@ -119,6 +119,19 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
     expect(search.body.hits[0].content).toContain('bean club subscription is cancelled');
   });
 
+  it('takes ingestion bodies past the 1 MB default; any other route answers 413', async () => {
+    const padding = ' '.repeat(1_200_000); // valid JSON whitespace, nothing to embed
+    const record = message('c8', 'ctc_d', 0, 'customer', 'The kettle lid will not stay shut.');
+    const big = await postJson<IngestReport>(
+      `${t.url}/ingest/conversations`,
+      `[${padding}${JSON.stringify(record)}]`,
+    );
+    expect(big.status).toBe(200);
+    expect(big.body).toMatchObject({ received: 1, inserted: 1 });
+    const search = await postJson(`${t.url}/search`, `{${padding}"query":"kettle lid"}`);
+    expect(search.status).toBe(413);
+  });
+
   it('ingests KB topics idempotently: chunks and summaries, replaced per topic', async () => {
     const first = await postJson<IngestReport>(`${t.url}/ingest/kb`, DEMO_TOPICS.slice(0, 2));
     expect(first.body.failed).toEqual([]);

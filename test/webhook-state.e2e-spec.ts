@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { type Database } from '@app/database';
 import { DatabaseRefreshTokenStore } from '@app/podium';
 
-import { ContactTombstones } from '../src/webhooks/contact-tombstones';
-import { WebhookInbox } from '../src/webhooks/webhook-inbox';
+import { ContactTombstones } from '../src/relational/contact-tombstones';
+import { WebhookInbox } from '../src/relational/webhook-inbox';
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 
 /**

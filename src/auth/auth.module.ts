@@ -1,3 +1,4 @@
+import { RedisConnection } from '@app/redis';
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import {
@@ -7,7 +8,7 @@ import {
   ThrottlerStorageService,
 } from '@nestjs/throttler';
 
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/app-config';
 import { ApiKeyService } from './api-key.service';
 import { ChatIdentityGuard } from './chat-identity.guard';
 import { ChatTokenVerifier } from './chat-token.verifier';
@@ -28,11 +29,9 @@ import { ServiceAuthGuard } from './service-auth.guard';
     ChatIdentityGuard,
     {
       provide: getStorageToken(),
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): ThrottlerStorage =>
-        config.storage.redisUrl
-          ? new RedisThrottlerStorage(config.storage.redisUrl)
-          : new ThrottlerStorageService(),
+      inject: [RedisConnection],
+      useFactory: ({ client }: RedisConnection): ThrottlerStorage =>
+        client ? new RedisThrottlerStorage(client) : new ThrottlerStorageService(),
     },
     {
       provide: getOptionsToken(),
@@ -42,6 +41,6 @@ import { ServiceAuthGuard } from './service-auth.guard';
     RateLimiter,
     { provide: APP_GUARD, useClass: ServiceAuthGuard },
   ],
-  exports: [ApiKeyService, ChatTokenVerifier, ChatIdentityGuard],
+  exports: [ApiKeyService, ChatTokenVerifier, ChatIdentityGuard, RateLimiter],
 })
 export class AuthModule {}

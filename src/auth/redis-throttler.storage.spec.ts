@@ -1,23 +1,37 @@
 import { randomUUID } from 'node:crypto';
 
+import { RedisConnection } from '@app/redis';
+import { type Redis } from 'ioredis';
+
 import { startRedis, type TestRedis } from '../../test/support/redis';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 describe('RedisThrottlerStorage (real redis-server)', () => {
   let redis: TestRedis;
+  const connections: RedisConnection[] = [];
 
   beforeAll(async () => {
     redis = await startRedis();
   });
+  afterEach(async () => {
+    await Promise.all(connections.splice(0).map((c) => c.close()));
+  });
   afterAll(() => redis.stop());
 
+  /** One replica's storage on its own process-wide connection, once connected (or not). */
+  const replica = async (url: string, commandTimeoutMs: number, waitMs = 3000) => {
+    const connection = new RedisConnection({ url });
+    connections.push(connection);
+    const ready = await connection.waitUntilReady(waitMs);
+    return { sut: new RedisThrottlerStorage(connection.client as Redis, commandTimeoutMs), ready };
+  };
+
   it('counts one window per key across instances (replicas) and blocks past the limit', async () => {
-    const a = new RedisThrottlerStorage(redis.url, 500);
-    const b = new RedisThrottlerStorage(redis.url, 500);
+    const { sut: a, ready: aReady } = await replica(redis.url, 500);
+    const { sut: b, ready: bReady } = await replica(redis.url, 500);
     try {
       const key = `key:${randomUUID()}`;
-      expect(await a.waitUntilReady(3000)).toBe(true);
-      expect(await b.waitUntilReady(3000)).toBe(true);
+      expect([aReady, bReady]).toEqual([true, true]);
       const hits = [];
       for (const replica of [a, b, a]) {
         hits.push(await replica.increment(key, 60_000, 2, 60_000, 'default'));
@@ -37,10 +51,10 @@ describe('RedisThrottlerStorage (real redis-server)', () => {
   });
 
   it('starts a new window once the old one expires', async () => {
-    const sut = new RedisThrottlerStorage(redis.url, 500);
+    const { sut, ready } = await replica(redis.url, 500);
     try {
       const key = `key:${randomUUID()}`;
-      expect(await sut.waitUntilReady(3000)).toBe(true);
+      expect(ready).toBe(true);
       await sut.increment(key, 150, 1, 150, 'default');
       expect((await sut.increment(key, 150, 1, 150, 'default')).isBlocked).toBe(true);
       await new Promise((r) => setTimeout(r, 250));
@@ -54,7 +68,7 @@ describe('RedisThrottlerStorage (real redis-server)', () => {
   });
 
   it('keeps limiting in memory when Redis is unreachable', async () => {
-    const sut = new RedisThrottlerStorage('redis://127.0.0.1:1', 50);
+    const { sut } = await replica('redis://127.0.0.1:1', 50, 0);
     try {
       const results = [];
       for (let i = 0; i < 3; i++) {

@@ -1,7 +1,7 @@
-import { waitUntilReady } from '@app/common';
+import { withCommandTimeout } from '@app/redis';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { Redis } from 'ioredis';
+import { type Redis } from 'ioredis';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -30,27 +30,18 @@ return { hits, ttl }
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly logger = new Logger(RedisThrottlerStorage.name);
-  private readonly redis: Redis;
   private readonly fallback = new ThrottlerStorageService();
   private readonly startedAt = Date.now();
   private degraded = false;
 
-  constructor(url: string, commandTimeoutMs = 50) {
-    this.redis = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: commandTimeoutMs,
-      connectTimeout: 2000,
-      disconnectTimeout: 200,
-      retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
-    });
-    this.redis.on('error', () => undefined); // reported once per outage in increment()
-  }
-
-  /** Resolves true once connected, or false after `timeoutMs`; never rejects. */
-  waitUntilReady(timeoutMs: number): Promise<boolean> {
-    return waitUntilReady(this.redis, timeoutMs);
-  }
+  /**
+   * `redis`: the process's shared client (`RedisConnection`, which closes it); an outage is
+   * reported once, here. `commandTimeoutMs`: a request never waits longer on its counter.
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly commandTimeoutMs = 50,
+  ) {}
 
   async increment(
     key: string,
@@ -60,11 +51,9 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
     try {
-      const [hits, ttlMs] = (await this.redis.eval(
-        HIT,
-        1,
-        `${RATE_LIMIT_KEY_PREFIX}${key}`,
-        String(ttl),
+      const [hits, ttlMs] = (await withCommandTimeout(
+        this.commandTimeoutMs,
+        this.redis.eval(HIT, 1, `${RATE_LIMIT_KEY_PREFIX}${key}`, String(ttl)),
       )) as [number, number];
       if (this.degraded) {
         this.degraded = false;
@@ -92,6 +81,5 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
 
   onApplicationShutdown(): void {
     this.fallback.onApplicationShutdown();
-    this.redis.disconnect();
   }
 }

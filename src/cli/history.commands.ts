@@ -30,7 +30,6 @@ export function registerHistoryCommands(program: Command): void {
       print(
         await withAppContext(async (ctx) => ({
           contact_uid: contactUid,
-          location_uids: o.location ?? null,
           ...(await ctx.get(ConversationMemory).forgetContact(contactUid, o.location)),
         })),
       ),

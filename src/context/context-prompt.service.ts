@@ -27,16 +27,8 @@ export class ContextPromptService {
     request: ContextPromptRequestDto,
     scope?: LocationScope,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
-    // A bound key naming another location is refused on both paths, bundle or not.
-    scopedLocations(scope, request.location_uid);
-    // A caller-supplied bundle is historical text like any other: it is redacted here too.
     const bundle = request.bundle
-      ? {
-          contact: request.bundle.contact,
-          historical_excerpts: this.redaction.redactBundle(
-            request.bundle.historical_excerpts as HistoricalExcerpt[],
-          ).excerpts,
-        }
+      ? this.callerBundle(request.bundle, request.location_uid, scope)
       : await this.context.build(request, scope);
     return this.prompt.buildPrompt({
       systemPrompt: request.system_prompt,
@@ -45,5 +37,23 @@ export class ContextPromptService {
       transcript: request.transcript,
       maxTokens: request.prompt_max_tokens ?? PROMPT_MAX_TOKENS,
     });
+  }
+
+  /**
+   * A bundle the caller built: the same tenant rule as a fresh one (a bound key naming
+   * another location is refused), and historical text like any other, so redacted here too.
+   */
+  private callerBundle(
+    bundle: NonNullable<ContextPromptRequestDto['bundle']>,
+    location: string | undefined,
+    scope: LocationScope,
+  ) {
+    scopedLocations(scope, location);
+    return {
+      contact: bundle.contact,
+      historical_excerpts: this.redaction.redactBundle(
+        bundle.historical_excerpts as HistoricalExcerpt[],
+      ).excerpts,
+    };
   }
 }

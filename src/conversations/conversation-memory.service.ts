@@ -14,7 +14,7 @@ import {
   type HistoryTombstone,
   type StoredMessage,
   uniqueKeys,
-} from './conversation-messages.repository';
+} from '../relational/conversation-messages.repository';
 import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { KeyedLock } from './keyed-lock';
 
@@ -130,14 +130,15 @@ export class ConversationMemory {
   }
 
   /**
-   * Forgets a contact's history, in `locations` only when given (a location-bound key):
-   * tombstone and messages first, in one transaction, then windows, then the live cache.
+   * Forgets a contact's history, in `locations` only when given (a location-bound key's
+   * scope, or the CLI's --location): tombstone and messages first, in one transaction, then
+   * windows, then the live cache. Says which locations it covered (`null`: all of them).
    */
   async forgetContact(
     contactUid: string,
     locations: readonly string[] | undefined,
     now = new Date(),
-  ): Promise<{ conversations: number; windows_removed: number }> {
+  ): Promise<{ location_uids: string[] | null; conversations: number; windows_removed: number }> {
     const keys = await this.locks.run([`contact:${contactUid}`], () =>
       this.messages.forget(contactUid, locations, now),
     );
@@ -145,7 +146,11 @@ export class ConversationMemory {
     // Windows stored before messages were kept are not in the ledger: remove them by filter.
     const legacy = await this.store.deleteContact(contactUid, locations && [...locations]);
     await this.contacts.invalidate(contactUid);
-    return { conversations: keys.length, windows_removed: rebuilt.removed + legacy };
+    return {
+      location_uids: locations ? [...locations] : null,
+      conversations: keys.length,
+      windows_removed: rebuilt.removed + legacy,
+    };
   }
 
   /** Deletes messages older than `cutoff` and rebuilds the conversations that lost some. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { ConversationMemory } from './conversation-memory.service';
-import { ConversationMessagesRepository } from './conversation-messages.repository';
+import { RelationalModule } from '../relational/relational.module';
 import { HistoryRetention } from './history-retention';
 import { HistoryController } from './history.controller';
 
@@ -10,8 +10,9 @@ import { HistoryController } from './history.controller';
  * contact's history and the retention sweep. Ingest and webhooks write through it.
  */
 @Module({
+  imports: [RelationalModule],
   controllers: [HistoryController],
-  providers: [ConversationMessagesRepository, ConversationMemory, HistoryRetention],
+  providers: [ConversationMemory, HistoryRetention],
   exports: [ConversationMemory, HistoryRetention],
 })
 export class ConversationsModule {}

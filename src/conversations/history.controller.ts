@@ -23,8 +23,9 @@ export class HistoryController {
     @Param() params: ContactHistoryParams,
     @CallerScope() scope?: LocationScope,
   ): Promise<ForgetHistoryResponse> {
-    const locations = scope ? [...scope] : undefined;
-    const result = await this.memory.forgetContact(params.contact_uid, locations);
-    return { contact_uid: params.contact_uid, location_uids: locations ?? null, ...result };
+    return {
+      contact_uid: params.contact_uid,
+      ...(await this.memory.forgetContact(params.contact_uid, scope)),
+    };
   }
 }

@@ -1,9 +1,11 @@
 import { LocalPodiumContacts, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type IngestReport } from '../ingest/ingest.dto';
 import { IngestService } from '../ingest/ingest.service';
+import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
 import { DEMO_CONTACTS } from './demo-contacts';
 import { DEMO_CONVERSATIONS } from './demo-conversations';
 import { DEMO_TOPICS } from './demo-kb';
@@ -23,14 +25,33 @@ export function demoConversationRecords() {
   );
 }
 
-/** Seeds the demo set through the normal ingest path when the store is empty. */
+/**
+ * Seeds the demo set through the normal ingest path when the store is empty (SEED_DEMO_DATA),
+ * as a step of the store's bring-up: done before the server listens and before readiness.
+ */
 @Injectable()
-export class DemoSeeder {
+export class DemoSeeder implements OnModuleInit {
+  private readonly logger = new Logger(DemoSeeder.name);
+
   constructor(
     private readonly ingest: IngestService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
+    private readonly bootstrap: StoreBootstrap,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    if (!this.config.seedDemoData) {
+      return;
+    }
+    this.bootstrap.beforeReady(async () => {
+      const seeded = await this.seedIfEmpty();
+      if (seeded) {
+        this.logger.log(`seeded demo data: ${JSON.stringify(seeded)}`);
+      }
+    });
+  }
 
   async seedIfEmpty(): Promise<{ conversations: IngestReport; kb: IngestReport } | undefined> {
     // Only the embedded CRM is ours to seed; a real Podium account has its own contacts.

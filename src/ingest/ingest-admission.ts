@@ -7,6 +7,11 @@ import { toErrorResponse } from '../common/error-body';
 /** What a busy caller is told to wait: about one embedding batch of a running upload. */
 export const INGEST_RETRY_AFTER_S = 5;
 
+/** Bulk ingestion bodies may be this large; every other route keeps the server's 1 MB. */
+export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
+
+const INGEST_PREFIX = '/ingest/';
+
 export interface IngestAdmissionOptions {
   /** Ingestion requests processed at once (INGEST_MAX_INFLIGHT). */
   maxInFlight: number;
@@ -22,6 +27,22 @@ export interface IngestAdmissionOptions {
 }
 
 /**
+ * The ingest routes' HTTP set-up: their body limit, set as each route is registered (so
+ * this must run before the routes are), and {@link registerIngestAdmission}.
+ */
+export function registerIngestHooks(
+  fastify: FastifyInstance,
+  options: IngestAdmissionOptions,
+): void {
+  fastify.addHook('onRoute', (route) => {
+    if (route.url.startsWith(INGEST_PREFIX)) {
+      route.bodyLimit = INGEST_BODY_LIMIT;
+    }
+  });
+  registerIngestAdmission(fastify, options);
+}
+
+/**
  * Admission for `/ingest/*`, before the body is read: ingestion bodies may be 32 MB, so an
  * unauthenticated caller is refused before we buffer and parse one, and past
  * `maxInFlight` uploads a new one is refused at once (429 `ingest_busy`, `Retry-After`) rather
@@ -34,7 +55,7 @@ export function registerIngestAdmission(
 ): void {
   let inFlight = 0;
   fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/ingest/')) {
+    if (!request.routeOptions.url?.startsWith(INGEST_PREFIX)) {
       return;
     }
     const rejection = options.reject(request);

@@ -1,5 +1,4 @@
-import { InvalidInputError } from '@app/common';
-import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -11,11 +10,8 @@ import {
 } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
-import { assertRecordsInScope, assertUnbound } from '../auth/tenant';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ConversationMessageDto, type IngestFailure, IngestReport, KbTopicDto } from './ingest.dto';
+import { ConversationMessageDto, IngestReport, KbTopicDto } from './ingest.dto';
 import { IngestService } from './ingest.service';
-import { parseNdjson } from './record-validation';
 
 /** A JSON array of `model`, one object, or NDJSON lines of it. */
 const batchBody = (model: string, what: string) => ({
@@ -30,18 +26,16 @@ const batchBody = (model: string, what: string) => ({
 
 /**
  * Bulk ingestion. Bodies are a JSON array, or NDJSON (`application/x-ndjson`) where each
- * line is one record; records are validated one by one inside the service. Admission
- * (auth before the body is read, INGEST_MAX_INFLIGHT) happens earlier, in ingest-admission.
+ * line is one record; the service parses them, applies the caller's location scope and
+ * validates records one by one. Admission (auth before the body is read,
+ * INGEST_MAX_INFLIGHT) happens earlier, in ingest-admission.
  */
 @ApiTags('ingestion')
 @ApiExtraModels(ConversationMessageDto, KbTopicDto)
 @ApiConsumes('application/json', 'application/x-ndjson')
 @Controller('ingest')
 export class IngestController {
-  constructor(
-    private readonly ingest: IngestService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly ingest: IngestService) {}
 
   @Post('conversations')
   @HttpCode(200)
@@ -57,9 +51,7 @@ export class IngestController {
     @Headers('content-type') type?: string,
     @CallerScope() scope?: LocationScope,
   ): Promise<IngestReport> {
-    const { records, failed } = this.toRecords(body, type);
-    assertRecordsInScope(scope, records);
-    return this.ingest.ingestConversations(records, failed);
+    return this.ingest.ingestConversationsBody({ body, contentType: type }, scope);
   }
 
   @Post('kb')
@@ -75,25 +67,6 @@ export class IngestController {
     @Headers('content-type') type?: string,
     @CallerScope() scope?: LocationScope,
   ): Promise<IngestReport> {
-    assertUnbound(scope, 'the shared knowledge base');
-    const { records, failed } = this.toRecords(body, type);
-    return this.ingest.ingestKb(records, failed);
-  }
-
-  private toRecords(body: unknown, type?: string): { records: unknown[]; failed: IngestFailure[] } {
-    const parsed =
-      type?.startsWith('application/x-ndjson') && typeof body === 'string'
-        ? parseNdjson(body)
-        : { records: Array.isArray(body) ? body : [body], failed: [] };
-    if (body === undefined || body === null || parsed.records.length === 0) {
-      throw new InvalidInputError('empty_batch', 'The body holds no records.');
-    }
-    if (parsed.records.length > this.config.ingest.maxRecords) {
-      throw new InvalidInputError(
-        'too_many_records',
-        `At most ${this.config.ingest.maxRecords} records per request; split the file or use the CLI.`,
-      );
-    }
-    return parsed;
+    return this.ingest.ingestKbBody({ body, contentType: type }, scope);
   }
 }

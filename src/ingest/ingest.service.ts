@@ -4,6 +4,9 @@ import { RedactionService } from '@app/redaction';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { type LocationScope } from '../auth/principal';
+import { assertRecordsInScope, assertUnbound } from '../auth/tenant';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConversationMemory } from '../conversations/conversation-memory.service';
 import { MetricsService } from '../metrics/metrics.service';
 import {
@@ -12,7 +15,7 @@ import {
   type IngestReport,
   KbTopicDto,
 } from './ingest.dto';
-import { validateRecords } from './record-validation';
+import { type IngestBody, recordsFromBody, validateRecords } from './record-validation';
 import { chunkText } from './text-chunker';
 
 /** Called after each stored batch, for the CLI's progress bar. */
@@ -32,7 +35,25 @@ export class IngestService {
     private readonly redaction: RedactionService,
     private readonly metrics: MetricsService,
     private readonly memory: ConversationMemory,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * A `POST /ingest/conversations` body from a caller with `scope`: a location-bound key may
+   * send only records carrying one of its locations, else 403 and nothing is stored.
+   */
+  async ingestConversationsBody(input: IngestBody, scope: LocationScope): Promise<IngestReport> {
+    const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
+    assertRecordsInScope(scope, records);
+    return this.ingestConversations(records, failed);
+  }
+
+  /** A `POST /ingest/kb` body: the knowledge base is shared, so a bound key gets 403 first. */
+  async ingestKbBody(input: IngestBody, scope: LocationScope): Promise<IngestReport> {
+    assertUnbound(scope, 'the shared knowledge base');
+    const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
+    return this.ingestKb(records, failed);
+  }
 
   async ingestConversations(
     records: unknown[],

@@ -1,6 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
+import { InvalidInputError } from '@app/common';
+
 import { exceedsDepth } from '../common/json-depth';
 import { type IngestFailure } from './ingest.dto';
 
@@ -59,4 +61,34 @@ export function parseNdjson(body: string): { records: unknown[]; failed: IngestF
     }
   }
   return { records, failed };
+}
+
+/** An HTTP request body as received: a JSON array, one object, or NDJSON text. */
+export interface IngestBody {
+  body: unknown;
+  contentType?: string;
+}
+
+/**
+ * The records of a request body (NDJSON lines, an array, or one object); refuses an empty
+ * batch and one of more than `maxRecords` (400): the CLI is the path for big files.
+ */
+export function recordsFromBody(
+  { body, contentType }: IngestBody,
+  maxRecords: number,
+): { records: unknown[]; failed: IngestFailure[] } {
+  const parsed =
+    contentType?.startsWith('application/x-ndjson') && typeof body === 'string'
+      ? parseNdjson(body)
+      : { records: Array.isArray(body) ? body : [body], failed: [] };
+  if (body === undefined || body === null || parsed.records.length === 0) {
+    throw new InvalidInputError('empty_batch', 'The body holds no records.');
+  }
+  if (parsed.records.length > maxRecords) {
+    throw new InvalidInputError(
+      'too_many_records',
+      `At most ${maxRecords} records per request; split the file or use the CLI.`,
+    );
+  }
+  return parsed;
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 
-import { DemoModule } from '../demo/demo.module';
 import { HybridSearchService } from './hybrid-search.service';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
@@ -8,7 +7,6 @@ import { StoreBootstrap } from './store-bootstrap.service';
 
 /** The shared retrieval core's app side: store bring-up and raw search. */
 @Module({
-  imports: [DemoModule],
   controllers: [SearchController],
   providers: [StoreBootstrap, SearchService, HybridSearchService],
   exports: [StoreBootstrap, SearchService, HybridSearchService],

@@ -1,4 +1,3 @@
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DependencyError } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -10,15 +9,16 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 
-import { DemoSeeder } from '../demo/demo-seeder.service';
-
 /** Pause between start-up attempts while the store is unreachable. */
 const RETRY_MS = 5000;
 
+/** Work that must be done before the store reports ready, e.g. seeding an empty store. */
+export type ReadyTask = () => Promise<void>;
+
 /**
- * Brings the store up once the embedder is loaded: migrations plus the dimension check need
- * the embedder's dimension. On an empty store it seeds the demo data so the first request
- * already returns something real.
+ * Brings the vector store up once the embedder is loaded (collections and the dimension
+ * check need its dimension), then runs the tasks other modules registered with
+ * {@link beforeReady} (the demo seed), so the first request already finds what they wrote.
  *
  * A store that cannot be reached (a DependencyError, e.g. Qdrant down; its `init` bounds the
  * wait) does not fail the boot: readiness reports why, and start-up is retried in the
@@ -30,15 +30,22 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
   ready = false;
   /** Why readiness is down while `ready` is false. */
   notReadyReason = 'schema not migrated yet';
+  private readonly tasks: ReadyTask[] = [];
   private retry?: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly embedding: EmbeddingService,
-    private readonly seeder: DemoSeeder,
   ) {}
+
+  /**
+   * Runs `task` once the store is up, before it reports ready: at boot, before the server
+   * listens; after an outage at boot, before readiness goes up. Register at module init.
+   */
+  beforeReady(task: ReadyTask): void {
+    this.tasks.push(task);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const { dimension } = await this.embedding.whenReady();
@@ -62,11 +69,8 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
       }, RETRY_MS);
       return;
     }
-    if (this.config.seedDemoData) {
-      const seeded = await this.seeder.seedIfEmpty();
-      if (seeded) {
-        this.logger.log(`seeded demo data: ${JSON.stringify(seeded)}`);
-      }
+    for (const task of this.tasks) {
+      await task();
     }
     this.ready = true;
   }

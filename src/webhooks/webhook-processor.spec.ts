@@ -2,10 +2,10 @@ import { type PodiumContacts } from '@app/podium';
 
 import { type IngestService } from '../ingest/ingest.service';
 import { WebhookPayloadError } from './podium-events';
-import { type ClaimedEvent } from './webhook-inbox';
+import { type ClaimedEvent } from '../relational/webhook-inbox';
 import { type AppConfig } from '../config/app-config';
 import { type ConversationMemory } from '../conversations/conversation-memory.service';
-import { type ContactTombstones, type Tombstone } from './contact-tombstones';
+import { type ContactTombstones, type Tombstone } from '../relational/contact-tombstones';
 import { WebhookProcessor } from './webhook-processor';
 
 /** A double that fails loudly on any method the test did not stub. */

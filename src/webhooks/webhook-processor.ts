@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConversationMemory } from '../conversations/conversation-memory.service';
 import { IngestService } from '../ingest/ingest.service';
-import { ContactTombstones } from './contact-tombstones';
+import { ContactTombstones } from '../relational/contact-tombstones';
 import {
   type ContactKeying,
   type HandledEventType,
@@ -12,7 +12,7 @@ import {
   isHandledEventType,
   toAction,
 } from './podium-events';
-import { type ClaimedEvent } from './webhook-inbox';
+import { type ClaimedEvent } from '../relational/webhook-inbox';
 
 /** What processing did; `skipped` events are done but changed nothing. */
 export type ProcessResult = { outcome: 'processed' | 'skipped'; type: HandledEventType };

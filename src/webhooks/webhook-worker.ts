@@ -9,9 +9,9 @@ import {
 } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ContactTombstones } from './contact-tombstones';
+import { ContactTombstones } from '../relational/contact-tombstones';
 import { WebhookPayloadError } from './podium-events';
-import { type ClaimedEvent, type Lease, WebhookInbox } from './webhook-inbox';
+import { type ClaimedEvent, type Lease, WebhookInbox } from '../relational/webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookProcessor } from './webhook-processor';
 

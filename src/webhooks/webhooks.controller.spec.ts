@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 
 import { type AppConfig } from '../config/app-config';
 import { type MetricsService } from '../metrics/metrics.service';
-import { type WebhookInbox } from './webhook-inbox';
+import { type WebhookInbox } from '../relational/webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { type WebhookWorker } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';

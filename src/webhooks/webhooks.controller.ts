@@ -13,7 +13,7 @@ import {
   verifyPodiumSignature,
 } from './podium-signature';
 import { isHandledEventType, parseDelivery } from './podium-events';
-import { WebhookInbox } from './webhook-inbox';
+import { WebhookInbox } from '../relational/webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookWorker } from './webhook-worker';
 

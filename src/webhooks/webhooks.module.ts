@@ -2,8 +2,7 @@ import { Module } from '@nestjs/common';
 
 import { ConversationsModule } from '../conversations/conversations.module';
 import { IngestModule } from '../ingest/ingest.module';
-import { ContactTombstones } from './contact-tombstones';
-import { WebhookInbox } from './webhook-inbox';
+import { RelationalModule } from '../relational/relational.module';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookProcessor } from './webhook-processor';
 import { WebhookWorker } from './webhook-worker';
@@ -14,9 +13,9 @@ import { WebhooksController } from './webhooks.controller';
  * events (cache invalidation, history re-keying and deletion, message ingestion).
  */
 @Module({
-  imports: [IngestModule, ConversationsModule],
+  imports: [IngestModule, ConversationsModule, RelationalModule],
   controllers: [WebhooksController],
-  providers: [ContactTombstones, WebhookInbox, WebhookMetrics, WebhookProcessor, WebhookWorker],
-  exports: [WebhookInbox, WebhookWorker],
+  providers: [WebhookMetrics, WebhookProcessor, WebhookWorker],
+  exports: [WebhookWorker],
 })
 export class WebhooksModule {}

@@ -4,7 +4,7 @@ import { type TestingModuleBuilder } from '@nestjs/testing';
 import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { ConversationMemory } from '../../src/conversations/conversation-memory.service';
 import { IngestService } from '../../src/ingest/ingest.service';
-import { ContactTombstones } from '../../src/webhooks/contact-tombstones';
+import { ContactTombstones } from '../../src/relational/contact-tombstones';
 import { WebhookProcessor } from '../../src/webhooks/webhook-processor';
 
 /**

@@ -1,9 +1,10 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 
-/** Options for {@link CoalescerModule}; all optional, so `forRoot({})` gives in-memory state. */
+/**
+ * Options for {@link CoalescerModule}; all optional. The per-call tail lives in Redis when the
+ * app imports `RedisModule` with a URL (every replica sees it), else in memory.
+ */
 export interface CoalescerModuleOptions {
-  /** When set, the per-call tail lives in Redis so every replica sees it; else in memory. */
-  redisUrl?: string;
   /**
    * Words of previous speech prepended to each chunk (default 8, about 3 s at 150 words a
    * minute). 0 disables coalescing. Mutually exclusive with `tailMs`.

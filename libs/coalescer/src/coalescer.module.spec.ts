@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@app/common';
+import { RedisConnection, RedisModule } from '@app/redis';
 import { Test } from '@nestjs/testing';
 
 import { startRedis, type TestRedis } from '../../../test/support/redis';
@@ -32,16 +33,28 @@ describe('CoalescerModule', () => {
     await moduleRef.close();
   });
 
-  it('uses Redis given a URL, and closes the connection on application shutdown', async () => {
+  it('uses the process’s Redis when RedisModule has a URL', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [CoalescerModule.forRoot({ redisUrl: redis.url, tailWords: 6 })],
+      imports: [
+        RedisModule.forRoot({ isGlobal: true, url: redis.url }),
+        CoalescerModule.forRoot({ tailWords: 6 }),
+      ],
     }).compile();
-    const store = moduleRef.get<RedisStateStore>(COALESCER_STATE_STORE);
-    expect(store).toBeInstanceOf(RedisStateStore);
-    expect(store.status).toBe('ready');
+    expect(moduleRef.get(COALESCER_STATE_STORE)).toBeInstanceOf(RedisStateStore);
+    const connection = moduleRef.get(RedisConnection);
+    expect(connection.status).toBe('ready');
 
     await moduleRef.close();
-    expect(store.status).toBe('end');
+    expect(connection.status).toBe('end');
+  });
+
+  it('keeps state in memory when RedisModule has no URL', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [RedisModule.forRoot({ isGlobal: true }), CoalescerModule.forRoot({})],
+    }).compile();
+    expect(moduleRef.get(COALESCER_STATE_STORE)).toBeInstanceOf(MemoryStateStore);
+    expect(moduleRef.get(RedisConnection).status).toBe('none');
+    await moduleRef.close();
   });
 
   it('fails at boot on invalid options', async () => {

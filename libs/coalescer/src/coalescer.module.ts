@@ -5,8 +5,8 @@ import { coalescerProviders } from './coalescer.providers';
 import { TranscriptCoalescer } from './transcript-coalescer';
 
 /**
- * Per-call transcript coalescing, with state in memory or (given `redisUrl`) in Redis.
- * The Redis connection is closed on application shutdown by {@link TranscriptCoalescer}.
+ * Per-call transcript coalescing, with state in memory or, when the process has a Redis
+ * (`RedisModule`), in Redis; the connection is `RedisConnection`'s to close.
  */
 @Module({ providers: [...coalescerProviders, TranscriptCoalescer], exports: [TranscriptCoalescer] })
 export class CoalescerModule extends ConfigurableModuleClass {}

@@ -1,3 +1,4 @@
+import { RedisConnection } from '@app/redis';
 import { Logger, type Provider } from '@nestjs/common';
 
 import { type CoalescerConfig, resolveCoalescerConfig } from './coalescer.config';
@@ -7,50 +8,41 @@ import { type CoalescerStateStore } from './interfaces/coalescer-state-store.int
 import { MemoryStateStore } from './memory/memory-state.store';
 import { RedisStateStore } from './redis/redis-state.store';
 
-/** Where per-call tails live. */
-export type CoalescerStoreKind = 'memory' | 'redis';
-
-/** Redis whenever a URL is configured, so replicas share state; memory otherwise. */
-export function coalescerStoreKind(options: CoalescerModuleOptions): CoalescerStoreKind {
-  return options.redisUrl ? 'redis' : 'memory';
-}
-
 /**
- * Builds the state store; the switch is exhaustive, so a new kind must be handled here. An
- * unreachable Redis at boot is logged, not fatal: the bridge answers without coalescing and
- * the client keeps reconnecting.
+ * Builds the state store: Redis when the process has one (replicas share each call's tail),
+ * memory otherwise. An unreachable Redis at boot is logged, not fatal: the bridge answers
+ * without coalescing and the client keeps reconnecting.
  */
 export async function createCoalescerStateStore(
   options: CoalescerModuleOptions,
   config: CoalescerConfig = resolveCoalescerConfig(options),
+  connection?: RedisConnection,
 ): Promise<CoalescerStateStore> {
-  const kind = coalescerStoreKind(options);
-  switch (kind) {
-    case 'memory':
-      return new MemoryStateStore({ maxCalls: config.maxCalls, ttlMs: config.ttlMs });
-    case 'redis': {
-      const store = new RedisStateStore({
-        url: options.redisUrl ?? '',
-        maxTailChars: config.maxTailChars,
-        commandTimeoutMs: config.redisTimeoutMs,
-      });
-      if (!(await store.waitUntilReady(config.redisConnectTimeoutMs))) {
-        // The URL may hold a password: log the error code only.
-        new Logger('CoalescerModule').warn(
-          `Redis not reachable at boot (${store.lastError?.message ?? 'timeout'}); ` +
-            'transcripts are not coalesced until it is',
-        );
-      }
-      return store;
-    }
+  const redis = connection?.client;
+  if (!connection || !redis) {
+    return new MemoryStateStore({ maxCalls: config.maxCalls, ttlMs: config.ttlMs });
   }
+  const store = new RedisStateStore({
+    redis,
+    maxTailChars: config.maxTailChars,
+    commandTimeoutMs: config.redisTimeoutMs,
+  });
+  if (!(await connection.waitUntilReady(config.redisConnectTimeoutMs))) {
+    // The URL may hold a password: log the error text only.
+    new Logger('CoalescerModule').warn(
+      `Redis not reachable at boot (${connection.lastError?.message ?? 'timeout'}); ` +
+        'transcripts are not coalesced until it is',
+    );
+  }
+  return store;
 }
 
 export const coalescerProviders: Provider[] = [
   { provide: COALESCER_CONFIG, inject: [COALESCER_OPTIONS], useFactory: resolveCoalescerConfig },
   {
     provide: COALESCER_STATE_STORE,
-    inject: [COALESCER_OPTIONS, COALESCER_CONFIG],
+    // Optional: without RedisModule (a test, a single process) the state stays in memory.
+    inject: [COALESCER_OPTIONS, COALESCER_CONFIG, { token: RedisConnection, optional: true }],
     useFactory: createCoalescerStateStore,
   },
 ];

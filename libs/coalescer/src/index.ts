@@ -8,11 +8,7 @@ export {
 } from './coalescer.config';
 export { CoalescerModule } from './coalescer.module';
 export { type CoalescerModuleOptions } from './coalescer.module-definition';
-export {
-  coalescerStoreKind,
-  type CoalescerStoreKind,
-  createCoalescerStateStore,
-} from './coalescer.providers';
+export { createCoalescerStateStore } from './coalescer.providers';
 export { COALESCER_CONFIG, COALESCER_STATE_STORE } from './coalescer.constants';
 export { type CoalescerStateStore } from './interfaces/coalescer-state-store.interface';
 export { MemoryStateStore, type MemoryStateStoreOptions } from './memory/memory-state.store';

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 
 import { Database, type DatabaseOptions } from './database';
+import { DatabaseOpener } from './database-opener';
 
 const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
   new ConfigurableModuleBuilder<DatabaseOptions>()
@@ -13,7 +14,10 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
     .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
     .build();
 
-/** Owns the Postgres connection; closes it after the HTTP server has drained. */
+/**
+ * Owns the Postgres connection: opens and migrates it at module init ({@link DatabaseOpener}),
+ * whatever else runs, and closes it after the HTTP server has drained.
+ */
 @Module({
   providers: [
     {
@@ -21,6 +25,7 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
       inject: [MODULE_OPTIONS_TOKEN],
       useFactory: (o: DatabaseOptions) => new Database(o),
     },
+    DatabaseOpener,
   ],
   exports: [Database],
 })

@@ -43,8 +43,9 @@ export type DatabaseHealth = { up: true } | { up: false; reason: string };
  * The service's Postgres (embedded PGlite or `DATABASE_URL`) and its schema, behind the
  * {@link SqlExecutor} port. Vector columns are `vector(N)`, so opening needs the embedder's
  * dimension: the first `open(dimension)` connects, checks the stored dimension and migrates;
- * later callers share it. A server that cannot be reached fails `open` with a retryable
- * `database_unavailable`, and the next `open` tries again.
+ * later callers share it. In the app, `DatabaseModule` opens it at module init. A server
+ * that cannot be reached fails `open` with a retryable `database_unavailable`, and the next
+ * `open` tries again.
  */
 export class Database implements SqlExecutor {
   private readonly logger = new Logger(Database.name);
@@ -57,7 +58,7 @@ export class Database implements SqlExecutor {
 
   open(dimension: number): Promise<void> {
     this.opening ??= this.connect(dimension).catch((error: unknown) => {
-      this.opening = undefined; // let a retry (StoreBootstrap) start over
+      this.opening = undefined; // let a retry (DatabaseOpener, StoreBootstrap) start over
       throw error;
     });
     return this.opening;

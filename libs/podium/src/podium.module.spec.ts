@@ -1,5 +1,6 @@
 import { ConfigurationError } from '@app/common';
 import { type Database } from '@app/database';
+import { RedisConnection } from '@app/redis';
 import { Redis } from 'ioredis';
 
 import { startRedis } from '../../../test/support/redis';
@@ -43,20 +44,19 @@ describe('createPodiumContacts', () => {
     await expect(built).rejects.toThrow(/needs clientSecret, refreshToken/);
   });
 
-  it('caches in Redis when a URL is given', async () => {
+  it('caches in the process’s Redis when it has one', async () => {
     const redis = await startRedis();
     const raw = new Redis(redis.url);
+    const connection = new RedisConnection({ url: redis.url });
     try {
-      const sut = (await createPodiumContacts(
-        { ...API, redisUrl: redis.url },
-        database,
-      )) as ApiPodiumContacts;
+      const sut = (await createPodiumContacts(API, database, connection)) as ApiPodiumContacts;
       await raw.sadd('cb:podium:alias:u-1', 'k');
       await raw.set('cb:podium:contact:k', '{}');
       await sut.invalidate('u-1'); // goes through the Redis cache
       expect(await raw.exists('cb:podium:contact:k', 'cb:podium:alias:u-1')).toBe(0);
       await sut.onModuleDestroy();
     } finally {
+      await connection.close();
       await raw.quit();
       await redis.stop();
     }

@@ -1,4 +1,5 @@
 import { Database } from '@app/database';
+import { RedisConnection } from '@app/redis';
 import { ConfigurableModuleBuilder, Logger, Module, type Provider } from '@nestjs/common';
 
 import { ApiPodiumContacts } from './api/api-podium-contacts';
@@ -31,17 +32,12 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
 
 /** How long boot waits for the cache's Redis before going on without it (misses until it is up). */
 const REDIS_BOOT_WAIT_MS = 2000;
-/**
- * Redis command ceiling. Reads are bounded by the caller's deadline anyway; this only stops a
- * hung Redis from piling up commands. Not tighter: an event-loop stall of 100 ms (PGlite under
- * load) would otherwise time out replies that already arrived and turn hits into misses.
- */
-const REDIS_COMMAND_TIMEOUT_MS = 250;
 
 /** Picks the CRM implementation; exhaustive so a new provider must be handled. */
 export async function createPodiumContacts(
   options: PodiumModuleOptions,
   database: Database,
+  redis?: RedisConnection,
 ): Promise<PodiumContacts> {
   switch (options.provider) {
     case 'local':
@@ -61,31 +57,30 @@ export async function createPodiumContacts(
         );
       }
       return new ApiPodiumContacts(resolved, {
-        cache: await createContactCache(resolved),
+        cache: await createContactCache(resolved, redis),
         tokenStore: key && new DatabaseRefreshTokenStore(database, key),
       });
     }
   }
 }
 
-/** Redis when a URL is configured (replicas share it), memory otherwise; none when TTL is 0. */
+/** Redis when the process has one (replicas share it), memory otherwise; none when TTL is 0. */
 async function createContactCache(
   options: ReturnType<typeof resolvePodiumApiOptions>,
+  connection?: RedisConnection,
 ): Promise<ContactCache | undefined> {
   if (options.cacheTtlMs === 0) {
     return undefined;
   }
-  if (!options.redisUrl) {
+  const redis = connection?.client;
+  if (!connection || !redis) {
     return new MemoryContactCache({ maxEntries: options.cacheMaxEntries });
   }
-  const cache = new RedisContactCache({
-    url: options.redisUrl,
-    commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
-  });
-  if (!(await cache.waitUntilReady(REDIS_BOOT_WAIT_MS))) {
+  const cache = new RedisContactCache(redis);
+  if (!(await connection.waitUntilReady(REDIS_BOOT_WAIT_MS))) {
     // The URL may hold a password: log the error name only.
     new Logger('PodiumModule').warn(
-      `Redis not reachable at boot (${cache.lastError?.name ?? 'timeout'}); live contacts ` +
+      `Redis not reachable at boot (${connection.lastError?.name ?? 'timeout'}); live contacts ` +
         'are not cached until it is',
     );
   }
@@ -94,7 +89,8 @@ async function createContactCache(
 
 const podiumContactsProvider: Provider = {
   provide: PODIUM_CONTACTS,
-  inject: [MODULE_OPTIONS_TOKEN, Database],
+  // Optional: without RedisModule (a test, a single process) the cache stays in memory.
+  inject: [MODULE_OPTIONS_TOKEN, Database, { token: RedisConnection, optional: true }],
   useFactory: createPodiumContacts,
 };
 

@@ -27,9 +27,6 @@ export function createVectorStore(options: VectorModuleOptions, database: Databa
         apiKey: options.qdrantApiKey,
         timeoutMs: options.qdrantTimeoutMs ?? 5000,
         collections: options.qdrantCollections ?? DEFAULT_QDRANT_COLLECTIONS,
-        // Vectors live in Qdrant, but the embedded CRM's tables still live in the Database,
-        // whose consumers wait until someone opens it; the store opens it at init.
-        companion: database,
       });
   }
 }

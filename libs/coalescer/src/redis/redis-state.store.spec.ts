@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { RedisConnection } from '@app/redis';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 
@@ -15,10 +16,13 @@ import { createCoalescerStateStore } from '../coalescer.providers';
 import { TranscriptCoalescer } from '../transcript-coalescer';
 import { REDIS_KEY_PREFIX, RedisStateStore } from './redis-state.store';
 
-/** A coalescer as one replica builds it: its own Redis connection, via the module factory. */
-async function replica(options: CoalescerModuleOptions) {
-  const store = (await createCoalescerStateStore(options)) as RedisStateStore;
-  return { sut: new TranscriptCoalescer(store, resolveCoalescerConfig(options)), store };
+/** A coalescer as one replica builds it: its process's Redis connection, via the module factory. */
+async function replica(url: string, options: CoalescerModuleOptions = {}) {
+  const connection = new RedisConnection({ url });
+  const config = resolveCoalescerConfig(options);
+  const store = await createCoalescerStateStore(options, config, connection);
+  expect(store).toBeInstanceOf(RedisStateStore);
+  return { sut: new TranscriptCoalescer(store, config), connection };
 }
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
@@ -55,11 +59,11 @@ describe('RedisStateStore (real redis-server)', () => {
   });
 
   it('shares a call between two replicas: a split order number becomes one query', async () => {
-    const a = await replica({ redisUrl: redis.url });
-    const b = await replica({ redisUrl: redis.url });
+    const a = await replica(redis.url);
+    const b = await replica(redis.url);
     closers.push(
-      () => a.store.close(),
-      () => b.store.close(),
+      () => a.connection.close(),
+      () => b.connection.close(),
     );
     const callId = randomUUID();
 
@@ -73,8 +77,8 @@ describe('RedisStateStore (real redis-server)', () => {
   });
 
   it('writes cb:coalesce:<call_id> with a PX expiry that Redis enforces', async () => {
-    const { sut, store } = await replica({ redisUrl: redis.url, ttlMs: 300 });
-    closers.push(() => store.close());
+    const { sut, connection } = await replica(redis.url, { ttlMs: 300 });
+    closers.push(() => connection.close());
     const callId = randomUUID();
     await sut.feed(callId, 'my order number is');
 
@@ -92,9 +96,14 @@ describe('RedisStateStore (real redis-server)', () => {
   });
 
   it('caps the stored value so one call cannot grow its key', async () => {
-    const store = new RedisStateStore({ url: redis.url, maxTailChars: 32, commandTimeoutMs: 200 });
-    closers.push(() => store.close());
-    await store.waitUntilReady(2000);
+    const connection = new RedisConnection({ url: redis.url });
+    closers.push(() => connection.close());
+    await connection.waitUntilReady(2000);
+    const store = new RedisStateStore({
+      redis: connection.client as Redis,
+      maxTailChars: 32,
+      commandTimeoutMs: 200,
+    });
     const callId = randomUUID();
 
     await store.set(callId, `${'word '.repeat(1000)}end`, 10_000);
@@ -105,8 +114,8 @@ describe('RedisStateStore (real redis-server)', () => {
 
   it('answers without a tail, fast, when Redis is unreachable', async () => {
     const deadUrl = `redis://127.0.0.1:${await freePort()}`;
-    const { sut, store } = await replica({ redisUrl: deadUrl, redisConnectTimeoutMs: 100 });
-    closers.push(() => store.close());
+    const { sut, connection } = await replica(deadUrl, { redisConnectTimeoutMs: 100 });
+    closers.push(() => connection.close());
 
     const started = performance.now();
     await expect(sut.feed('call-1', 'my order number is')).resolves.toEqual({
@@ -123,9 +132,9 @@ describe('RedisStateStore (real redis-server)', () => {
 
   it('degrades while Redis is down mid-call and recovers when it is back', async () => {
     const own = await spawnRedisServer();
-    const { sut, store } = await replica({ redisUrl: own.url });
+    const { sut, connection } = await replica(own.url);
     closers.push(
-      () => store.close(),
+      () => connection.close(),
       () => own.stop(),
     );
 
@@ -138,7 +147,7 @@ describe('RedisStateStore (real redis-server)', () => {
 
     const restarted = await spawnRedisServer(own.port);
     closers.push(() => restarted.stop());
-    await eventually(() => Promise.resolve(store.status === 'ready'));
+    await eventually(() => Promise.resolve(connection.status === 'ready'));
     await sut.feed('call-1', 'my order number is');
     await expect(sut.feed('call-1', 'ABC-12345')).resolves.toEqual({
       query: 'my order number is ABC-12345',
@@ -147,10 +156,10 @@ describe('RedisStateStore (real redis-server)', () => {
     });
   });
 
-  it('close() ends the connection', async () => {
-    const { store } = await replica({ redisUrl: redis.url });
-    expect(store.status).toBe('ready');
-    await store.close();
-    expect(store.status).toBe('end');
+  it('leaves the shared connection open when the store closes: it is not the store’s', async () => {
+    const { sut, connection } = await replica(redis.url);
+    closers.push(() => connection.close());
+    await sut.onApplicationShutdown();
+    expect(connection.status).toBe('ready');
   });
 });

@@ -1,5 +1,5 @@
-import { closeGracefully, waitUntilReady } from '@app/common';
-import { Redis } from 'ioredis';
+import { withCommandTimeout } from '@app/redis';
+import { type Redis } from 'ioredis';
 
 import { type CoalescerStateStore } from '../interfaces/coalescer-state-store.interface';
 import { wordTail, words } from '../tail';
@@ -9,7 +9,8 @@ export const REDIS_KEY_PREFIX = 'cb:coalesce:';
 
 /** Options for {@link RedisStateStore}. */
 export interface RedisStateStoreOptions {
-  url: string;
+  /** The process's shared client (`RedisConnection`); the store never closes it. */
+  redis: Redis;
   /** Values longer than this are cut (leading words first) before they are written. */
   maxTailChars: number;
   /** Per-command timeout: state is an optimisation, never worth missing the deadline for. */
@@ -19,43 +20,18 @@ export interface RedisStateStoreOptions {
 /**
  * Shared state for several replicas: one `SET cb:coalesce:<call_id> <tail> PX <ttl>` per
  * chunk, so whichever replica gets the next chunk sees the tail, and Redis expires idle
- * calls on its own. Tuned to fail fast rather than wait: commands are not queued while
- * disconnected and time out after `commandTimeoutMs`; the client keeps reconnecting in the
- * background with capped backoff.
+ * calls on its own. A command fails at once while Redis is disconnected (the shared client
+ * queues nothing) and after `commandTimeoutMs` when it is slow.
  */
 export class RedisStateStore implements CoalescerStateStore {
   private readonly redis: Redis;
-  /** The latest connection error, for the degraded-mode log line. */
-  lastError?: Error;
 
   constructor(private readonly options: RedisStateStoreOptions) {
-    this.redis = new Redis(options.url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs,
-      connectTimeout: 2000,
-      // ioredis keeps a (non-unref'd) timer this long after disconnecting a dead socket.
-      disconnectTimeout: 200,
-      retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
-    });
-    // Without a listener ioredis prints every reconnect failure to stderr as "unhandled".
-    this.redis.on('error', (error: Error) => {
-      this.lastError = error;
-    });
-  }
-
-  /** The client's connection state (`ready`, `reconnecting`, `end`, …), for health and tests. */
-  get status(): string {
-    return this.redis.status;
-  }
-
-  /** Resolves true once connected, or false after `timeoutMs`; never rejects. */
-  waitUntilReady(timeoutMs: number): Promise<boolean> {
-    return waitUntilReady(this.redis, timeoutMs);
+    this.redis = options.redis;
   }
 
   async get(callId: string): Promise<string | undefined> {
-    return (await this.redis.get(REDIS_KEY_PREFIX + callId)) ?? undefined;
+    return (await this.bounded(this.redis.get(REDIS_KEY_PREFIX + callId))) ?? undefined;
   }
 
   async set(callId: string, tail: string, ttlMs: number): Promise<void> {
@@ -64,15 +40,21 @@ export class RedisStateStore implements CoalescerStateStore {
       tail.length > this.options.maxTailChars
         ? wordTail(words(tail), Number.MAX_SAFE_INTEGER, this.options.maxTailChars)
         : tail;
-    await this.redis.set(REDIS_KEY_PREFIX + callId, value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+    await this.bounded(
+      this.redis.set(REDIS_KEY_PREFIX + callId, value, 'PX', Math.max(1, Math.ceil(ttlMs))),
+    );
   }
 
   async delete(callId: string): Promise<void> {
-    await this.redis.del(REDIS_KEY_PREFIX + callId);
+    await this.bounded(this.redis.del(REDIS_KEY_PREFIX + callId));
   }
 
-  /** QUIT when connected, so shutdown leaves no open handle; otherwise just drop the socket. */
+  /** Nothing to release: the connection belongs to `RedisConnection`, closed at shutdown. */
   close(): Promise<void> {
-    return closeGracefully(this.redis);
+    return Promise.resolve();
+  }
+
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    return withCommandTimeout(this.options.commandTimeoutMs, command);
   }
 }

@@ -18,8 +18,6 @@ export interface PodiumApiOptions {
   breakerFailures: number;
   /** How long an open breaker waits before one half-open probe. */
   breakerCooldownMs: number;
-  /** Cache in Redis (shared by replicas) when set; in memory otherwise. */
-  redisUrl?: string;
   /** Ceiling per HTTP request when the caller gives no deadline of its own. Default 5000. */
   requestTimeoutMs?: number;
   /** Refresh this long before the access token expires (at most half its life). Default 60000. */
@@ -34,8 +32,8 @@ export interface PodiumApiOptions {
   cacheMaxEntries?: number;
 }
 
-export type ResolvedPodiumApiOptions = Required<Omit<PodiumApiOptions, 'apiVersion' | 'redisUrl'>> &
-  Pick<PodiumApiOptions, 'apiVersion' | 'redisUrl'>;
+export type ResolvedPodiumApiOptions = Required<Omit<PodiumApiOptions, 'apiVersion'>> &
+  Pick<PodiumApiOptions, 'apiVersion'>;
 
 /** Fills the defaults and refuses to start without credentials, naming what is missing. */
 export function resolvePodiumApiOptions(
@@ -60,7 +58,6 @@ export function resolvePodiumApiOptions(
     cacheTtlMs: Math.max(0, options.cacheTtlMs),
     breakerFailures: Math.max(1, options.breakerFailures ?? 5),
     breakerCooldownMs: Math.max(1, options.breakerCooldownMs ?? 10_000),
-    redisUrl: options.redisUrl || undefined,
     requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
     refreshSkewMs: options.refreshSkewMs ?? 60_000,
     maxRetryWaitMs: options.maxRetryWaitMs ?? 250,

@@ -27,7 +27,10 @@ const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(','
 export class PgVectorStore implements VectorStore {
   constructor(private readonly database: Database) {}
 
-  /** Opens the shared database; it checks the stored dimension and migrates. */
+  /**
+   * Joins the database's open (in the app, `DatabaseModule` starts it at module init), or
+   * opens it: it checks the stored dimension and migrates. A failed open is retried here too.
+   */
   async init(dimension: number): Promise<void> {
     await this.database.open(dimension);
   }

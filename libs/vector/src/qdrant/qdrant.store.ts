@@ -40,11 +40,6 @@ export interface QdrantStoreOptions {
   timeoutMs: number;
   /** Qdrant collection name per logical collection. */
   collections: Record<CollectionName, string>;
-  /**
-   * Opened with the dimension at the start of `init`: the relational Database, which still
-   * holds the embedded CRM's tables when Qdrant holds the vectors.
-   */
-  companion?: { open(dimension: number): Promise<unknown> };
 }
 
 /**
@@ -85,9 +80,6 @@ export class QdrantStore implements VectorStore {
    * retry, since every step is idempotent.
    */
   async init(dimension: number): Promise<void> {
-    // The companion first: an embedded PGlite opens on this thread, CPU-bound for seconds,
-    // and would otherwise starve the Qdrant calls racing the deadline below.
-    await this.options.companion?.open(dimension);
     const outcome = await withDeadline(this.options.timeoutMs, () =>
       Promise.all(
         COLLECTIONS.map((c) =>

@@ -1,3 +1,4 @@
+import { RedisConnection } from '@app/redis';
 import { Redis } from 'ioredis';
 
 import { startRedis, type TestRedis } from '../../../../../test/support/redis';
@@ -93,12 +94,16 @@ describe('MemoryContactCache', () => {
 describe('RedisContactCache (real redis-server)', () => {
   let redis: TestRedis;
   let raw: Redis;
+  let connection: RedisConnection;
 
   beforeAll(async () => {
     redis = await startRedis();
     raw = new Redis(redis.url);
+    connection = new RedisConnection({ url: redis.url });
+    await connection.waitUntilReady(2000);
   });
   afterAll(async () => {
+    await connection.close();
     await raw.quit();
     await redis.stop();
   });
@@ -109,22 +114,17 @@ describe('RedisContactCache (real redis-server)', () => {
     }
   });
 
-  const connected = () => new RedisContactCache({ url: redis.url, commandTimeoutMs: 200 });
+  const connected = () => new RedisContactCache(connection.client as Redis);
 
   describe('contract', () => {
     behavesLikeAContactCache(
-      async () => {
-        const cache = connected();
-        await cache.waitUntilReady(2000);
-        return cache;
-      },
+      () => Promise.resolve(connected()),
       (ms) => new Promise((r) => setTimeout(r, ms)),
     );
   });
 
   it('stores the lookup as JSON with a TTL, and aliases as sets', async () => {
     const sut = connected();
-    await sut.waitUntilReady(2000);
     await sut.set('pat@example.com', FOUND, 30_000, ['uid-1']);
     expect(JSON.parse((await raw.get(`${CONTACT_KEY_PREFIX}pat@example.com`)) ?? '')).toEqual(
       FOUND,
@@ -137,7 +137,6 @@ describe('RedisContactCache (real redis-server)', () => {
 
   it('treats garbage under a key as a miss', async () => {
     const sut = connected();
-    await sut.waitUntilReady(2000);
     await raw.set(`${CONTACT_KEY_PREFIX}x`, '{"status":"found"}');
     await expect(sut.get('x')).resolves.toBeUndefined();
     await raw.set(`${CONTACT_KEY_PREFIX}y`, 'not json');
@@ -147,7 +146,6 @@ describe('RedisContactCache (real redis-server)', () => {
 
   it('reads an entry cached before `location_uids` existed as its one location', async () => {
     const sut = connected();
-    await sut.waitUntilReady(2000);
     const older: Partial<LiveContact> = { ...(FOUND as { contact: LiveContact }).contact };
     delete older.location_uids;
     await raw.set(`${CONTACT_KEY_PREFIX}old`, JSON.stringify({ status: 'found', contact: older }));
@@ -156,10 +154,11 @@ describe('RedisContactCache (real redis-server)', () => {
   });
 
   it('misses at once, without throwing, when Redis is unreachable', async () => {
-    const sut = new RedisContactCache({ url: 'redis://127.0.0.1:9', commandTimeoutMs: 50 });
-    await expect(sut.waitUntilReady(100)).resolves.toBe(false);
+    const down = new RedisConnection({ url: 'redis://127.0.0.1:9' });
+    const sut = new RedisContactCache(down.client as Redis);
+    await expect(down.waitUntilReady(100)).resolves.toBe(false);
     await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
     await expect(sut.set('pat@example.com', FOUND, 1000, [])).rejects.toBeDefined();
-    await sut.close();
+    await down.close();
   });
 });

@@ -1,5 +1,4 @@
-import { closeGracefully, waitUntilReady } from '@app/common';
-import { Redis } from 'ioredis';
+import { type Redis } from 'ioredis';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
 import { asLookup, type ContactCache } from './contact-cache';
@@ -9,42 +8,14 @@ export const CONTACT_KEY_PREFIX = 'cb:podium:contact:';
 /** Alias sets (`<prefix><identifier>` → cache keys) live under this one. */
 export const ALIAS_KEY_PREFIX = 'cb:podium:alias:';
 
-/** Options for {@link RedisContactCache}. */
-export interface RedisContactCacheOptions {
-  url: string;
-  /** Per-command timeout: the cache is an optimisation, never worth missing a deadline for. */
-  commandTimeoutMs: number;
-}
-
 /**
  * Shared cache for several replicas: a lookup is one `SET … PX ttl` of its JSON, and each
  * alias a set of keys with the same TTL, so an invalidation on any replica drops it for all.
- * Tuned to fail fast: no offline queue, a short command timeout, and any failure is a miss.
+ * The shared client fails fast (no offline queue, a command ceiling); any failure is a miss.
  */
 export class RedisContactCache implements ContactCache {
-  private readonly redis: Redis;
-  /** The latest connection error, for the degraded-mode log line. */
-  lastError?: Error;
-
-  constructor(options: RedisContactCacheOptions) {
-    this.redis = new Redis(options.url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs,
-      connectTimeout: 2000,
-      disconnectTimeout: 200,
-      retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
-    });
-    // Without a listener ioredis prints every reconnect failure to stderr as "unhandled".
-    this.redis.on('error', (error: Error) => {
-      this.lastError = error;
-    });
-  }
-
-  /** Resolves true once connected, or false after `timeoutMs`; never rejects. */
-  waitUntilReady(timeoutMs: number): Promise<boolean> {
-    return waitUntilReady(this.redis, timeoutMs);
-  }
+  /** The process's shared client (`RedisConnection`); its 250 ms command ceiling suits a cache. */
+  constructor(private readonly redis: Redis) {}
 
   async get(key: string): Promise<ContactLookup | undefined> {
     try {
@@ -77,8 +48,8 @@ export class RedisContactCache implements ContactCache {
     );
   }
 
-  /** QUIT when connected, so shutdown leaves no open handle; otherwise just drop the socket. */
+  /** Nothing to release: the connection belongs to `RedisConnection`, closed at shutdown. */
   close(): Promise<void> {
-    return closeGracefully(this.redis);
+    return Promise.resolve();
   }
 }

@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Database } from '@app/database';
 import { Injectable } from '@nestjs/common';
 
-import { type PodiumEnvelope } from './podium-events';
-
 /** A pending event handed to the worker under a lease. */
 export interface ClaimedEvent {
   event_id: string;
   type: string;
-  payload: PodiumEnvelope | null;
+  /** The delivery's JSON body, untrusted until the processor maps it; null once dropped. */
+  payload: Record<string, unknown> | null;
   /** Including the attempt now under way. */
   attempts: number;
   received_at: Date;
@@ -49,7 +48,7 @@ export class WebhookInbox {
   }
 
   /** Stores a delivery; false when its event id is already known (a redelivery). */
-  async insert(eventId: string, type: string, envelope: PodiumEnvelope): Promise<boolean> {
+  async insert(eventId: string, type: string, envelope: object): Promise<boolean> {
     const inserted = await this.database.execute(
       `INSERT INTO ${TABLE} (event_id, type, payload) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (event_id) DO NOTHING`,

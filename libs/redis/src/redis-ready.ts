@@ -1,4 +1,4 @@
-/** The part of an ioredis client that a readiness wait needs (keeps ioredis out of common). */
+/** The part of an ioredis client that a readiness wait needs (a fake one will do in tests). */
 export interface ConnectionEvents {
   readonly status: string;
   once(event: 'ready' | 'end', listener: () => void): unknown;

@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 
+import { type RerankCandidate } from '@app/rerank';
 import { type CollectionName } from '@app/vector';
 
 import { type RankedLists } from '../../src/eval/run-eval';
@@ -11,18 +12,8 @@ export interface PoolRecord {
   query: string;
   /** Document key → graded relevance. */
   relevant: Record<string, number>;
-  pool: Array<{
-    id: string;
-    /** The document the candidate belongs to (what the metrics count). */
-    key: string;
-    content: string;
-    denseScore?: number;
-    denseRank?: number;
-    lexicalRank?: number;
-    /** The lexical leg's own score (BM25) when the candidate is in that list. */
-    lexicalScore?: number;
-    occurredAt?: string;
-  }>;
+  /** The pool as fusion reads it, each with the document it belongs to (what metrics count). */
+  pool: Array<RerankCandidate & { key: string }>;
 }
 
 /**

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 
 import { type LocalPodiumContacts, PODIUM_CONTACTS } from '@app/podium';
 
-import { generateApiKey, hashApiKey } from '../src/auth/api-keys';
+import { generateApiKey, hashApiKey } from '../src/config/api-key-entries';
 import { loadJose } from '../src/auth/jose';
 import { type ContextBundle } from '../src/context/context.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { generateApiKey } from '../src/auth/api-keys';
+import { generateApiKey } from '../src/config/api-key-entries';
 import { listRoutes } from '../src/common/routes';
 import { bootTestApp, type TestApp } from './support/app';
 

@@ -2,7 +2,7 @@ import { type DatabaseOptions } from '@app/database';
 import { type EntityType } from '@app/redaction';
 import { type CountryCode } from 'libphonenumber-js';
 
-import { type ApiKeyEntry } from '../auth/api-keys';
+import { type ApiKeyEntry } from './api-key-entries';
 import {
   type CURRICULUM_PROVIDERS,
   type EMBEDDING_PROVIDERS,

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { generateApiKey, hashApiKey } from '../auth/api-keys';
+import { generateApiKey, hashApiKey } from './api-key-entries';
 import { InvalidEnvironmentError, loadConfig } from './load-config';
 
 /** The problems loadConfig throws for `env`, or [] when it accepts it. */

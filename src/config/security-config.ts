@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 
-import { type ApiKeyEntry, duplicateKeyProblems, parseApiKeys } from '../auth/api-keys';
+import { type ApiKeyEntry, duplicateKeyProblems, parseApiKeys } from './api-key-entries';
 import { type AppConfig, type ChatAuthConfig, type TrustProxy } from './app-config';
 import { type EnvSchema } from './env.schema';
 

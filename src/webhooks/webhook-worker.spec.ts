@@ -114,7 +114,7 @@ describe('WebhookWorker', () => {
       { process } as unknown as WebhookProcessor,
       new WebhookMetrics({ registry: new Registry() } as MetricsService),
       { purgeExpired } as unknown as ContactTombstones,
-      { podium: { deadLetterRetentionHours } } as AppConfig,
+      { webhooks: { deadLetterRetentionHours } } as AppConfig,
     );
   afterEach(() => jest.useRealTimers());
 

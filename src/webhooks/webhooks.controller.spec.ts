@@ -39,7 +39,7 @@ describe('WebhooksController', () => {
     status = jest.fn();
     registry = new Registry();
     return new WebhooksController(
-      { podium: { webhookSecret, webhookToleranceMs } } as AppConfig,
+      { webhooks: { secret: webhookSecret, toleranceMs: webhookToleranceMs } } as AppConfig,
       { ready: true, insert } as unknown as WebhookInbox,
       { kick } as unknown as WebhookWorker,
       new WebhookMetrics({ registry } as MetricsService),

@@ -1,4 +1,4 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 /** Options for {@link CoalescerModule}; all optional, so `forRoot({})` gives in-memory state. */
 export interface CoalescerModuleOptions {
@@ -24,7 +24,4 @@ export interface CoalescerModuleOptions {
 }
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: COALESCER_OPTIONS } =
-  new ConfigurableModuleBuilder<CoalescerModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<CoalescerModuleOptions>();

@@ -10,6 +10,7 @@ import { type ClaimedEvent, type Lease, type WebhookInbox } from './webhook-inbo
 import { WebhookMetrics } from './webhook-metrics';
 import { type ProcessResult, type WebhookProcessor } from './webhook-processor';
 import { WORKER, WebhookWorker } from './webhook-worker';
+import { strictDouble } from '../../test/support/doubles';
 
 type State = 'pending' | 'leased' | 'done' | 'dead';
 
@@ -110,10 +111,10 @@ describe('WebhookWorker', () => {
   });
   const worker = (deadLetterRetentionHours: number) =>
     new WebhookWorker(
-      inbox as unknown as WebhookInbox,
-      { process } as unknown as WebhookProcessor,
+      strictDouble<WebhookInbox>(inbox),
+      strictDouble<WebhookProcessor>({ process }),
       new WebhookMetrics({ registry: new Registry() } as MetricsService),
-      { purgeExpired } as unknown as ContactTombstones,
+      strictDouble<ContactTombstones>({ purgeExpired }),
       { webhooks: { deadLetterRetentionHours } } as AppConfig,
     );
   afterEach(() => jest.useRealTimers());

@@ -9,6 +9,7 @@ import { type WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { type WebhookWorker } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';
+import { strictDouble } from '../../test/support/doubles';
 
 const SECRET = 'whsec-unit';
 
@@ -40,12 +41,12 @@ describe('WebhooksController', () => {
     registry = new Registry();
     return new WebhooksController(
       { webhooks: { secret: webhookSecret, toleranceMs: webhookToleranceMs } } as AppConfig,
-      { ready: true, insert } as unknown as WebhookInbox,
-      { kick } as unknown as WebhookWorker,
+      strictDouble<WebhookInbox>({ ready: true, insert }),
+      strictDouble<WebhookWorker>({ kick }),
       new WebhookMetrics({ registry } as MetricsService),
     );
   };
-  const reply = () => ({ status }) as unknown as FastifyReply;
+  const reply = () => strictDouble<FastifyReply>({ status });
   const outcomes = async () =>
     (await registry.getSingleMetric('context_bridge_webhook_deliveries_total')!.get()).values.map(
       (v) => `${v.labels.outcome}=${v.value}`,

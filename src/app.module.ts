@@ -14,13 +14,13 @@ import { LoggerModule } from 'nestjs-pino';
 
 import { AdaptersModule } from './adapters/adapters.module';
 import { AuthModule } from './auth/auth.module';
+import { ChatModule } from './chat/chat.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { ChatModule } from './chat/chat.module';
 import { ContextModule } from './context/context.module';
-import { DEMO_CURRICULUM } from './demo/demo-curriculum';
 import { DemoModule } from './demo/demo.module';
+import { DEMO_CURRICULUM } from './demo/demo-curriculum';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { MetricsModule } from './metrics/metrics.module';

@@ -2,12 +2,12 @@ import { DependencyError } from '@app/common';
 import { type LlmService } from '@app/llm';
 import { TokenCounter } from '@app/prompt';
 
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
-import { type ChatEvent, OUT_OF_SCOPE_TEXT } from './chat-events';
 import { ChatService, MIN_ANSWER_TOKENS, type PreparedAnswer } from './chat.service';
+import { type ChatEvent, OUT_OF_SCOPE_TEXT } from './chat-events';
 import { type KbRetrieval, type KbRetrievalService } from './kb-retrieval.service';
 import { type KbHit } from './merge-kb-hits';
-import { strictDouble } from '../../test/support/doubles';
 
 const config = { chat: { companyName: 'Acme', themeBoost: 0.05 } } as AppConfig;
 const kbHit: KbHit = {

@@ -1,4 +1,4 @@
-import { type CurriculumSource, type CurrentWeek } from '@app/curriculum';
+import { type CurrentWeek, type CurriculumSource } from '@app/curriculum';
 import { type EmbeddingService } from '@app/embedding';
 import { type RerankCandidate, type Reranker } from '@app/rerank';
 import {
@@ -9,8 +9,8 @@ import {
   type VectorStore,
 } from '@app/vector';
 
-import { type AppConfig } from '../config/app-config';
 import { strictDouble } from '../../test/support/doubles';
+import { type AppConfig } from '../config/app-config';
 import { KbRetrievalService } from './kb-retrieval.service';
 
 const config = { chat: { themeBoost: 0.05 }, context: { poolK: 20 } } as AppConfig;

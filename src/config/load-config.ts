@@ -1,7 +1,7 @@
 import { parseTokenEncryptionKey } from '@app/podium';
 import { parsePhoneRegions, parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
-import { type ValidationError, validateSync } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 
 import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';

@@ -3,8 +3,8 @@ import { isIP } from 'node:net';
 
 import { type ApiKeyEntry, duplicateKeyProblems, parseApiKeys } from './api-key-entries';
 import { type AppConfig, type ChatAuthConfig, type TrustProxy } from './app-config';
-import { parseEnvBoolean } from './env/decorators';
 import { type EnvSchema } from './env.schema';
+import { parseEnvBoolean } from './env/decorators';
 
 /** Defaults: about one replica's measured /search ceiling per key; half of it per bare IP. */
 const DEFAULT_PER_KEY_PER_MINUTE = 6000;

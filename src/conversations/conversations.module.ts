@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 
 import { ConversationMemory } from './conversation-memory.service';
 import { ConversationMessagesRepository } from './conversation-messages.repository';
-import { HistoryRetention } from './history-retention';
 import { HistoryController } from './history.controller';
+import { HistoryRetention } from './history-retention';
 
 /**
  * Conversation memory: stored messages, the windows derived from them, forgetting a

@@ -1,4 +1,3 @@
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DependencyError } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -10,6 +9,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DemoSeeder } from '../demo/demo-seeder.service';
 
 /** Pause between start-up attempts while the store is unreachable. */

@@ -1,13 +1,13 @@
 import { type PodiumContacts } from '@app/podium';
 
-import { type IngestService } from '../ingest/ingest.service';
-import { WebhookPayloadError } from './podium-events';
-import { type ClaimedEvent } from './webhook-inbox';
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
 import { type ConversationMemory } from '../conversations/conversation-memory.service';
+import { type IngestService } from '../ingest/ingest.service';
 import { type ContactTombstones, type Tombstone } from './contact-tombstones';
+import { WebhookPayloadError } from './podium-events';
+import { type ClaimedEvent } from './webhook-inbox';
 import { WebhookProcessor } from './webhook-processor';
-import { strictDouble } from '../../test/support/doubles';
 
 const event = (type: string, data: unknown, receivedAt = '2026-12-01T10:00:00Z'): ClaimedEvent => ({
   event_id: 'evt-1',

@@ -8,9 +8,9 @@ import { ContactTombstones } from './contact-tombstones';
 import {
   type ContactKeying,
   type HandledEventType,
-  WebhookPayloadError,
   isHandledEventType,
   toAction,
+  WebhookPayloadError,
 } from './podium-events';
 import { type ClaimedEvent } from './webhook-inbox';
 

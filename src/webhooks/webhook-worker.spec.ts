@@ -2,15 +2,15 @@ import { DatabaseUnavailableError } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 
-import { type MetricsService } from '../metrics/metrics.service';
-import { WebhookPayloadError } from './podium-events';
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
+import { type MetricsService } from '../metrics/metrics.service';
 import { type ContactTombstones } from './contact-tombstones';
+import { WebhookPayloadError } from './podium-events';
 import { type ClaimedEvent, type Lease, type WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { type ProcessResult, type WebhookProcessor } from './webhook-processor';
-import { WORKER, WebhookWorker } from './webhook-worker';
-import { strictDouble } from '../../test/support/doubles';
+import { WebhookWorker, WORKER } from './webhook-worker';
 
 type State = 'pending' | 'leased' | 'done' | 'dead';
 

@@ -3,13 +3,13 @@ import { createHmac } from 'node:crypto';
 import { type FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
 import { type MetricsService } from '../metrics/metrics.service';
 import { type WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { type WebhookWorker } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';
-import { strictDouble } from '../../test/support/doubles';
 
 const SECRET = 'whsec-unit';
 

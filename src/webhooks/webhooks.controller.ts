@@ -6,13 +6,13 @@ import { type FastifyReply } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { isHandledEventType, parseDelivery } from './podium-events';
 import {
   PODIUM_SIGNATURE_HEADER,
   PODIUM_TIMESTAMP_HEADER,
   type SignatureFailure,
   verifyPodiumSignature,
 } from './podium-signature';
-import { isHandledEventType, parseDelivery } from './podium-events';
 import { WebhookInbox } from './webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookWorker } from './webhook-worker';

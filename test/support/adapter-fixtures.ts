@@ -1,8 +1,8 @@
 import { Database } from '@app/database';
 import { EMBEDDING_PROVIDER } from '@app/embedding';
 import {
-  type LocalPodiumContacts,
   LocalPodiumContacts as Contacts,
+  type LocalPodiumContacts,
   PODIUM_CONTACTS,
 } from '@app/podium';
 

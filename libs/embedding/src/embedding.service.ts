@@ -1,3 +1,4 @@
+import { DependencyError, InvalidInputError } from '@app/common';
 import {
   Inject,
   Injectable,
@@ -5,7 +6,6 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DependencyError, InvalidInputError } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 import {

@@ -1,5 +1,5 @@
-import { Database } from '@app/database';
 import { configurableRootModule } from '@app/common';
+import { Database } from '@app/database';
 import { Logger, Module, type Provider } from '@nestjs/common';
 
 import { ApiPodiumContacts } from './api/api-podium-contacts';

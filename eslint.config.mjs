@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -9,7 +10,11 @@ export default tseslint.config(
   prettier,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'simple-import-sort': simpleImportSort },
     rules: {
+      // The plugin's default groups are the house style: side effects, `node:`, packages
+      // (`@app/*` among them), then relative imports, a blank line between groups.
+      'simple-import-sort/imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       eqeqeq: 'error',

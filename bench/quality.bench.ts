@@ -10,26 +10,24 @@
  *
  *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd
  */
-import { createEmbeddingProvider } from '@app/embedding';
+import { createEmbeddingProvider, EmbeddingService } from '@app/embedding';
 import { Redactor } from '@app/redaction';
 import { RERANKER, type Reranker } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type INestApplicationContext } from '@nestjs/common';
 
-import { EmbeddingService } from '@app/embedding';
 import { loadBeir } from '../src/eval/beir';
 import { distinct, meanMetrics, type QueryMetrics, queryMetrics } from '../src/eval/metrics';
-import { METHODS, type Method, rankAll, runEval } from '../src/eval/run-eval';
+import { type Method, METHODS, rankAll, runEval } from '../src/eval/run-eval';
 import { IngestService } from '../src/ingest/ingest.service';
 import { startFakeQdrant } from '../test/fakes/qdrant-server';
 import { benchContext } from './support/app-context';
 import { embedCached } from './support/embedding-cache';
-import { chunkSquadCorpus, loadSquadCorpus } from './support/squad';
-import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
-import { buildSlotQuestions } from './support/sgd-questions';
 import { poolWriter } from './support/pool-dump';
+import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages, SHARED_DATA } from './support/sgd';
+import { buildSlotQuestions } from './support/sgd-questions';
+import { chunkSquadCorpus, loadSquadCorpus } from './support/squad';
 import { printJson } from './support/stats';
-import { SHARED_DATA } from './support/sgd';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const K = 5;

@@ -12,10 +12,12 @@
  * paragraphs, prose full of years, prices and counts but nearly free of personal data: a
  * proxy for false positives.
  */
-import { Redactor } from '@app/redaction';
-import { ADVERSARIAL_SEEDS, adversarial } from '../libs/redaction/src/adversarial';
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
+
+import { Redactor } from '@app/redaction';
+
+import { adversarial, ADVERSARIAL_SEEDS } from '../libs/redaction/src/adversarial';
 
 const SGD = process.env.SGD_CONVERSATIONS ?? '/work/shared/data/sgd/conversations.jsonl';
 const SQUAD = process.env.SQUAD_CORPUS ?? '/work/shared/data/squad/corpus.jsonl';

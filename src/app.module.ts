@@ -15,13 +15,13 @@ import { LoggerModule } from 'nestjs-pino';
 
 import { AdaptersModule } from './adapters/adapters.module';
 import { AuthModule } from './auth/auth.module';
+import { ChatModule } from './chat/chat.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { ChatModule } from './chat/chat.module';
 import { ContextModule } from './context/context.module';
-import { DEMO_CURRICULUM } from './demo/demo-curriculum';
 import { DemoModule } from './demo/demo.module';
+import { DEMO_CURRICULUM } from './demo/demo-curriculum';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -55,76 +55,22 @@ export class AppModule {
             autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
           },
         }),
-        EmbeddingModule.forRoot({
-          isGlobal: true,
-          provider: config.embedding.provider,
-          model: config.embedding.model,
-          dimension: config.embedding.dimension,
-          workers: config.embedding.workers,
-          openaiApiKey: config.embedding.openaiApiKey,
-          openaiBaseUrl: config.embedding.openaiBaseUrl,
-          teiUrl: config.embedding.teiUrl,
-          threshold: config.chat.scoreThreshold,
-        }),
-        DatabaseModule.forRoot({
-          isGlobal: true,
-          dataDir: config.storage.dataDir,
-          databaseUrl: config.storage.databaseUrl,
-          ...config.storage.database,
-        }),
-        VectorModule.forRoot({
-          isGlobal: true,
-          provider: config.storage.vectorProvider,
-          qdrantUrl: config.storage.qdrantUrl,
-          qdrantApiKey: config.storage.qdrantApiKey,
-          qdrantTimeoutMs: config.storage.qdrant.timeoutMs,
-          qdrantCollections: config.storage.qdrant.collections,
-        }),
+        EmbeddingModule.forRoot({ isGlobal: true, ...config.embedding }),
+        DatabaseModule.forRoot({ isGlobal: true, ...config.storage.database }),
+        VectorModule.forRoot({ isGlobal: true, ...config.storage.vector }),
         // One client per process, shared by the coalescer, the contact cache and rate limits.
         RedisModule.forRoot({ isGlobal: true, url: config.storage.redisUrl }),
-        PodiumModule.forRoot({
-          isGlobal: true,
-          provider: config.podium.provider,
-          baseUrl: config.podium.baseUrl,
-          tokenUrl: config.podium.tokenUrl,
-          clientId: config.podium.clientId,
-          clientSecret: config.podium.clientSecret,
-          refreshToken: config.podium.refreshToken,
-          tokenEncryptionKey: config.podium.tokenEncryptionKey,
-          apiVersion: config.podium.apiVersion,
-          cacheTtlMs: config.podium.cacheTtlMs,
-          breakerFailures: config.podium.breakerFailures,
-          breakerCooldownMs: config.podium.breakerCooldownMs,
-        }),
-        RedactionModule.forRoot({
-          isGlobal: true,
-          entities: config.redaction.entities,
-          phoneRegions: config.redaction.phoneRegions,
-        }),
-        RerankModule.forRoot({
-          isGlobal: true,
-          provider: config.rerank.provider,
-          teiUrl: config.rerank.teiUrl,
-          cohereApiKey: config.rerank.cohereApiKey,
-          cohereBaseUrl: config.rerank.cohereBaseUrl,
-          cohereModel: config.rerank.cohereModel,
-          timeoutMs: config.rerank.timeoutMs,
-        }),
+        PodiumModule.forRoot({ isGlobal: true, ...config.podium }),
+        RedactionModule.forRoot({ isGlobal: true, ...config.redaction }),
+        RerankModule.forRoot({ isGlobal: true, ...config.rerank }),
         PromptModule.forRoot({ isGlobal: true }),
         LlmModule.forRoot({ isGlobal: true, ...config.llm }),
         CurriculumModule.forRoot({
           isGlobal: true,
-          provider: config.curriculum.provider,
           localData: DEMO_CURRICULUM,
-          pocketbaseUrl: config.curriculum.pocketbaseUrl,
-          pocketbaseAdminEmail: config.curriculum.pocketbaseAdminEmail,
-          pocketbaseAdminPassword: config.curriculum.pocketbaseAdminPassword,
+          ...config.curriculum,
         }),
-        CoalescerModule.forRoot({
-          isGlobal: true,
-          tailWords: config.context.coalesceTailWords,
-          ttlMs: config.context.coalesceTtlMs,
-        }),
+        CoalescerModule.forRoot({ isGlobal: true, ...config.coalescer }),
         IngestModule,
         DemoModule,
         RetrievalModule,

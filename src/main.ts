@@ -2,8 +2,8 @@ import 'reflect-metadata';
 
 import { Logger } from '@nestjs/common';
 
-import { createApp } from './create-app';
 import { InvalidEnvironmentError, loadConfig } from './config/load-config';
+import { createApp } from './create-app';
 
 async function main(): Promise<void> {
   let config;

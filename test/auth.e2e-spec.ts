@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 
 import { type LocalPodiumContacts, PODIUM_CONTACTS } from '@app/podium';
 
-import { generateApiKey, hashApiKey } from '../src/auth/api-keys';
 import { loadJose } from '../src/auth/jose';
+import { generateApiKey, hashApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { bootTestAppWith, postJson, type TestApp } from './support/app';

@@ -1,5 +1,5 @@
-import { DEMO_TOPICS } from '../src/demo/demo-kb';
 import { OUT_OF_SCOPE_TEXT } from '../src/chat/chat-events';
+import { DEMO_TOPICS } from '../src/demo/demo-kb';
 import {
   type FakeAnthropic,
   fakeDeltas,

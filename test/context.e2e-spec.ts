@@ -1,5 +1,5 @@
-import { Database } from '@app/database';
 import { contentHash, uuidFromHash } from '@app/common';
+import { Database } from '@app/database';
 import { EMBEDDING_PROVIDER, EmbeddingService } from '@app/embedding';
 import { LocalPodiumContacts, PODIUM_CONTACTS, PodiumAuthError } from '@app/podium';
 import { FusionReranker, RERANKER } from '@app/rerank';

@@ -1,5 +1,5 @@
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 
 import { AUTH_POLICY, type AuthPolicy } from '../src/auth/public.decorator';
 import { listRoutes, type RouteInfo, toOpenApiPath } from '../src/common/routes';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import { generateApiKey } from '../src/auth/api-keys';
 import { listRoutes } from '../src/common/routes';
+import { generateApiKey } from '../src/config/api-key-entries';
 import { bootTestApp, type TestApp } from './support/app';
 
 const unbound = generateApiKey('fuzz');

@@ -1,7 +1,7 @@
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { Redis } from 'ioredis';
 
-import { generateApiKey } from '../src/auth/api-keys';
+import { generateApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
 import { type FakePodium, podiumContact, startFakePodium } from './fakes/podium-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';

@@ -2,7 +2,7 @@ import { type ContextBundle } from '../src/context/context.dto';
 import { type IngestReport } from '../src/ingest/ingest.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
-import { type TestApp, bootTestApp, postJson } from './support/app';
+import { bootTestApp, postJson, type TestApp } from './support/app';
 
 /**
  * The whole app with VECTOR_PROVIDER=qdrant against the Qdrant contract server: demo seed,

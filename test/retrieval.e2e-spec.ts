@@ -1,6 +1,6 @@
+import { DEMO_TOPICS } from '../src/demo/demo-kb';
 import { type IngestReport } from '../src/ingest/ingest.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
-import { DEMO_TOPICS } from '../src/demo/demo-kb';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 
 const message = (

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Vapi } from '@vapi-ai/server-sdk';
 
-import { postJson } from './support/app';
 import {
   ADAPTER_TIMEOUT_MS,
   type AdapterApp,
@@ -9,6 +8,7 @@ import {
   tenantA,
   tenantB,
 } from './support/adapter-fixtures';
+import { postJson } from './support/app';
 
 const VAPI_SECRET = 'vapi-server-secret-for-e2e-0123456789';
 const URL_PATH = '/adapters/vapi/knowledge-base';

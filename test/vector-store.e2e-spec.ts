@@ -7,7 +7,7 @@ import { type HybridQuery, PgVectorStore, QdrantStore, type VectorStore } from '
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 import { qdrantFidelity } from './support/qdrant-fidelity';
-import { REAL_QDRANT, qdrantStoreOn, rawClient, testCollections } from './support/qdrant-stores';
+import { qdrantStoreOn, rawClient, REAL_QDRANT, testCollections } from './support/qdrant-stores';
 import {
   ALL_CONVERSATIONS,
   DIMENSION,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
-import { type ExecutionContext } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 
 import { type AppConfig, type ChatAuthConfig } from '../config/app-config';
 import { ChatIdentityGuard } from './chat-identity.guard';
@@ -153,10 +153,8 @@ describe('ChatIdentityGuard', () => {
   const contextFor = (headers: Record<string, string>, body: unknown) => {
     const reply = { header: jest.fn() };
     reply.header.mockReturnValue(reply);
-    const context = {
-      getType: () => 'http',
-      switchToHttp: () => ({ getRequest: () => ({ headers, body }), getResponse: () => reply }),
-    } as unknown as ExecutionContext;
+    // Nest's own context over (request, reply), as an HTTP guard receives it.
+    const context = new ExecutionContextHost([{ headers, body }, reply]);
     return { context, reply };
   };
 

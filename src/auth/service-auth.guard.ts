@@ -4,8 +4,8 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { API_KEY_CHALLENGE, ApiKeyService } from './api-key.service';
-import { AUTH_POLICY, type AuthPolicy } from './public.decorator';
 import { setPrincipal } from './principal';
+import { AUTH_POLICY, type AuthPolicy } from './public.decorator';
 import { RateLimiter } from './rate-limiter';
 
 /**

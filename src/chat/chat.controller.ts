@@ -5,10 +5,10 @@ import { type FastifyReply } from 'fastify';
 import { ChatIdentityGuard } from '../auth/chat-identity.guard';
 import { Public } from '../auth/public.decorator';
 import { ApiSseResponse } from '../common/api-docs';
-import { CHAT_EVENT_SCHEMAS, type ChatEvent, toSseFrame } from './chat-events';
-import { ChatMetrics } from './chat-metrics';
 import { ChatRequestDto } from './chat.dto';
 import { ChatService } from './chat.service';
+import { CHAT_EVENT_SCHEMAS, type ChatEvent, toSseFrame } from './chat-events';
+import { ChatMetrics } from './chat-metrics';
 
 /** Headers that keep proxies (nginx, CDNs) from buffering or compressing the stream. */
 const SSE_HEADERS = {

@@ -2,9 +2,10 @@ import { DependencyError } from '@app/common';
 import { type LlmService } from '@app/llm';
 import { TokenCounter } from '@app/prompt';
 
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
-import { type ChatEvent, OUT_OF_SCOPE_TEXT } from './chat-events';
 import { ChatService, MIN_ANSWER_TOKENS, type PreparedAnswer } from './chat.service';
+import { type ChatEvent, OUT_OF_SCOPE_TEXT } from './chat-events';
 import { type KbRetrieval, type KbRetrievalService } from './kb-retrieval.service';
 import { type KbHit } from './merge-kb-hits';
 
@@ -18,8 +19,8 @@ const kbHit: KbHit = {
   title: 'Circles',
   themeId: 'theme_roles',
 };
-const retrieval = (merged: KbHit[]): KbRetrievalService =>
-  ({
+const retrieval = (merged: KbHit[]) =>
+  strictDouble<KbRetrievalService>({
     retrieve: jest.fn(() =>
       Promise.resolve({
         merged,
@@ -30,11 +31,11 @@ const retrieval = (merged: KbHit[]): KbRetrievalService =>
         threshold: 0.5,
       } satisfies KbRetrieval),
     ),
-  }) as unknown as KbRetrievalService;
+  });
 
 /** An LLM double that yields `deltas`, then optionally fails. */
-const llm = (deltas: string[], failure?: Error): LlmService =>
-  ({
+const llm = (deltas: string[], failure?: Error) =>
+  strictDouble<LlmService>({
     stream: async function* () {
       await Promise.resolve();
       yield* deltas;
@@ -42,7 +43,7 @@ const llm = (deltas: string[], failure?: Error): LlmService =>
         throw failure;
       }
     },
-  }) as unknown as LlmService;
+  });
 
 async function collect(
   sut: ChatService,

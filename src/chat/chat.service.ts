@@ -4,9 +4,9 @@ import { TokenCounter } from '@app/prompt';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { type ChatRequestDto } from './chat.dto';
 import { type ChatEvent, type Citation, OUT_OF_SCOPE_TEXT } from './chat-events';
 import { conversation, systemPrompt, userPrompt } from './chat-prompt';
-import { type ChatRequestDto } from './chat.dto';
 import { KbRetrievalService } from './kb-retrieval.service';
 
 /** Shorter questions carry too little to retrieve on (`query_too_short`). */

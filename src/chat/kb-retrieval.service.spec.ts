@@ -1,16 +1,23 @@
-import { type CurriculumSource, type CurrentWeek } from '@app/curriculum';
+import { type CurrentWeek, type CurriculumSource } from '@app/curriculum';
 import { type EmbeddingService } from '@app/embedding';
 import { type RerankCandidate, type Reranker } from '@app/rerank';
-import { type HybridQuery, type HybridResult, type VectorHit, type VectorStore } from '@app/vector';
+import {
+  type CollectionName,
+  type HybridQuery,
+  type HybridResult,
+  type VectorHit,
+  type VectorStore,
+} from '@app/vector';
 
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
 import { KbRetrievalService } from './kb-retrieval.service';
 
 const config = { chat: { themeBoost: 0.05 }, context: { poolK: 20 } } as AppConfig;
-const embedding = {
-  info: { defaultThreshold: 0.42 },
+const embedding = strictDouble<EmbeddingService>({
+  info: { provider: 'local', model: 'test', dimension: 2, defaultThreshold: 0.42 },
   embedQuery: jest.fn(() => Promise.resolve([1, 0])),
-} as unknown as EmbeddingService;
+});
 
 const hit = (
   id: string,
@@ -31,12 +38,13 @@ type Lists = HybridResult<'source_chunks'>;
 /** A store double that answers hybrid searches per collection and records the queries. */
 function store(search: (collection: string, query: HybridQuery) => Promise<Lists>) {
   const calls: Array<[string, HybridQuery]> = [];
-  const double = {
-    hybridSearch: (collection: string, query: HybridQuery) => {
+  const double = strictDouble<VectorStore>({
+    hybridSearch: <C extends CollectionName>(collection: C, query: HybridQuery) => {
       calls.push([collection, query]);
-      return search(collection, query);
+      // The table answers with chunk-shaped hits for every collection the service asks.
+      return search(collection, query) as Promise<HybridResult<C>>;
     },
-  } as unknown as VectorStore;
+  });
   return { double, calls };
 }
 

@@ -68,7 +68,7 @@ export async function evalCommand(dir: string, options: EvalCommandOptions): Pro
       bar.stop();
       const config = ctx.get<AppConfig>(APP_CONFIG);
       process.stderr.write(
-        `\n${config.storage.vectorProvider} · ${embedding.info.model} · ${report.queries} queries · ` +
+        `\n${config.storage.vector.provider} · ${embedding.info.model} · ${report.queries} queries · ` +
           `${report.documents} documents (${report.chunks} chunks)\n${formatTable(report)}\n`,
       );
       return report;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { type Command } from 'commander';
 
-import { generateApiKey, hashApiKey, parseApiKeys } from '../auth/api-keys';
+import { generateApiKey, hashApiKey, parseApiKeys } from '../config/api-key-entries';
 
 const list = (value: string | undefined) =>
   (value ?? '')

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 
-import { registerHistoryCommands } from './history.commands';
 import { evalCommand } from './eval.command';
+import { registerHistoryCommands } from './history.commands';
 import { ingestCommand } from './ingest.command';
 import { registerKeyCommands } from './keys.command';
 import { registerQueryCommands } from './query.commands';

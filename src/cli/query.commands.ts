@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { RedactionService } from '@app/redaction';
 import { type Command } from 'commander';
 
-import { ContextService } from '../context/context.service';
 import { type ContextBundle } from '../context/context.dto';
+import { ContextService } from '../context/context.service';
 import { ContextPromptService } from '../context/context-prompt.service';
 import { RelevanceService } from '../context/relevance.service';
 import { SearchService } from '../retrieval/search.service';

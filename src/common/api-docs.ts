@@ -1,6 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
-import { type SchemaObject } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, type SchemaObject } from '@nestjs/swagger';
 
 /** The alphabet `@IsUid()` accepts, for the docs. */
 export const UID_PATTERN = '^[A-Za-z0-9._:@+-]+$';

@@ -1,19 +1,15 @@
+import { type CoalescerModuleOptions } from '@app/coalescer';
+import { type CurriculumModuleOptions } from '@app/curriculum';
 import { type DatabaseOptions } from '@app/database';
-import { type EntityType } from '@app/redaction';
-import { type CountryCode } from 'libphonenumber-js';
+import { type EmbeddingModuleOptions } from '@app/embedding';
+import { type LlmModuleOptions } from '@app/llm';
+import { type PodiumModuleOptions } from '@app/podium';
+import { type RedactionModuleOptions } from '@app/redaction';
+import { type RerankModuleOptions } from '@app/rerank';
+import { type VectorModuleOptions } from '@app/vector';
 
-import { type ApiKeyEntry } from '../auth/api-keys';
-import {
-  type CURRICULUM_PROVIDERS,
-  type EMBEDDING_PROVIDERS,
-  type LLM_PROVIDERS,
-  type LOG_LEVELS,
-  type PODIUM_PROVIDERS,
-  type RERANK_PROVIDERS,
-  type VECTOR_PROVIDERS,
-} from './env.schema';
-
-export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+import { type ApiKeyEntry } from './api-key-entries';
+import { type LOG_LEVELS, type NODE_ENVS } from './env.schema';
 
 /** How `POST /chat` learns who is asking. */
 export type ChatAuthConfig =
@@ -32,69 +28,36 @@ export type ChatAuthConfig =
  * `true` (every hop, so the client's own header): TRUST_PROXY=true is read as one hop.
  */
 export type TrustProxy = false | number | string[];
-export type VectorProviderName = (typeof VECTOR_PROVIDERS)[number];
 
-/** The typed, nested configuration every module receives; built once from the env. */
+/**
+ * The typed, nested configuration every module receives; built once from the env. A lib's
+ * slice is that lib's own options type, mounted as is (`VectorModule.forRoot({ isGlobal:
+ * true, ...config.storage.vector })`); the lib fills what the env leaves unset.
+ */
 export interface AppConfig {
   server: {
     port: number;
-    env: 'development' | 'production' | 'test';
+    env: (typeof NODE_ENVS)[number];
     logLevel: (typeof LOG_LEVELS)[number];
     trustProxy: TrustProxy;
   };
   storage: {
-    vectorProvider: VectorProviderName;
-    /** Embedded PGlite data dir; `memory://` keeps it in RAM (tests). */
-    dataDir: string;
-    databaseUrl?: string;
-    /** Pool and limits for the server path (DATABASE_URL). */
-    database: Required<
-      Pick<DatabaseOptions, 'poolMax' | 'statementTimeoutMs' | 'connectTimeoutMs'>
-    >;
-    qdrantUrl?: string;
-    qdrantApiKey?: string;
-    qdrant: {
-      timeoutMs: number;
-      collections: { source_chunks: string; topic_summaries: string; conversations: string };
-    };
+    /** Embedded PGlite (`dataDir`, `memory://` keeps it in RAM) or a server (`databaseUrl`). */
+    database: DatabaseOptions;
+    vector: VectorModuleOptions;
+    /** Shared state across replicas (rate limits, coalescer tails, contact cache). */
     redisUrl?: string;
   };
-  embedding: {
-    provider: EmbeddingProviderName;
-    model?: string;
-    dimension?: number;
-    workers: number;
-    openaiApiKey?: string;
-    openaiBaseUrl?: string;
-    teiUrl?: string;
-  };
-  rerank: {
-    provider: (typeof RERANK_PROVIDERS)[number];
-    teiUrl?: string;
-    cohereApiKey?: string;
-    cohereBaseUrl?: string;
-    cohereModel?: string;
-    /** Ceiling on one rerank call (`RERANK_TIMEOUT_MS`); the provider's default when unset. */
-    timeoutMs?: number;
-  };
-  podium: {
-    provider: (typeof PODIUM_PROVIDERS)[number];
-    baseUrl: string;
-    tokenUrl: string;
-    clientId?: string;
-    clientSecret?: string;
-    refreshToken?: string;
-    /** Encrypts the rotated refresh token kept in the database; unset: memory only. */
-    tokenEncryptionKey?: string;
-    webhookSecret?: string;
+  embedding: EmbeddingModuleOptions;
+  rerank: RerankModuleOptions;
+  podium: PodiumModuleOptions;
+  /** Podium's webhook deliveries (`POST /webhooks/podium`). */
+  webhooks: {
+    secret?: string;
     /** A delivery signed further than this from our clock is refused as a replay. */
-    webhookToleranceMs: number;
+    toleranceMs: number;
     /** Dead-lettered events lose their payload after this long (0: at once). */
     deadLetterRetentionHours: number;
-    apiVersion?: string;
-    cacheTtlMs: number;
-    breakerFailures: number;
-    breakerCooldownMs: number;
   };
   context: {
     timeoutMs: number;
@@ -102,33 +65,13 @@ export interface AppConfig {
     poolK: number;
     finalK: number;
     maxInFlight: number;
-    coalesceTailWords: number;
-    coalesceTtlMs: number;
   };
-  redaction: { entities: EntityType[]; phoneRegions: CountryCode[] };
-  chat: {
-    /** Unset: the embedding provider's calibrated default. */
-    scoreThreshold?: number;
-    themeBoost: number;
-    companyName: string;
-  };
-  llm: {
-    provider: (typeof LLM_PROVIDERS)[number];
-    model?: string;
-    maxTokens: number;
-    timeoutMs: number;
-    maxAnswerChars: number;
-    anthropicApiKey?: string;
-    anthropicBaseUrl?: string;
-    openaiApiKey?: string;
-    openaiBaseUrl?: string;
-  };
-  curriculum: {
-    provider: (typeof CURRICULUM_PROVIDERS)[number];
-    pocketbaseUrl?: string;
-    pocketbaseAdminEmail?: string;
-    pocketbaseAdminPassword?: string;
-  };
+  coalescer: CoalescerModuleOptions;
+  redaction: RedactionModuleOptions;
+  chat: { themeBoost: number; companyName: string };
+  llm: LlmModuleOptions;
+  /** The local provider's data is the app's demo set, added where the module is mounted. */
+  curriculum: Omit<CurriculumModuleOptions, 'localData'>;
   ingest: {
     maxRecords: number;
     /** Ingestion requests processed at once; more are refused with 429 `ingest_busy`. */

@@ -1,18 +1,30 @@
-import { AdaptersEnv } from './env/adapters.env';
+import { IntersectionType } from '@nestjs/mapped-types';
 
-export { LOG_LEVELS } from './env/server.env';
-export { VECTOR_PROVIDERS } from './env/storage.env';
-export { EMBEDDING_PROVIDERS, RERANK_PROVIDERS } from './env/models.env';
-export { PODIUM_PROVIDERS } from './env/podium.env';
-export { CURRICULUM_PROVIDERS, LLM_PROVIDERS } from './env/chat.env';
+import { AdaptersEnv } from './env/adapters.env';
+import { ChatEnv } from './env/chat.env';
+import { ContextEnv } from './env/context.env';
+import { ModelsEnv } from './env/models.env';
+import { PodiumEnv } from './env/podium.env';
+import { SecurityEnv } from './env/security.env';
+import { ServerEnv } from './env/server.env';
+import { StorageEnv } from './env/storage.env';
+
 export { CHAT_AUTH_MODES } from './env/security.env';
+export { LOG_LEVELS, NODE_ENVS } from './env/server.env';
 
 /**
  * Every environment variable the service reads, validated once at boot. Nothing else reads
- * `process.env`. Defaults give the embedded mode; `.env.example` documents each variable.
- *
- * One class per concern lives in `env/`; each extends the previous one, so this class
- * carries every decorator (class-validator and class-transformer both walk the prototype
- * chain): server → storage → models → context → podium → chat → security → adapters.
+ * `process.env`. The classes in `env/` only parse and check (one class per concern); the
+ * defaults belong to whoever owns each setting (see `load-config.ts`). `.env.example`
+ * documents each variable.
  */
-export class EnvSchema extends AdaptersEnv {}
+export class EnvSchema extends IntersectionType(
+  ServerEnv,
+  StorageEnv,
+  ModelsEnv,
+  ContextEnv,
+  PodiumEnv,
+  ChatEnv,
+  SecurityEnv,
+  AdaptersEnv,
+) {}

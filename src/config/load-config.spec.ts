@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { generateApiKey, hashApiKey } from '../auth/api-keys';
+import { generateApiKey, hashApiKey } from './api-key-entries';
 import { InvalidEnvironmentError, loadConfig } from './load-config';
 
 /** The problems loadConfig throws for `env`, or [] when it accepts it. */
@@ -24,11 +24,8 @@ describe('loadConfig', () => {
   it('gives the embedded defaults with an empty env', () => {
     const sut = loadConfig({});
     expect(sut.server.port).toBe(3004);
-    expect(sut.storage).toMatchObject({
-      vectorProvider: 'pgvector',
-      dataDir: './data',
-      databaseUrl: undefined,
-    });
+    expect(sut.storage.database).toMatchObject({ dataDir: './data', databaseUrl: undefined });
+    expect(sut.storage.vector.provider).toBe('pgvector');
     expect(sut.embedding.provider).toBe('local');
     expect(sut.seedDemoData).toBe(true);
   });
@@ -42,6 +39,28 @@ describe('loadConfig', () => {
       OPENAI_API_KEY: 'k',
     });
     expect(config.rerank).toMatchObject({ provider: 'llm', timeoutMs: 1500 });
+  });
+
+  it('leaves the libs their own defaults: tunables not set stay unset in their slices', () => {
+    const sut = loadConfig({});
+    expect(sut.llm).toEqual({ provider: 'extractive' });
+    expect(sut.storage.vector).toEqual({ provider: 'pgvector', qdrantCollections: {} });
+    expect(sut.coalescer).toEqual({});
+    expect(loadConfig({ QDRANT_TIMEOUT_MS: '700' }).storage.vector.qdrantTimeoutMs).toBe(700);
+  });
+
+  it('reads flags as true/false/1/0 in any case, and refuses anything else by name', () => {
+    expect(loadConfig({ SEED_DEMO_DATA: 'FALSE' }).seedDemoData).toBe(false);
+    expect(loadConfig({ SEED_DEMO_DATA: '1', DATABASE_URL: 'postgres://db/x' }).seedDemoData).toBe(
+      true,
+    );
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).seedDemoData).toBe(false);
+    expect(loadConfig({ METRICS_REQUIRE_KEY: 'True' }).security.metricsRequireKey).toBe(true);
+    expect(loadConfig({ METRICS_REQUIRE_KEY: '0' }).security.metricsRequireKey).toBe(false);
+    expect(problemsOf({ SEED_DEMO_DATA: 'yes', METRICS_REQUIRE_KEY: 'on' })).toEqual([
+      'SEED_DEMO_DATA: SEED_DEMO_DATA must be true, false, 1 or 0',
+      'METRICS_REQUIRE_KEY: METRICS_REQUIRE_KEY must be true, false, 1 or 0',
+    ]);
   });
 
   it('accepts CHAT_PORT as an alias, PORT winning', () => {
@@ -72,7 +91,9 @@ describe('loadConfig', () => {
   });
 
   it('treats empty strings as unset for optional URLs', () => {
-    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).storage.databaseUrl).toBeUndefined();
+    expect(
+      loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).storage.database.databaseUrl,
+    ).toBeUndefined();
   });
 });
 
@@ -168,23 +189,20 @@ describe('loadConfig: security', () => {
   });
 
   it('reads the Podium webhook and token settings, and refuses a token key that is not 256 bits', () => {
-    expect(loadConfig({}).podium).toMatchObject({
-      webhookToleranceMs: 300_000,
+    expect(loadConfig({}).webhooks).toEqual({
+      secret: undefined,
+      toleranceMs: 300_000,
       deadLetterRetentionHours: 168,
-      tokenEncryptionKey: undefined,
     });
+    expect(loadConfig({}).podium.tokenEncryptionKey).toBeUndefined();
     const key = 'ab'.repeat(32);
-    expect(
-      loadConfig({
-        PODIUM_WEBHOOK_TOLERANCE_MS: '60000',
-        PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS: '0',
-        PODIUM_TOKEN_ENCRYPTION_KEY: key,
-      }).podium,
-    ).toMatchObject({
-      webhookToleranceMs: 60_000,
-      deadLetterRetentionHours: 0,
-      tokenEncryptionKey: key,
+    const sut = loadConfig({
+      PODIUM_WEBHOOK_TOLERANCE_MS: '60000',
+      PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS: '0',
+      PODIUM_TOKEN_ENCRYPTION_KEY: key,
     });
+    expect(sut.webhooks).toMatchObject({ toleranceMs: 60_000, deadLetterRetentionHours: 0 });
+    expect(sut.podium.tokenEncryptionKey).toBe(key);
     expect(
       problemsOf({ PODIUM_TOKEN_ENCRYPTION_KEY: 'short', PODIUM_WEBHOOK_TOLERANCE_MS: '10' }).map(
         (p) => p.split(':')[0],
@@ -192,7 +210,7 @@ describe('loadConfig: security', () => {
     ).toEqual(['PODIUM_WEBHOOK_TOLERANCE_MS', 'PODIUM_TOKEN_ENCRYPTION_KEY']);
   });
 
-  it('still validates the variables of every concern class (inherited decorators)', () => {
+  it('still validates the variables of every concern class (intersected decorators)', () => {
     expect(
       problemsOf({
         PORT: 'x',

@@ -1,10 +1,7 @@
-import { availableParallelism } from 'node:os';
-
-import { DATABASE_DEFAULTS } from '@app/database';
 import { parseTokenEncryptionKey } from '@app/podium';
 import { parsePhoneRegions, parseRedactEntities } from '@app/redaction';
 import { plainToInstance } from 'class-transformer';
-import { type ValidationError, validateSync } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 
 import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';
@@ -25,45 +22,54 @@ function describe(errors: ValidationError[]): string[] {
   );
 }
 
+type Variable = keyof EnvSchema;
+
+/** Variables a choice cannot work without: `[when, the choice as written, what it needs]`. */
+const REQUIRED_WITH: Array<[(env: EnvSchema) => boolean, string, Variable[]]> = [
+  [(env) => env.EMBEDDING_PROVIDER === 'openai', 'EMBEDDING_PROVIDER=openai', ['OPENAI_API_KEY']],
+  [(env) => env.EMBEDDING_PROVIDER === 'tei', 'EMBEDDING_PROVIDER=tei', ['TEI_URL']],
+  [
+    (env) => env.RERANK_PROVIDER === 'tei' && !env.TEI_URL,
+    'RERANK_PROVIDER=tei',
+    ['TEI_RERANK_URL'],
+  ],
+  [(env) => env.RERANK_PROVIDER === 'cohere', 'RERANK_PROVIDER=cohere', ['COHERE_API_KEY']],
+  [(env) => env.VECTOR_PROVIDER === 'qdrant', 'VECTOR_PROVIDER=qdrant', ['QDRANT_URL']],
+  [
+    (env) => env.PODIUM_PROVIDER === 'api',
+    'PODIUM_PROVIDER=api',
+    ['PODIUM_CLIENT_ID', 'PODIUM_CLIENT_SECRET', 'PODIUM_REFRESH_TOKEN'],
+  ],
+  [(env) => env.LLM_PROVIDER === 'anthropic', 'LLM_PROVIDER=anthropic', ['ANTHROPIC_API_KEY']],
+  [(env) => env.LLM_PROVIDER === 'openai', 'LLM_PROVIDER=openai', ['OPENAI_API_KEY']],
+  [
+    (env) => env.CURRICULUM_PROVIDER === 'pocketbase',
+    'CURRICULUM_PROVIDER=pocketbase',
+    ['POCKETBASE_URL', 'POCKETBASE_ADMIN_EMAIL', 'POCKETBASE_ADMIN_PASSWORD'],
+  ],
+];
+
+/** The message of what `parse` throws, or nothing. */
+function problemOf(name: Variable, parse: () => unknown): string[] {
+  try {
+    parse();
+    return [];
+  } catch (error) {
+    return [`${name}: ${(error as Error).message}`];
+  }
+}
+
 /** Cross-field rules that a single decorator cannot express. */
 function crossFieldProblems(env: EnvSchema): string[] {
-  const problems: string[] = [];
-  if (env.EMBEDDING_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
-    problems.push('OPENAI_API_KEY: required when EMBEDDING_PROVIDER=openai');
-  }
-  if (env.EMBEDDING_PROVIDER === 'tei' && !env.TEI_URL) {
-    problems.push('TEI_URL: required when EMBEDDING_PROVIDER=tei');
-  }
-  if (env.RERANK_PROVIDER === 'tei' && !env.TEI_RERANK_URL && !env.TEI_URL) {
-    problems.push('TEI_RERANK_URL: required when RERANK_PROVIDER=tei');
-  }
-  if (env.RERANK_PROVIDER === 'cohere' && !env.COHERE_API_KEY) {
-    problems.push('COHERE_API_KEY: required when RERANK_PROVIDER=cohere');
-  }
-  try {
-    parseRedactEntities(env.REDACT_ENTITIES);
-  } catch (error) {
-    problems.push(`REDACT_ENTITIES: ${(error as Error).message}`);
-  }
-  try {
-    parsePhoneRegions(env.REDACT_PHONE_REGIONS);
-  } catch (error) {
-    problems.push(`REDACT_PHONE_REGIONS: ${(error as Error).message}`);
-  }
-  if (env.VECTOR_PROVIDER === 'qdrant' && !env.QDRANT_URL) {
-    problems.push('QDRANT_URL: required when VECTOR_PROVIDER=qdrant');
-  }
-  if (env.PODIUM_PROVIDER === 'api') {
-    for (const name of [
-      'PODIUM_CLIENT_ID',
-      'PODIUM_CLIENT_SECRET',
-      'PODIUM_REFRESH_TOKEN',
-    ] as const) {
-      if (!env[name]) {
-        problems.push(`${name}: required when PODIUM_PROVIDER=api`);
-      }
-    }
-  }
+  const problems = REQUIRED_WITH.flatMap(([applies, choice, needs]) =>
+    applies(env)
+      ? needs.filter((name) => !env[name]).map((name) => `${name}: required when ${choice}`)
+      : [],
+  );
+  problems.push(
+    ...problemOf('REDACT_ENTITIES', () => parseRedactEntities(env.REDACT_ENTITIES)),
+    ...problemOf('REDACT_PHONE_REGIONS', () => parsePhoneRegions(env.REDACT_PHONE_REGIONS)),
+  );
   if (
     env.PODIUM_TOKEN_ENCRYPTION_KEY &&
     !parseTokenEncryptionKey(env.PODIUM_TOKEN_ENCRYPTION_KEY)
@@ -72,31 +78,21 @@ function crossFieldProblems(env: EnvSchema): string[] {
       'PODIUM_TOKEN_ENCRYPTION_KEY: expected a 256-bit key, 64 hex characters or base64 of 32 bytes (e.g. `openssl rand -hex 32`)',
     );
   }
-  if (env.LLM_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY) {
-    problems.push('ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
-  }
-  if (env.LLM_PROVIDER === 'openai' && !env.OPENAI_API_KEY) {
-    problems.push('OPENAI_API_KEY: required when LLM_PROVIDER=openai');
-  }
   if (env.RERANK_PROVIDER === 'llm' && (env.LLM_PROVIDER ?? 'extractive') === 'extractive') {
     // The extractive answerer quotes passages; it cannot grade them.
     problems.push('RERANK_PROVIDER: llm needs LLM_PROVIDER=anthropic or openai');
   }
-  if (env.CURRICULUM_PROVIDER === 'pocketbase') {
-    for (const name of [
-      'POCKETBASE_URL',
-      'POCKETBASE_ADMIN_EMAIL',
-      'POCKETBASE_ADMIN_PASSWORD',
-    ] as const) {
-      if (!env[name]) {
-        problems.push(`${name}: required when CURRICULUM_PROVIDER=pocketbase`);
-      }
-    }
-  }
   return problems;
 }
 
-/** Validates `raw` (normally `process.env`) and maps it into the typed config. */
+/**
+ * Validates `raw` (normally `process.env`) and maps it into the typed config.
+ *
+ * Every default is written once. A lib's settings default in the lib (`DEFAULT_<LIB>_OPTIONS`
+ * next to its options type), so they pass through here unset; this mapping holds only what
+ * the app decides: which provider each lib uses (the embedded mode), the data dir, and the
+ * app's own settings. The env classes only parse.
+ */
 export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   const env = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
   const secure = readSecuritySettings(env);
@@ -116,23 +112,22 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       trustProxy: secure.settings.trustProxy,
     },
     storage: {
-      vectorProvider: env.VECTOR_PROVIDER ?? 'pgvector',
-      dataDir: env.DATA_DIR ?? './data',
-      databaseUrl: env.DATABASE_URL,
       database: {
-        poolMax: env.DATABASE_POOL_MAX ?? DATABASE_DEFAULTS.poolMax,
-        statementTimeoutMs:
-          env.DATABASE_STATEMENT_TIMEOUT_MS ?? DATABASE_DEFAULTS.statementTimeoutMs,
-        connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? DATABASE_DEFAULTS.connectTimeoutMs,
+        dataDir: env.DATA_DIR ?? './data',
+        databaseUrl: env.DATABASE_URL,
+        poolMax: env.DATABASE_POOL_MAX,
+        statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+        connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       },
-      qdrantUrl: env.QDRANT_URL,
-      qdrantApiKey: env.QDRANT_API_KEY,
-      qdrant: {
-        timeoutMs: env.QDRANT_TIMEOUT_MS ?? 5000,
-        collections: {
-          source_chunks: env.QDRANT_COLLECTION_SOURCE_CHUNKS ?? 'source_chunks',
-          topic_summaries: env.QDRANT_COLLECTION_TOPIC_SUMMARIES ?? 'topic_summaries',
-          conversations: env.QDRANT_COLLECTION_CONVERSATIONS ?? 'podium_conversations',
+      vector: {
+        provider: env.VECTOR_PROVIDER ?? 'pgvector',
+        qdrantUrl: env.QDRANT_URL,
+        qdrantApiKey: env.QDRANT_API_KEY,
+        qdrantTimeoutMs: env.QDRANT_TIMEOUT_MS,
+        qdrantCollections: {
+          source_chunks: env.QDRANT_COLLECTION_SOURCE_CHUNKS,
+          topic_summaries: env.QDRANT_COLLECTION_TOPIC_SUMMARIES,
+          conversations: env.QDRANT_COLLECTION_CONVERSATIONS,
         },
       },
       redisUrl: env.REDIS_URL,
@@ -141,12 +136,11 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       provider: env.EMBEDDING_PROVIDER ?? 'local',
       model: env.EMBEDDING_MODEL,
       dimension: env.EMBEDDING_DIMENSION,
-      // One per core: with the server in its own process, 2 workers on 2 cores served
-      // /context at 70 req/s against 60 with one (concurrency 8, warm).
-      workers: env.EMBEDDING_WORKERS ?? Math.min(4, Math.max(1, availableParallelism())),
+      workers: env.EMBEDDING_WORKERS,
       openaiApiKey: env.OPENAI_API_KEY,
       openaiBaseUrl: env.OPENAI_BASE_URL,
       teiUrl: env.TEI_URL,
+      threshold: env.CHAT_SCORE_THRESHOLD,
     },
     rerank: {
       provider: env.RERANK_PROVIDER ?? 'fusion',
@@ -158,20 +152,22 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     },
     podium: {
       provider: env.PODIUM_PROVIDER ?? 'local',
-      baseUrl: env.PODIUM_BASE_URL ?? 'https://api.podium.com/v4',
-      tokenUrl: env.PODIUM_TOKEN_URL ?? 'https://accounts.podium.com/oauth/token',
+      baseUrl: env.PODIUM_BASE_URL,
+      tokenUrl: env.PODIUM_TOKEN_URL,
       clientId: env.PODIUM_CLIENT_ID,
       clientSecret: env.PODIUM_CLIENT_SECRET,
       refreshToken: env.PODIUM_REFRESH_TOKEN,
       tokenEncryptionKey: env.PODIUM_TOKEN_ENCRYPTION_KEY,
-      webhookSecret: env.PODIUM_WEBHOOK_SECRET,
-      webhookToleranceMs: env.PODIUM_WEBHOOK_TOLERANCE_MS ?? SIGNATURE_TOLERANCE_MS,
+      apiVersion: env.PODIUM_API_VERSION,
+      cacheTtlMs: env.PODIUM_CACHE_TTL_MS,
+      breakerFailures: env.PODIUM_BREAKER_FAILURES,
+      breakerCooldownMs: env.PODIUM_BREAKER_COOLDOWN_MS,
+    },
+    webhooks: {
+      secret: env.PODIUM_WEBHOOK_SECRET,
+      toleranceMs: env.PODIUM_WEBHOOK_TOLERANCE_MS ?? SIGNATURE_TOLERANCE_MS,
       // A week: time to look at a failure and re-queue it, not a second archive of messages.
       deadLetterRetentionHours: env.PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS ?? 168,
-      apiVersion: env.PODIUM_API_VERSION,
-      cacheTtlMs: env.PODIUM_CACHE_TTL_MS ?? 30_000,
-      breakerFailures: env.PODIUM_BREAKER_FAILURES ?? 5,
-      breakerCooldownMs: env.PODIUM_BREAKER_COOLDOWN_MS ?? 10_000,
     },
     context: {
       timeoutMs: env.CONTEXT_TIMEOUT_MS ?? 800,
@@ -179,24 +175,25 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       poolK: env.POOL_K ?? 20,
       finalK: env.FINAL_K ?? 5,
       maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
-      coalesceTailWords: env.COALESCE_TAIL_WORDS ?? 8,
-      coalesceTtlMs: env.COALESCE_TTL_MS ?? 10 * 60_000,
+    },
+    coalescer: {
+      tailWords: env.COALESCE_TAIL_WORDS,
+      ttlMs: env.COALESCE_TTL_MS,
     },
     redaction: {
       entities: parseRedactEntities(env.REDACT_ENTITIES),
       phoneRegions: parsePhoneRegions(env.REDACT_PHONE_REGIONS),
     },
     chat: {
-      scoreThreshold: env.CHAT_SCORE_THRESHOLD,
       themeBoost: env.CHAT_THEME_BOOST ?? 0.05,
       companyName: env.CHAT_COMPANY_NAME ?? 'R42 Demo Co',
     },
     llm: {
       provider: env.LLM_PROVIDER ?? 'extractive',
       model: env.LLM_MODEL ?? env.CHAT_MODEL,
-      maxTokens: env.LLM_MAX_TOKENS ?? 1000,
-      timeoutMs: env.LLM_TIMEOUT_MS ?? 30_000,
-      maxAnswerChars: env.LLM_MAX_ANSWER_CHARS ?? 4000,
+      maxTokens: env.LLM_MAX_TOKENS,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxAnswerChars: env.LLM_MAX_ANSWER_CHARS,
       anthropicApiKey: env.ANTHROPIC_API_KEY,
       anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
       openaiApiKey: env.OPENAI_API_KEY,
@@ -217,6 +214,6 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     limits: secure.settings.limits,
     adapters: { vapiSecret: env.VAPI_SECRET },
     // Demo data belongs in the embedded store only, unless explicitly asked for.
-    seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : !env.DATABASE_URL,
+    seedDemoData: env.SEED_DEMO_DATA ?? !env.DATABASE_URL,
   };
 }

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 
-import { type ApiKeyEntry, duplicateKeyProblems, parseApiKeys } from '../auth/api-keys';
+import { type ApiKeyEntry, duplicateKeyProblems, parseApiKeys } from './api-key-entries';
 import { type AppConfig, type ChatAuthConfig, type TrustProxy } from './app-config';
 import { type EnvSchema } from './env.schema';
+import { parseEnvBoolean } from './env/decorators';
 
 /** Defaults: about one replica's measured /search ceiling per key; half of it per bare IP. */
 const DEFAULT_PER_KEY_PER_MINUTE = 6000;
@@ -50,7 +51,7 @@ export function readSecuritySettings(env: EnvSchema): {
     settings: {
       security: {
         apiKeys,
-        metricsRequireKey: env.METRICS_REQUIRE_KEY === 'true',
+        metricsRequireKey: env.METRICS_REQUIRE_KEY ?? false,
         chatAuth: chatAuth(env, problems),
         corsOrigins,
       },
@@ -101,13 +102,14 @@ function chatAuth(env: EnvSchema, problems: string[]): ChatAuthConfig {
 }
 
 function trustProxy(value: string | undefined, problems: string[]): TrustProxy {
-  if (value === undefined || value === 'false' || value === '0') {
+  const flag = value === undefined ? false : parseEnvBoolean(value);
+  if (value === undefined || flag === false) {
     return false;
   }
   // Fastify's `true` trusts every hop, so the leftmost X-Forwarded-For entry (written by the
   // client itself) would become the client IP and per-IP limits could be dodged at will.
   // `true` here means "one proxy in front of us": its own entry, the rightmost, is believed.
-  if (value === 'true') {
+  if (flag === true) {
     return 1;
   }
   if (/^\d+$/.test(value)) {

@@ -4,9 +4,9 @@ import { Injectable } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
 import { scopedLocations } from '../auth/tenant';
-import { type ContextPromptRequestDto } from './context-prompt.dto';
 import { type HistoricalExcerpt } from './context.dto';
 import { ContextService } from './context.service';
+import { type ContextPromptRequestDto } from './context-prompt.dto';
 
 /** Default budget of the whole prompt built by /context/prompt (the spec's example uses 4000). */
 const PROMPT_MAX_TOKENS = 4000;

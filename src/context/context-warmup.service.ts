@@ -1,6 +1,6 @@
 import { PromptService } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
-import { RERANKER, type RerankCandidate, type Reranker } from '@app/rerank';
+import { type RerankCandidate, RERANKER, type Reranker } from '@app/rerank';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 
 import { HybridSearchService } from '../retrieval/hybrid-search.service';

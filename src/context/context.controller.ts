@@ -3,10 +3,10 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
-import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
-import { ContextPromptService } from './context-prompt.service';
 import { ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { ContextService } from './context.service';
+import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
+import { ContextPromptService } from './context-prompt.service';
 
 @ApiTags('context bridge')
 @Controller('context')

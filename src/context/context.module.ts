@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { ContextController } from './context.controller';
+import { ContextService } from './context.service';
 import { ContextPromptService } from './context-prompt.service';
 import { ContextWarmup } from './context-warmup.service';
-import { ContextService } from './context.service';
 import { RelevanceController } from './relevance.controller';
 import { RelevanceService } from './relevance.service';
 

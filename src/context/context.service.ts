@@ -1,5 +1,5 @@
-import { type DeadlineResult, withDeadline } from '@app/common';
 import { TranscriptCoalescer } from '@app/coalescer';
+import { type DeadlineResult, withDeadline } from '@app/common';
 import { type ContactLookup, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { PromptService } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
@@ -12,12 +12,12 @@ import { contactInScope, scopedLocations } from '../auth/tenant';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import {
-  HybridSearchService,
   type HybridPool,
+  HybridSearchService,
   type PoolCandidate,
 } from '../retrieval/hybrid-search.service';
-import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { AdmissionGate } from './admission-gate';
+import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
 

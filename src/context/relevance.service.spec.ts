@@ -1,6 +1,7 @@
 import { type EmbeddingService } from '@app/embedding';
 import { type RerankCandidate, type Reranker } from '@app/rerank';
 
+import { strictDouble } from '../../test/support/doubles';
 import { RelevanceService } from './relevance.service';
 
 describe('RelevanceService', () => {
@@ -9,10 +10,10 @@ describe('RelevanceService', () => {
     same: [2, 0],
     orthogonal: [0, 3],
   };
-  const embedding = {
+  const embedding = strictDouble<EmbeddingService>({
     embedQuery: (text: string) => Promise.resolve(vectors[text]),
     embedDocuments: (texts: string[]) => Promise.resolve(texts.map((t) => vectors[t])),
-  } as unknown as EmbeddingService;
+  });
   let seen: RerankCandidate[];
   const reranker: Reranker = {
     name: 'fusion',

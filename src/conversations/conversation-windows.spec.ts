@@ -1,4 +1,4 @@
-import { type WindowMessage, chunkConversations, windowId } from './conversation-windows';
+import { chunkConversations, windowId, type WindowMessage } from './conversation-windows';
 
 const msg = (
   conv: string,

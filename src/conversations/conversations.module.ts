@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 
-import { ConversationMemory } from './conversation-memory.service';
 import { RelationalModule } from '../relational/relational.module';
-import { HistoryRetention } from './history-retention';
+import { ConversationMemory } from './conversation-memory.service';
 import { HistoryController } from './history.controller';
+import { HistoryRetention } from './history-retention';
 
 /**
  * Conversation memory: stored messages, the windows derived from them, forgetting a

@@ -6,9 +6,9 @@ import { API_KEY_CHALLENGE, ApiKeyService } from '../auth/api-key.service';
 import { RateLimiter } from '../auth/rate-limiter';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { registerIngestHooks } from './ingest-admission';
 import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
+import { registerIngestHooks } from './ingest-admission';
 
 /** Bulk ingestion: the `/ingest/*` routes, their body limit and admission, and the service. */
 @Module({

@@ -1,7 +1,6 @@
+import { InvalidInputError } from '@app/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-
-import { InvalidInputError } from '@app/common';
 
 import { exceedsDepth } from '../common/json-depth';
 import { type IngestFailure } from './ingest.dto';

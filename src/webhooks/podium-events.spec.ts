@@ -1,4 +1,4 @@
-import { WebhookPayloadError, parseDelivery, toAction } from './podium-events';
+import { parseDelivery, toAction, WebhookPayloadError } from './podium-events';
 
 const RECEIVED_AT = new Date('2026-12-01T10:00:00.000Z');
 const body = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8');

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 
 import {
-  SIGNATURE_TOLERANCE_MS,
   parsePodiumTimestamp,
+  SIGNATURE_TOLERANCE_MS,
   verifyPodiumSignature,
 } from './podium-signature';
 

@@ -1,27 +1,13 @@
 import { type PodiumContacts } from '@app/podium';
 
-import { type IngestService } from '../ingest/ingest.service';
-import { WebhookPayloadError } from './podium-events';
-import { type ClaimedEvent } from '../relational/webhook-inbox';
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
 import { type ConversationMemory } from '../conversations/conversation-memory.service';
+import { type IngestService } from '../ingest/ingest.service';
 import { type ContactTombstones, type Tombstone } from '../relational/contact-tombstones';
+import { type ClaimedEvent } from '../relational/webhook-inbox';
+import { WebhookPayloadError } from './podium-events';
 import { WebhookProcessor } from './webhook-processor';
-
-/** A double that fails loudly on any method the test did not stub. */
-function strict<T extends object>(stubs: Partial<Record<keyof T, jest.Mock>>): T {
-  return new Proxy(stubs, {
-    get: (target, prop) => {
-      if (prop in target) {
-        return target[prop as keyof T];
-      }
-      if (prop === 'then') {
-        return undefined;
-      }
-      throw new Error(`unexpected call: ${String(prop)}`);
-    },
-  }) as T;
-}
 
 const event = (type: string, data: unknown, receivedAt = '2026-12-01T10:00:00Z'): ClaimedEvent => ({
   event_id: 'evt-1',
@@ -32,13 +18,17 @@ const event = (type: string, data: unknown, receivedAt = '2026-12-01T10:00:00Z')
   lease_token: 'lease-1',
 });
 
+/** `ingestConversations` accepting the one message it is given. */
+const oneIngested = () =>
+  jest.fn().mockResolvedValue({ received: 1, inserted: 1, skipped: 0, failed: [] });
+
 describe('WebhookProcessor', () => {
   let calls: string[];
   let invalidate: jest.Mock;
 
   /** In-memory tombstones with the real lookup's semantics (merge chains, deletion times). */
   let graves: Map<string, { into: string | null; at: Date }>;
-  const tombstones = {
+  const tombstones = strictDouble<ContactTombstones>({
     recordDeleted: (ids: string[], at: Date) => {
       ids.forEach((id) => graves.set(id, { into: null, at }));
       calls.push(`tombstone ${ids.join(',')}`);
@@ -64,7 +54,7 @@ describe('WebhookProcessor', () => {
       }
       return Promise.resolve({ kind: 'merged', into: grave.into });
     },
-  } as unknown as ContactTombstones;
+  });
 
   beforeEach(() => {
     graves = new Map();
@@ -80,9 +70,9 @@ describe('WebhookProcessor', () => {
     ingest: Partial<Record<keyof IngestService, jest.Mock>> = {},
   ) =>
     new WebhookProcessor(
-      strict<PodiumContacts>({ invalidate }),
-      strict<ConversationMemory>(memory),
-      strict<IngestService>(ingest),
+      strictDouble<PodiumContacts>({ invalidate }),
+      strictDouble<ConversationMemory>(memory),
+      strictDouble<IngestService>(ingest),
       { podium: { provider: 'local' } } as AppConfig,
       tombstones,
     );
@@ -122,12 +112,7 @@ describe('WebhookProcessor', () => {
   });
 
   it('a message processed after its contact was deleted or merged cannot undo that', async () => {
-    const ingestConversations = jest.fn().mockResolvedValue({
-      received: 1,
-      inserted: 1,
-      skipped: 0,
-      failed: [],
-    });
+    const ingestConversations = oneIngested();
     const sut = build(
       {
         forgetContact: jest.fn().mockResolvedValue(0),
@@ -158,12 +143,7 @@ describe('WebhookProcessor', () => {
   });
 
   it('a deletion drops only messages written before it; contact.created lifts it for new ones', async () => {
-    const ingestConversations = jest.fn().mockResolvedValue({
-      received: 1,
-      inserted: 1,
-      skipped: 0,
-      failed: [],
-    });
+    const ingestConversations = oneIngested();
     const sut = build({ forgetContact: jest.fn().mockResolvedValue(0) }, { ingestConversations });
     const message = (createdAt: string, receivedAt: string) =>
       event(
@@ -221,12 +201,7 @@ describe('WebhookProcessor', () => {
   });
 
   it('message.received goes through ingestConversations as one record', async () => {
-    const ingestConversations = jest.fn().mockResolvedValue({
-      received: 1,
-      inserted: 1,
-      skipped: 0,
-      failed: [],
-    });
+    const ingestConversations = oneIngested();
     const sut = build({}, { ingestConversations });
     await sut.process(
       event('message.received', {

@@ -5,14 +5,14 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConversationMemory } from '../conversations/conversation-memory.service';
 import { IngestService } from '../ingest/ingest.service';
 import { ContactTombstones } from '../relational/contact-tombstones';
+import { type ClaimedEvent } from '../relational/webhook-inbox';
 import {
   type ContactKeying,
   type HandledEventType,
-  WebhookPayloadError,
   isHandledEventType,
   toAction,
+  WebhookPayloadError,
 } from './podium-events';
-import { type ClaimedEvent } from '../relational/webhook-inbox';
 
 /** What processing did; `skipped` events are done but changed nothing. */
 export type ProcessResult = { outcome: 'processed' | 'skipped'; type: HandledEventType };

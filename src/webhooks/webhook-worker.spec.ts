@@ -2,14 +2,15 @@ import { DatabaseUnavailableError } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 
-import { type MetricsService } from '../metrics/metrics.service';
-import { WebhookPayloadError } from './podium-events';
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
+import { type MetricsService } from '../metrics/metrics.service';
 import { type ContactTombstones } from '../relational/contact-tombstones';
 import { type ClaimedEvent, type Lease, type WebhookInbox } from '../relational/webhook-inbox';
+import { WebhookPayloadError } from './podium-events';
 import { WebhookMetrics } from './webhook-metrics';
 import { type ProcessResult, type WebhookProcessor } from './webhook-processor';
-import { WORKER, WebhookWorker } from './webhook-worker';
+import { WebhookWorker, WORKER } from './webhook-worker';
 
 type State = 'pending' | 'leased' | 'done' | 'dead';
 
@@ -110,11 +111,11 @@ describe('WebhookWorker', () => {
   });
   const worker = (deadLetterRetentionHours: number) =>
     new WebhookWorker(
-      inbox as unknown as WebhookInbox,
-      { process } as unknown as WebhookProcessor,
+      strictDouble<WebhookInbox>(inbox),
+      strictDouble<WebhookProcessor>({ process }),
       new WebhookMetrics({ registry: new Registry() } as MetricsService),
-      { purgeExpired } as unknown as ContactTombstones,
-      { podium: { deadLetterRetentionHours } } as AppConfig,
+      strictDouble<ContactTombstones>({ purgeExpired }),
+      { webhooks: { deadLetterRetentionHours } } as AppConfig,
     );
   afterEach(() => jest.useRealTimers());
 

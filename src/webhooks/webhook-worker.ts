@@ -10,8 +10,8 @@ import {
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ContactTombstones } from '../relational/contact-tombstones';
-import { WebhookPayloadError } from './podium-events';
 import { type ClaimedEvent, type Lease, WebhookInbox } from '../relational/webhook-inbox';
+import { WebhookPayloadError } from './podium-events';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -155,7 +155,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     if (Date.now() - this.lastPurge > WORKER.purgeEveryMs) {
       this.lastPurge = Date.now();
       await this.inbox.purgeProcessed();
-      await this.inbox.redactDeadLetters(this.config.podium.deadLetterRetentionHours);
+      await this.inbox.redactDeadLetters(this.config.webhooks.deadLetterRetentionHours);
       await this.tombstones.purgeExpired();
     }
     if (this.inHand.size > 0) {
@@ -207,7 +207,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
         : describe(result.error);
     const permanent = result.status === 'error' && result.error instanceof WebhookPayloadError;
     if (permanent || event.attempts >= WORKER.maxAttempts) {
-      await this.inbox.markFailed(event, reason, this.config.podium.deadLetterRetentionHours > 0);
+      await this.inbox.markFailed(event, reason, this.config.webhooks.deadLetterRetentionHours > 0);
       this.metrics.events.inc({ type, outcome: 'dead' });
       // Ids and types only: payloads hold customer text.
       this.logger.error(

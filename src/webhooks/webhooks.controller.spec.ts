@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { type FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 
+import { strictDouble } from '../../test/support/doubles';
 import { type AppConfig } from '../config/app-config';
 import { type MetricsService } from '../metrics/metrics.service';
 import { type WebhookInbox } from '../relational/webhook-inbox';
@@ -39,13 +40,13 @@ describe('WebhooksController', () => {
     status = jest.fn();
     registry = new Registry();
     return new WebhooksController(
-      { podium: { webhookSecret, webhookToleranceMs } } as AppConfig,
-      { ready: true, insert } as unknown as WebhookInbox,
-      { kick } as unknown as WebhookWorker,
+      { webhooks: { secret: webhookSecret, toleranceMs: webhookToleranceMs } } as AppConfig,
+      strictDouble<WebhookInbox>({ ready: true, insert }),
+      strictDouble<WebhookWorker>({ kick }),
       new WebhookMetrics({ registry } as MetricsService),
     );
   };
-  const reply = () => ({ status }) as unknown as FastifyReply;
+  const reply = () => strictDouble<FastifyReply>({ status });
   const outcomes = async () =>
     (await registry.getSingleMetric('context_bridge_webhook_deliveries_total')!.get()).values.map(
       (v) => `${v.labels.outcome}=${v.value}`,

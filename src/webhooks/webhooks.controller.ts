@@ -6,14 +6,14 @@ import { type FastifyReply } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { WebhookInbox } from '../relational/webhook-inbox';
+import { isHandledEventType, parseDelivery } from './podium-events';
 import {
   PODIUM_SIGNATURE_HEADER,
   PODIUM_TIMESTAMP_HEADER,
   type SignatureFailure,
   verifyPodiumSignature,
 } from './podium-signature';
-import { isHandledEventType, parseDelivery } from './podium-events';
-import { WebhookInbox } from '../relational/webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookWorker } from './webhook-worker';
 
@@ -58,7 +58,7 @@ export class WebhooksController {
     @Headers(PODIUM_SIGNATURE_HEADER) signature: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookAck> {
-    const secret = this.config.podium.webhookSecret;
+    const secret = this.config.webhooks.secret;
     if (!secret) {
       this.metrics.deliveries.inc({ outcome: 'not_configured' });
       // Never accept unsigned events: without a secret nothing could be verified.
@@ -74,7 +74,7 @@ export class WebhooksController {
     const check = verifyPodiumSignature(
       { secret, rawBody, timestamp, signature },
       Date.now(),
-      this.config.podium.webhookToleranceMs,
+      this.config.webhooks.toleranceMs,
     );
     if (!check.ok) {
       this.metrics.deliveries.inc({ outcome: 'unauthorized' });

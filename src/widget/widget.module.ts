@@ -2,8 +2,8 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type FastifyInstance } from 'fastify';
 
-import { WidgetAssets } from './widget-assets.service';
 import { sendDemoPage, WidgetController } from './widget.controller';
+import { WidgetAssets } from './widget-assets.service';
 
 /** Serves the `<r42-chat>` bundle (`GET /widget/r42-chat.js`) and its demo page (`/widget/`). */
 @Module({ controllers: [WidgetController], providers: [WidgetAssets] })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import { fakeDeltas, fakeModelReply, pause, SHORT_REPLY } from './anthropic-server';
 import { hold, listenOnLoopback, readBody } from './loopback';

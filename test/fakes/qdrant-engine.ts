@@ -1,7 +1,6 @@
 import type { components } from '../../node_modules/@qdrant/js-client-rest/dist/types/openapi/generated_schema.js' with {
   'resolution-mode': 'import',
 };
-
 import { assertIndexed, matches } from './qdrant-filter';
 /**
  * The in-memory state of the fake Qdrant and its write/filter semantics: collections with an

@@ -1,11 +1,11 @@
 import {
+  asList,
   type FakeCollection,
+  indexType,
+  pointKey,
   QdrantHttpError,
   type S,
   type StoredPoint,
-  asList,
-  indexType,
-  pointKey,
 } from './qdrant-engine';
 
 /**

@@ -1,10 +1,10 @@
 import {
   type FakeCollection,
   type FakeQdrantEngine,
+  pointKey,
   QdrantHttpError,
   type S,
   type StoredPoint,
-  pointKey,
 } from './qdrant-engine';
 
 /**

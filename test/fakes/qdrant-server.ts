@@ -1,12 +1,12 @@
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import type { operations } from '../../node_modules/@qdrant/js-client-rest/dist/types/openapi/generated_schema.js' with {
   'resolution-mode': 'import',
 };
 import { qdrantRequestValidators } from '../support/qdrant-schema';
+import { hold, listenOnLoopback, readBody } from './loopback';
 import { FakeQdrantEngine, QdrantHttpError, type S } from './qdrant-engine';
 import { query, retrieve } from './qdrant-query';
-import { hold, listenOnLoopback, readBody } from './loopback';
 
 /**
  * A loopback server speaking Qdrant's REST API for the endpoints the provider uses, typed

@@ -1,8 +1,7 @@
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-
-import { fakeEmbedding } from './openai-server';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import { listenOnLoopback, readBody } from './loopback';
+import { fakeEmbedding } from './openai-server';
 
 export interface FakeTeiEmbed {
   url: string;

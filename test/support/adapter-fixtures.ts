@@ -1,13 +1,13 @@
 import { Database } from '@app/database';
 import { EMBEDDING_PROVIDER } from '@app/embedding';
 import {
-  type LocalPodiumContacts,
   LocalPodiumContacts as Contacts,
+  type LocalPodiumContacts,
   PODIUM_CONTACTS,
 } from '@app/podium';
 
 import { LocalEmbeddingProvider } from '../../libs/embedding/src/local/local-embedding.provider';
-import { generateApiKey } from '../../src/auth/api-keys';
+import { generateApiKey } from '../../src/config/api-key-entries';
 import { bootTestApp, postJson, type TestApp } from './app';
 import { HISTORY } from './auth-fixtures';
 import { FaultSwitch } from './faults';

@@ -1,4 +1,4 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 /**
  * Options for {@link CoalescerModule}; all optional. The per-call tail lives in Redis when the
@@ -25,7 +25,4 @@ export interface CoalescerModuleOptions {
 }
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: COALESCER_OPTIONS } =
-  new ConfigurableModuleBuilder<CoalescerModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<CoalescerModuleOptions>();

@@ -1,4 +1,4 @@
-import { overlapLength, tailWordsForMs, wordTail, words } from './tail';
+import { overlapLength, tailWordsForMs, words, wordTail } from './tail';
 
 describe('tail helpers', () => {
   it('converts a tail in ms to words at 150 words a minute, rounding up to at least one', () => {

@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
 import { ConfigurationError } from '@app/common';
+import { Logger } from '@nestjs/common';
 
 import { resolveCoalescerConfig } from './coalescer.config';
 import { type CoalescerModuleOptions } from './coalescer.module-definition';

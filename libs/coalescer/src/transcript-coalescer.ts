@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { type CoalescerConfig } from './coalescer.config';
 import { COALESCER_CONFIG, COALESCER_STATE_STORE } from './coalescer.constants';
 import { type CoalescerStateStore } from './interfaces/coalescer-state-store.interface';
-import { overlapLength, wordTail, words } from './tail';
+import { overlapLength, words, wordTail } from './tail';
 
 /** What {@link TranscriptCoalescer.feed} returns. */
 export interface CoalescedQuery {

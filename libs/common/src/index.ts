@@ -2,3 +2,4 @@ export * from './deadline';
 export * from './errors';
 export * from './hash';
 export * from './lexical-terms';
+export * from './root-module';

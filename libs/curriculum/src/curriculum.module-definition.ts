@@ -1,9 +1,10 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 import { type CurriculumData } from './local/local-curriculum.source';
 
 /** The provider names `CURRICULUM_PROVIDER` accepts. */
-export type CurriculumProviderName = 'local' | 'pocketbase';
+export const CURRICULUM_PROVIDERS = ['local', 'pocketbase'] as const;
+export type CurriculumProviderName = (typeof CURRICULUM_PROVIDERS)[number];
 
 export interface CurriculumModuleOptions {
   provider: CurriculumProviderName;
@@ -18,7 +19,4 @@ export interface CurriculumModuleOptions {
 }
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: CURRICULUM_OPTIONS } =
-  new ConfigurableModuleBuilder<CurriculumModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<CurriculumModuleOptions>();

@@ -13,6 +13,7 @@
 export { CurriculumModule } from './curriculum.module';
 export {
   CURRICULUM_OPTIONS,
+  CURRICULUM_PROVIDERS,
   type CurriculumModuleOptions,
   type CurriculumProviderName,
 } from './curriculum.module-definition';

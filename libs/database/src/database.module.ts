@@ -1,18 +1,10 @@
-import {
-  ConfigurableModuleBuilder,
-  Inject,
-  Module,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 
 import { Database, type DatabaseOptions } from './database';
 import { DatabaseOpener } from './database-opener';
 
-const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
-  new ConfigurableModuleBuilder<DatabaseOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = configurableRootModule<DatabaseOptions>();
 
 /**
  * Owns the Postgres connection: opens and migrates it at module init ({@link DatabaseOpener}),

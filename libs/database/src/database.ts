@@ -30,11 +30,12 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
 }
 
-export const DATABASE_DEFAULTS = {
+/** Every default of {@link DatabaseOptions}, applied here. */
+export const DEFAULT_DATABASE_OPTIONS = {
   poolMax: 10,
   statementTimeoutMs: 30_000,
   connectTimeoutMs: 5_000,
-} as const;
+} satisfies Partial<DatabaseOptions>;
 
 /** The answer of {@link Database.check}: up, or down with a reason safe to show. */
 export type DatabaseHealth = { up: true } | { up: false; reason: string };
@@ -160,9 +161,10 @@ export class Database implements SqlExecutor {
     }
     const client = new PgClient({
       url: this.options.databaseUrl,
-      poolMax: this.options.poolMax ?? DATABASE_DEFAULTS.poolMax,
-      statementTimeoutMs: this.options.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
-      connectTimeoutMs: this.options.connectTimeoutMs ?? DATABASE_DEFAULTS.connectTimeoutMs,
+      poolMax: this.options.poolMax ?? DEFAULT_DATABASE_OPTIONS.poolMax,
+      statementTimeoutMs:
+        this.options.statementTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.statementTimeoutMs,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
       // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
       sessionSettings: { 'hnsw.ef_search': HNSW_EF_SEARCH },
     });

@@ -1,6 +1,10 @@
 import { type Provider } from '@nestjs/common';
 
-import { EMBEDDING_OPTIONS, type EmbeddingModuleOptions } from './embedding.module-definition';
+import {
+  DEFAULT_EMBEDDING_OPTIONS,
+  EMBEDDING_OPTIONS,
+  type EmbeddingModuleOptions,
+} from './embedding.module-definition';
 import {
   EMBEDDING_PROVIDER,
   type EmbeddingProvider,
@@ -13,7 +17,9 @@ import { TeiEmbeddingProvider } from './tei/tei-embedding.provider';
 export function createEmbeddingProvider(options: EmbeddingModuleOptions): EmbeddingProvider {
   switch (options.provider) {
     case 'local':
-      return new LocalEmbeddingProvider({ workers: options.workers ?? 1 });
+      return new LocalEmbeddingProvider({
+        workers: options.workers ?? DEFAULT_EMBEDDING_OPTIONS.workers,
+      });
     case 'openai':
       return new OpenAiEmbeddingProvider({
         apiKey: options.openaiApiKey ?? '',

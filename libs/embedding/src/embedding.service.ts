@@ -1,3 +1,4 @@
+import { DependencyError, InvalidInputError } from '@app/common';
 import {
   Inject,
   Injectable,
@@ -5,10 +6,13 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DependencyError, InvalidInputError } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
-import { EMBEDDING_OPTIONS, type EmbeddingModuleOptions } from './embedding.module-definition';
+import {
+  DEFAULT_EMBEDDING_OPTIONS,
+  EMBEDDING_OPTIONS,
+  type EmbeddingModuleOptions,
+} from './embedding.module-definition';
 import {
   EMBEDDING_PROVIDER,
   type EmbeddingModelInfo,
@@ -30,7 +34,7 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
     @Inject(EMBEDDING_OPTIONS) private readonly options: EmbeddingModuleOptions,
   ) {
-    const size = options.queryCacheSize ?? 2000;
+    const size = options.queryCacheSize ?? DEFAULT_EMBEDDING_OPTIONS.queryCacheSize;
     this.queryCache = size > 0 ? new LRUCache({ max: size }) : undefined;
   }
 

@@ -1,5 +1,9 @@
 export { EmbeddingModule } from './embedding.module';
-export { type EmbeddingModuleOptions } from './embedding.module-definition';
+export {
+  DEFAULT_EMBEDDING_OPTIONS,
+  EMBEDDING_PROVIDERS,
+  type EmbeddingModuleOptions,
+} from './embedding.module-definition';
 export { createEmbeddingProvider } from './embedding.providers';
 export { EmbeddingService } from './embedding.service';
 export {

@@ -26,12 +26,13 @@ export {
   type ChatTurn,
   type GenerationRequest,
   LLM_PROVIDER,
+  LLM_PROVIDERS,
   type LlmInfo,
   type LlmProvider,
   type LlmProviderName,
 } from './interfaces/llm-provider.interface';
 export { LlmModule } from './llm.module';
-export { LLM_OPTIONS, type LlmModuleOptions } from './llm.module-definition';
+export { DEFAULT_LLM_OPTIONS, LLM_OPTIONS, type LlmModuleOptions } from './llm.module-definition';
 export { createLlmProvider } from './llm.providers';
 export { type LlmLimits, LlmService } from './llm.service';
 export {

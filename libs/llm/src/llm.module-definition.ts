@@ -1,4 +1,4 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 import { type LlmProviderName } from './interfaces/llm-provider.interface';
 
@@ -7,11 +7,11 @@ export interface LlmModuleOptions {
   provider: LlmProviderName;
   /** Defaults: `claude-haiku-4-5-20251001` (anthropic), `gpt-4o-mini` (openai). */
   model?: string;
-  /** The vendor's `max_tokens` / `max_completion_tokens`. Default 1000 (the R42 spec's). */
+  /** The vendor's `max_tokens` / `max_completion_tokens` (the R42 spec's 1000). */
   maxTokens?: number;
-  /** Whole-answer generation deadline, first byte to last delta. Default 30 s. */
+  /** Whole-answer generation deadline, first byte to last delta. */
   timeoutMs?: number;
-  /** Longest answer streamed, in characters; generation is cut off there. Default 4000. */
+  /** Longest answer streamed, in characters; generation is cut off there. */
   maxAnswerChars?: number;
   anthropicApiKey?: string;
   /** Overrides `https://api.anthropic.com` (a gateway, a proxy, a test server). */
@@ -21,15 +21,18 @@ export interface LlmModuleOptions {
   openaiBaseUrl?: string;
   /**
    * SDK retries of a failed request before the first byte (429, 5xx, 529, connection
-   * errors). Default 1. They never outlive `timeoutMs`: the deadline aborts them.
+   * errors). They never outlive `timeoutMs`: the deadline aborts them.
    */
   maxRetries?: number;
 }
 
-export const DEFAULT_LLM_LIMITS = { maxTokens: 1000, timeoutMs: 30_000, maxAnswerChars: 4000 };
+/** Every default of {@link LlmModuleOptions}, applied by the lib (its providers included). */
+export const DEFAULT_LLM_OPTIONS = {
+  maxTokens: 1000,
+  timeoutMs: 30_000,
+  maxAnswerChars: 4000,
+  maxRetries: 1,
+} satisfies Partial<LlmModuleOptions>;
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: LLM_OPTIONS } =
-  new ConfigurableModuleBuilder<LlmModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<LlmModuleOptions>();

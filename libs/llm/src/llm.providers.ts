@@ -4,7 +4,7 @@ import { type Provider } from '@nestjs/common';
 import { AnthropicLlmProvider } from './anthropic/anthropic-llm.provider';
 import { ExtractiveLlmProvider } from './extractive/extractive-llm.provider';
 import { LLM_PROVIDER, type LlmProvider } from './interfaces/llm-provider.interface';
-import { DEFAULT_LLM_LIMITS, LLM_OPTIONS, type LlmModuleOptions } from './llm.module-definition';
+import { DEFAULT_LLM_OPTIONS, LLM_OPTIONS, type LlmModuleOptions } from './llm.module-definition';
 import { OpenAiLlmProvider } from './openai/openai-llm.provider';
 
 /**
@@ -13,36 +13,32 @@ import { OpenAiLlmProvider } from './openai/openai-llm.provider';
  * answer length) are not applied here but by `LlmService`, around whichever is chosen.
  */
 export function createLlmProvider(options: LlmModuleOptions): LlmProvider {
-  const maxTokens = options.maxTokens ?? DEFAULT_LLM_LIMITS.maxTokens;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_LIMITS.timeoutMs;
+  const maxTokens = options.maxTokens ?? DEFAULT_LLM_OPTIONS.maxTokens;
+  /** What both vendor SDKs take; an empty key only works behind a gateway that adds its own. */
+  const vendor = (variable: string, apiKey?: string, baseURL?: string) => {
+    if (!apiKey && !baseURL) {
+      throw new ConfigurationError(`LLM_PROVIDER=${options.provider} needs ${variable}.`);
+    }
+    return {
+      apiKey: apiKey ?? '',
+      baseURL,
+      model: options.model,
+      maxTokens,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+    };
+  };
   switch (options.provider) {
     case 'extractive':
       return new ExtractiveLlmProvider({ maxTokens });
     case 'anthropic':
-      // An empty key is only meaningful behind a gateway that adds its own credentials.
-      if (!options.anthropicApiKey && !options.anthropicBaseUrl) {
-        throw new ConfigurationError('LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY.');
-      }
-      return new AnthropicLlmProvider({
-        apiKey: options.anthropicApiKey ?? '',
-        baseURL: options.anthropicBaseUrl,
-        model: options.model,
-        maxTokens,
-        timeoutMs,
-        maxRetries: options.maxRetries,
-      });
+      return new AnthropicLlmProvider(
+        vendor('ANTHROPIC_API_KEY', options.anthropicApiKey, options.anthropicBaseUrl),
+      );
     case 'openai':
-      if (!options.openaiApiKey && !options.openaiBaseUrl) {
-        throw new ConfigurationError('LLM_PROVIDER=openai needs OPENAI_API_KEY.');
-      }
-      return new OpenAiLlmProvider({
-        apiKey: options.openaiApiKey ?? '',
-        baseURL: options.openaiBaseUrl,
-        model: options.model,
-        maxTokens,
-        timeoutMs,
-        maxRetries: options.maxRetries,
-      });
+      return new OpenAiLlmProvider(
+        vendor('OPENAI_API_KEY', options.openaiApiKey, options.openaiBaseUrl),
+      );
   }
 }
 

@@ -8,7 +8,7 @@ import {
   type LlmProvider,
   type LlmProviderName,
 } from './interfaces/llm-provider.interface';
-import { DEFAULT_LLM_LIMITS, LLM_OPTIONS, type LlmModuleOptions } from './llm.module-definition';
+import { DEFAULT_LLM_OPTIONS, LLM_OPTIONS, type LlmModuleOptions } from './llm.module-definition';
 
 export type LlmLimits = Pick<LlmModuleOptions, 'timeoutMs' | 'maxAnswerChars'>;
 
@@ -44,8 +44,8 @@ export class LlmService implements LlmProvider {
     @Inject(LLM_PROVIDER) private readonly provider: LlmProvider,
     @Inject(LLM_OPTIONS) limits: LlmLimits,
   ) {
-    this.timeoutMs = limits.timeoutMs ?? DEFAULT_LLM_LIMITS.timeoutMs;
-    this.maxAnswerChars = limits.maxAnswerChars ?? DEFAULT_LLM_LIMITS.maxAnswerChars;
+    this.timeoutMs = limits.timeoutMs ?? DEFAULT_LLM_OPTIONS.timeoutMs;
+    this.maxAnswerChars = limits.maxAnswerChars ?? DEFAULT_LLM_OPTIONS.maxAnswerChars;
   }
 
   get info(): LlmInfo {

@@ -1,6 +1,7 @@
+import { configurableRootModule } from '@app/common';
 import { Database } from '@app/database';
 import { RedisConnection } from '@app/redis';
-import { ConfigurableModuleBuilder, Logger, Module, type Provider } from '@nestjs/common';
+import { Logger, Module, type Provider } from '@nestjs/common';
 
 import { ApiPodiumContacts } from './api/api-podium-contacts';
 import { type ContactCache } from './api/cache/contact-cache';
@@ -11,12 +12,15 @@ import { DatabaseRefreshTokenStore, parseTokenEncryptionKey } from './api/refres
 import { PODIUM_CONTACTS, type PodiumContacts } from './interfaces/podium-contacts.interface';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
 
+/** The CRMs `PODIUM_PROVIDER` accepts: the embedded contacts table, or Podium's API. */
+export const PODIUM_PROVIDERS = ['local', 'api'] as const;
+
 /**
  * `provider` picks the implementation; the rest configures `api` (ignored by `local`).
  * `clientId`, `clientSecret` and `refreshToken` are required for `api`.
  */
 export interface PodiumModuleOptions extends Partial<PodiumApiOptions> {
-  provider: 'local' | 'api';
+  provider: (typeof PODIUM_PROVIDERS)[number];
   /**
    * AES-256 key (64 hex or base64 of 32 bytes) for keeping rotated refresh tokens in the
    * database; without it they live in memory only.
@@ -25,10 +29,7 @@ export interface PodiumModuleOptions extends Partial<PodiumApiOptions> {
 }
 
 const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
-  new ConfigurableModuleBuilder<PodiumModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<PodiumModuleOptions>();
 
 /** How long boot waits for the cache's Redis before going on without it (misses until it is up). */
 const REDIS_BOOT_WAIT_MS = 2000;
@@ -43,10 +44,7 @@ export async function createPodiumContacts(
     case 'local':
       return new LocalPodiumContacts(database);
     case 'api': {
-      const resolved = resolvePodiumApiOptions({
-        ...options,
-        cacheTtlMs: options.cacheTtlMs ?? 30_000,
-      });
+      const resolved = resolvePodiumApiOptions(options);
       const key = options.tokenEncryptionKey
         ? parseTokenEncryptionKey(options.tokenEncryptionKey)
         : undefined;

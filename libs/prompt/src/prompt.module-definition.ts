@@ -1,4 +1,4 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 import { type TokenizerEncoding } from './tokenizer/token-counter';
 
@@ -14,7 +14,4 @@ export interface PromptModuleOptions {
 }
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: PROMPT_OPTIONS } =
-  new ConfigurableModuleBuilder<PromptModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<PromptModuleOptions>();

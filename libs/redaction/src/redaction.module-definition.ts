@@ -1,4 +1,4 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 import type { RedactorOptions } from './redactor';
 
@@ -6,7 +6,4 @@ import type { RedactorOptions } from './redactor';
 export type RedactionModuleOptions = RedactorOptions;
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: REDACTION_OPTIONS } =
-  new ConfigurableModuleBuilder<RedactionModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<RedactionModuleOptions>();

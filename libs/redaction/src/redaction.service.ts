@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 
-import { type RedactionModuleOptions, REDACTION_OPTIONS } from './redaction.module-definition';
+import { REDACTION_OPTIONS, type RedactionModuleOptions } from './redaction.module-definition';
 import { Redactor } from './redactor';
 
 /**

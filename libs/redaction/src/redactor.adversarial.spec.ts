@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { ADVERSARIAL_SEEDS, adversarial } from './adversarial';
+import { adversarial, ADVERSARIAL_SEEDS } from './adversarial';
 import { PLACEHOLDERS } from './entity-types';
 import { Redactor } from './redactor';
 

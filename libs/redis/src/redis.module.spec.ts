@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 
 import { startRedis, type TestRedis } from '../../../test/support/redis';
-import { RedisCommandTimeoutError, RedisConnection, withCommandTimeout } from './redis-connection';
 import { RedisModule } from './redis.module';
+import { RedisCommandTimeoutError, RedisConnection, withCommandTimeout } from './redis-connection';
 
 /** Two consumers in different modules, as the coalescer and the contact cache are. */
 @Injectable()

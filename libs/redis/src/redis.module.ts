@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 
-import { RedisConnection, type RedisModuleOptions } from './redis-connection';
 import { ConfigurableModuleClass, REDIS_OPTIONS } from './redis.module-definition';
+import { RedisConnection, type RedisModuleOptions } from './redis-connection';
 
 /**
  * One Redis client per process, for every module that shares state between replicas. Without

@@ -22,6 +22,7 @@ export {
 } from './fusion/fusion-score';
 export { FusionReranker } from './fusion/fusion.reranker';
 export {
+  RERANK_PROVIDERS,
   RERANKER,
   type RerankCandidate,
   type Reranker,

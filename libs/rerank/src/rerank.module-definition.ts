@@ -1,4 +1,4 @@
-import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { configurableRootModule } from '@app/common';
 
 import { type FusionOptions } from './fusion/fusion-score';
 import { type RerankerName } from './interfaces/reranker.interface';
@@ -19,7 +19,4 @@ export interface RerankModuleOptions {
 }
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: RERANK_OPTIONS } =
-  new ConfigurableModuleBuilder<RerankModuleOptions>()
-    .setClassMethodName('forRoot')
-    .setExtras({ isGlobal: true }, (def, extras) => ({ ...def, global: extras.isGlobal }))
-    .build();
+  configurableRootModule<RerankModuleOptions>();

@@ -4,8 +4,8 @@ import { Test } from '@nestjs/testing';
 
 import { CohereReranker } from './cohere/cohere.reranker';
 import { FusionReranker } from './fusion/fusion.reranker';
-import { LlmReranker } from './llm/llm.reranker';
 import { RERANKER, type Reranker } from './interfaces/reranker.interface';
+import { LlmReranker } from './llm/llm.reranker';
 import { NoneReranker } from './none/none.reranker';
 import { RerankModule } from './rerank.module';
 import { createReranker } from './rerank.providers';

@@ -4,8 +4,8 @@ import { type Provider } from '@nestjs/common';
 
 import { CohereReranker } from './cohere/cohere.reranker';
 import { FusionReranker } from './fusion/fusion.reranker';
-import { LlmReranker } from './llm/llm.reranker';
 import { RERANKER, type Reranker } from './interfaces/reranker.interface';
+import { LlmReranker } from './llm/llm.reranker';
 import { NoneReranker } from './none/none.reranker';
 import { RERANK_OPTIONS, type RerankModuleOptions } from './rerank.module-definition';
 import { TeiReranker } from './tei/tei.reranker';

@@ -2,5 +2,9 @@ export * from './interfaces/vector-store.interface';
 export { PgVectorStore } from './pgvector/pgvector.store';
 export { QdrantStore, type QdrantStoreOptions } from './qdrant/qdrant.store';
 export { VectorModule } from './vector.module';
-export { type VectorModuleOptions } from './vector.module-definition';
+export {
+  DEFAULT_VECTOR_OPTIONS,
+  VECTOR_PROVIDERS,
+  type VectorModuleOptions,
+} from './vector.module-definition';
 export { createVectorStore } from './vector.providers';

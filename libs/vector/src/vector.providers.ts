@@ -1,17 +1,15 @@
-import { ConfigurationError } from '@app/common';
+import { ConfigurationError, withDefaults } from '@app/common';
 import { Database } from '@app/database';
 import { type Provider } from '@nestjs/common';
 
 import { VECTOR_STORE, type VectorStore } from './interfaces/vector-store.interface';
 import { PgVectorStore } from './pgvector/pgvector.store';
 import { QdrantStore } from './qdrant/qdrant.store';
-import { VECTOR_OPTIONS, type VectorModuleOptions } from './vector.module-definition';
-
-const DEFAULT_QDRANT_COLLECTIONS = {
-  conversations: 'podium_conversations',
-  source_chunks: 'source_chunks',
-  topic_summaries: 'topic_summaries',
-};
+import {
+  DEFAULT_VECTOR_OPTIONS,
+  VECTOR_OPTIONS,
+  type VectorModuleOptions,
+} from './vector.module-definition';
 
 /** Picks the store implementation from config; exhaustive so a new provider must be handled. */
 export function createVectorStore(options: VectorModuleOptions, database: Database): VectorStore {
@@ -25,8 +23,11 @@ export function createVectorStore(options: VectorModuleOptions, database: Databa
       return new QdrantStore({
         url: options.qdrantUrl,
         apiKey: options.qdrantApiKey,
-        timeoutMs: options.qdrantTimeoutMs ?? 5000,
-        collections: options.qdrantCollections ?? DEFAULT_QDRANT_COLLECTIONS,
+        timeoutMs: options.qdrantTimeoutMs ?? DEFAULT_VECTOR_OPTIONS.qdrantTimeoutMs,
+        collections: withDefaults(
+          DEFAULT_VECTOR_OPTIONS.qdrantCollections,
+          options.qdrantCollections,
+        ),
       });
   }
 }

@@ -5,8 +5,8 @@ import { type FastifyInstance } from 'fastify';
 import { ChatModule } from '../../chat/chat.module';
 import { ContextModule } from '../../context/context.module';
 import { RetrievalModule } from '../../retrieval/retrieval.module';
-import { McpToolsService } from './mcp-tools.service';
 import { McpController } from './mcp.controller';
+import { McpToolsService } from './mcp-tools.service';
 
 /** The JSON-RPC error MCP's stateless servers answer to GET (no server stream) and DELETE. */
 const METHOD_NOT_ALLOWED = {

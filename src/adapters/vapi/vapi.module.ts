@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 
 import { ContextModule } from '../../context/context.module';
-import { VapiAuthGuard } from './vapi-auth.guard';
 import { VapiController } from './vapi.controller';
+import { VapiAuthGuard } from './vapi-auth.guard';
 
 /** `POST /adapters/vapi/knowledge-base`: Vapi's custom knowledge base. */
 @Module({

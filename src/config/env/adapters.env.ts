@@ -1,11 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 
-import { SecurityEnv } from './security.env';
-import { emptyAsUndefined } from './transforms';
+import { emptyAsUndefined } from './decorators';
 
 /** The platform adapters (`src/adapters/`): credentials that are not our own API keys. */
-export class AdaptersEnv extends SecurityEnv {
+export class AdaptersEnv {
   /**
    * The secret Vapi sends as `X-Vapi-Secret` (the assistant's `server.secret`); at least 16
    * characters, since it stands in for an unbound API key. Unset: Vapi must use a Bearer key.

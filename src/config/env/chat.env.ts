@@ -1,33 +1,15 @@
-import { Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { CURRICULUM_PROVIDERS } from '@app/curriculum';
+import { LLM_PROVIDERS } from '@app/llm';
+import { IsOptional, IsString, MinLength } from 'class-validator';
 
-import { PodiumEnv } from './podium.env';
-import { emptyAsUndefined, toOptionalNumber, url } from './transforms';
-
-export const LLM_PROVIDERS = ['extractive', 'anthropic', 'openai'] as const;
-export const CURRICULUM_PROVIDERS = ['local', 'pocketbase'] as const;
+import { EnvInt, EnvNumber, EnvOneOf, EnvUrl } from './decorators';
 
 /** R42 chat: retrieval threshold and boost, the LLM, and the curriculum source. */
-export class ChatEnv extends PodiumEnv {
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsNumber()
-  @Min(-1)
-  @Max(1)
+export class ChatEnv {
+  @EnvNumber(-1, 1)
   CHAT_SCORE_THRESHOLD?: number;
 
-  @IsOptional()
-  @IsIn(LLM_PROVIDERS)
+  @EnvOneOf(LLM_PROVIDERS)
   LLM_PROVIDER?: (typeof LLM_PROVIDERS)[number];
 
   /** Model name (default: claude-haiku-4-5-20251001 for anthropic, gpt-4o-mini for openai). */
@@ -42,36 +24,22 @@ export class ChatEnv extends PodiumEnv {
   @MinLength(1)
   CHAT_MODEL?: string;
 
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(1)
-  @Max(32000)
+  @EnvInt(1, 32000)
   LLM_MAX_TOKENS?: number;
 
   /** Whole-answer generation deadline. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
+  @EnvInt(100, 600000)
   LLM_TIMEOUT_MS?: number;
 
   /** Longest answer streamed, in characters; generation stops there. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(100)
-  @Max(100000)
+  @EnvInt(100, 100000)
   LLM_MAX_ANSWER_CHARS?: number;
 
   @IsOptional()
   @IsString()
   ANTHROPIC_API_KEY?: string;
 
-  @IsOptional()
-  @Transform(emptyAsUndefined)
-  @IsUrl(url)
+  @EnvUrl()
   ANTHROPIC_BASE_URL?: string;
 
   /** The company named in the R42 system prompt. */
@@ -81,20 +49,13 @@ export class ChatEnv extends PodiumEnv {
   CHAT_COMPANY_NAME?: string;
 
   /** Score added to hits of the employee's current-week theme (the spec's 0.05). */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsNumber()
-  @Min(0)
-  @Max(1)
+  @EnvNumber(0, 1)
   CHAT_THEME_BOOST?: number;
 
-  @IsOptional()
-  @IsIn(CURRICULUM_PROVIDERS)
+  @EnvOneOf(CURRICULUM_PROVIDERS)
   CURRICULUM_PROVIDER?: (typeof CURRICULUM_PROVIDERS)[number];
 
-  @IsOptional()
-  @Transform(emptyAsUndefined)
-  @IsUrl(url)
+  @EnvUrl()
   POCKETBASE_URL?: string;
 
   @IsOptional()

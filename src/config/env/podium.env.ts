@@ -1,25 +1,18 @@
+import { PODIUM_PROVIDERS } from '@app/podium';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 
-import { ContextEnv } from './context.env';
-import { emptyAsUndefined, toOptionalNumber, url } from './transforms';
-
-export const PODIUM_PROVIDERS = ['local', 'api'] as const;
+import { emptyAsUndefined, EnvInt, EnvOneOf, EnvUrl } from './decorators';
 
 /** The live CRM (Podium v4 or the embedded contacts table) and its webhooks. */
-export class PodiumEnv extends ContextEnv {
-  @IsOptional()
-  @IsIn(PODIUM_PROVIDERS)
+export class PodiumEnv {
+  @EnvOneOf(PODIUM_PROVIDERS)
   PODIUM_PROVIDER?: (typeof PODIUM_PROVIDERS)[number];
 
-  @IsOptional()
-  @Transform(emptyAsUndefined)
-  @IsUrl(url)
+  @EnvUrl()
   PODIUM_BASE_URL?: string;
 
-  @IsOptional()
-  @Transform(emptyAsUndefined)
-  @IsUrl(url)
+  @EnvUrl()
   PODIUM_TOKEN_URL?: string;
 
   @IsOptional()
@@ -45,19 +38,11 @@ export class PodiumEnv extends ContextEnv {
   PODIUM_TOKEN_ENCRYPTION_KEY?: string;
 
   /** How far a delivery's signed timestamp may be from our clock (replay window). */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(1000)
-  @Max(86_400_000)
+  @EnvInt(1000, 86_400_000)
   PODIUM_WEBHOOK_TOLERANCE_MS?: number;
 
   /** Dead-lettered events keep their payload (customer text) this long; 0 drops it at once. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(0)
-  @Max(8760)
+  @EnvInt(0, 8760)
   PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS?: number;
 
   /** Sent as the `podium-version` header when set. */
@@ -66,26 +51,14 @@ export class PodiumEnv extends ContextEnv {
   PODIUM_API_VERSION?: string;
 
   /** Live-contact cache TTL; 0 turns the cache off. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(0)
-  @Max(3600000)
+  @EnvInt(0, 3600000)
   PODIUM_CACHE_TTL_MS?: number;
 
   /** Consecutive failures that open the circuit breaker. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @EnvInt(1, 1000)
   PODIUM_BREAKER_FAILURES?: number;
 
   /** How long an open breaker waits before a half-open probe. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
+  @EnvInt(100, 600000)
   PODIUM_BREAKER_COOLDOWN_MS?: number;
 }

@@ -1,8 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { IsOptional, IsString, MinLength } from 'class-validator';
 
-import { ChatEnv } from './chat.env';
-import { emptyAsUndefined, toOptionalNumber } from './transforms';
+import { emptyAsUndefined, EnvBoolean, EnvInt, EnvOneOf, EnvUrl } from './decorators';
 
 export const CHAT_AUTH_MODES = ['none', 'jwt'] as const;
 
@@ -10,7 +9,7 @@ export const CHAT_AUTH_MODES = ['none', 'jwt'] as const;
  * Who may call: API keys (hashed), chat identity, CORS, rate and concurrency limits.
  * Values that need parsing (key lists, origins, proxies) are checked in `security-config.ts`.
  */
-export class SecurityEnv extends ChatEnv {
+export class SecurityEnv {
   /** Comma list of `name:sha256hex` or `name:sha256hex:locA|locB`. */
   @IsOptional()
   @IsString()
@@ -24,13 +23,11 @@ export class SecurityEnv extends ChatEnv {
   API_KEYS_FILE?: string;
 
   /** `true`: GET /metrics needs an API key too (default: open, for in-cluster scrapers). */
-  @IsOptional()
-  @IsIn(['true', 'false'])
-  METRICS_REQUIRE_KEY?: 'true' | 'false';
+  @EnvBoolean()
+  METRICS_REQUIRE_KEY?: boolean;
 
   /** `none` trusts `userId` in the body (the R42 spec); `jwt` requires a token whose sub is it. */
-  @IsOptional()
-  @IsIn(CHAT_AUTH_MODES)
+  @EnvOneOf(CHAT_AUTH_MODES)
   CHAT_AUTH?: (typeof CHAT_AUTH_MODES)[number];
 
   /** HS256 shared secret; at least 32 characters (RFC 7518 §3.2: a key as long as the hash). */
@@ -41,9 +38,7 @@ export class SecurityEnv extends ChatEnv {
   CHAT_JWT_SECRET?: string;
 
   /** JWKS endpoint of the identity provider (asymmetric tokens: RS*, PS*, ES*, EdDSA). */
-  @IsOptional()
-  @Transform(emptyAsUndefined)
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @EnvUrl()
   CHAT_JWKS_URL?: string;
 
   /** Expected `iss`, when set. */
@@ -75,26 +70,14 @@ export class SecurityEnv extends ChatEnv {
   TRUST_PROXY?: string;
 
   /** Requests per minute per API key; 0 turns the limit off. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @EnvInt(0, 1_000_000)
   RATE_LIMIT_PER_KEY_PER_MINUTE?: number;
 
   /** Requests per minute per client IP for calls without a valid key; 0 turns it off. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
+  @EnvInt(0, 1_000_000)
   RATE_LIMIT_PER_IP_PER_MINUTE?: number;
 
   /** Ingestion requests processed at once; more get 429 `ingest_busy` with Retry-After. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(1)
-  @Max(64)
+  @EnvInt(1, 64)
   INGEST_MAX_INFLIGHT?: number;
 }

@@ -1,32 +1,20 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-
-import { toOptionalNumber } from './transforms';
+import { EnvInt, EnvOneOf } from './decorators';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 /** The process itself: port, environment, log level. */
 export class ServerEnv {
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @EnvInt(0, 65535)
   PORT?: number;
 
   /** The R42 spec's name for the port; accepted as an alias of PORT. */
-  @IsOptional()
-  @Transform(toOptionalNumber)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @EnvInt(0, 65535)
   CHAT_PORT?: number;
 
-  @IsOptional()
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV?: 'development' | 'production' | 'test';
+  @EnvOneOf(NODE_ENVS)
+  NODE_ENV?: (typeof NODE_ENVS)[number];
 
-  @IsOptional()
-  @IsIn(LOG_LEVELS)
+  @EnvOneOf(LOG_LEVELS)
   LOG_LEVEL?: (typeof LOG_LEVELS)[number];
 }

@@ -2,7 +2,7 @@ import { withCommandTimeout } from '@app/redis';
 import { type Redis } from 'ioredis';
 
 import { type CoalescerStateStore } from '../interfaces/coalescer-state-store.interface';
-import { wordTail, words } from '../tail';
+import { words, wordTail } from '../tail';
 
 /** Every key this store writes starts with this, so the keyspace is easy to find and scan. */
 export const REDIS_KEY_PREFIX = 'cb:coalesce:';

@@ -2,8 +2,8 @@ import { DependencyError } from '@app/common';
 import PocketBase from 'pocketbase/cjs';
 
 import {
-  type FakePocketBase,
   curriculumCollections,
+  type FakePocketBase,
   startFakePocketBase,
 } from '../../../../test/fakes/pocketbase-server';
 import { PocketBaseCurriculumSource } from './pocketbase-curriculum.source';

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
-import { DatabaseUnavailableError } from '../errors';
 import { lockDataDir } from '../data-dir-lock';
+import { DatabaseUnavailableError } from '../errors';
 import { type SqlClient, type SqlExecutor } from '../interfaces/sql-client.interface';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 

@@ -1,8 +1,8 @@
 import { DependencyError } from '@app/common';
 
 import {
-  type FakeOpenAi,
   fakeEmbedding,
+  type FakeOpenAi,
   startFakeOpenAi,
 } from '../../../../test/fakes/openai-server';
 import { OpenAiEmbeddingProvider } from './openai-embedding.provider';

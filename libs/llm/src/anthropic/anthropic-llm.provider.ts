@@ -12,6 +12,7 @@ import {
   type LlmInfo,
   type LlmProvider,
 } from '../interfaces/llm-provider.interface';
+import { DEFAULT_LLM_OPTIONS } from '../llm.module-definition';
 import { describeVendorFailure, vendorTextStream } from '../vendor-text';
 
 export interface AnthropicLlmOptions {
@@ -24,7 +25,7 @@ export interface AnthropicLlmOptions {
   maxTokens?: number;
   /** The SDK's own per-request timeout (to the response headers); `LlmService` adds the deadline. */
   timeoutMs?: number;
-  /** SDK retries before the first byte; default 1. The caller's signal cuts the backoff short. */
+  /** SDK retries before the first byte; the caller's signal cuts the backoff short. */
   maxRetries?: number;
 }
 
@@ -45,15 +46,15 @@ export class AnthropicLlmProvider implements LlmProvider {
 
   constructor(private readonly options: AnthropicLlmOptions) {
     this.info = { provider: 'anthropic', model: options.model ?? DEFAULT_ANTHROPIC_MODEL };
-    this.maxTokens = options.maxTokens ?? 1000;
+    this.maxTokens = options.maxTokens ?? DEFAULT_LLM_OPTIONS.maxTokens;
     this.client = new Anthropic({
       apiKey: options.apiKey,
       // Explicit values everywhere: left undefined, the SDK reads ANTHROPIC_* variables and
       // credential profiles itself, and config is read in one place only.
       authToken: null,
       baseURL: options.baseURL ?? 'https://api.anthropic.com',
-      maxRetries: options.maxRetries ?? 1,
-      timeout: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? DEFAULT_LLM_OPTIONS.maxRetries,
+      timeout: options.timeoutMs ?? DEFAULT_LLM_OPTIONS.timeoutMs,
       logLevel: 'off',
     });
   }

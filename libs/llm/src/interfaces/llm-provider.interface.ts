@@ -16,7 +16,9 @@ export interface GenerationRequest {
   question: string;
 }
 
-export type LlmProviderName = 'extractive' | 'anthropic' | 'openai';
+/** The answer generators `LLM_PROVIDER` accepts. */
+export const LLM_PROVIDERS = ['extractive', 'anthropic', 'openai'] as const;
+export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
 
 export interface LlmInfo {
   provider: LlmProviderName;

@@ -12,6 +12,7 @@ import {
   type LlmInfo,
   type LlmProvider,
 } from '../interfaces/llm-provider.interface';
+import { DEFAULT_LLM_OPTIONS } from '../llm.module-definition';
 import { describeVendorFailure, vendorTextStream } from '../vendor-text';
 
 export interface OpenAiLlmOptions {
@@ -20,11 +21,11 @@ export interface OpenAiLlmOptions {
   baseURL?: string;
   /** Defaults to `gpt-4o-mini`. */
   model?: string;
-  /** `max_completion_tokens`; defaults to 1000. */
+  /** `max_completion_tokens`; defaults to 1000, as for Anthropic. */
   maxTokens?: number;
   /** The SDK's own per-request timeout (to the response headers); `LlmService` adds the deadline. */
   timeoutMs?: number;
-  /** SDK retries before the first byte; default 1. */
+  /** SDK retries before the first byte. */
   maxRetries?: number;
 }
 
@@ -43,15 +44,15 @@ export class OpenAiLlmProvider implements LlmProvider {
 
   constructor(private readonly options: OpenAiLlmOptions) {
     this.info = { provider: 'openai', model: options.model ?? DEFAULT_OPENAI_MODEL };
-    this.maxTokens = options.maxTokens ?? 1000;
+    this.maxTokens = options.maxTokens ?? DEFAULT_LLM_OPTIONS.maxTokens;
     this.client = new OpenAI({
       apiKey: options.apiKey,
       // Explicit values: left undefined, the SDK reads OPENAI_* variables itself.
       baseURL: options.baseURL ?? 'https://api.openai.com/v1',
       organization: null,
       project: null,
-      maxRetries: options.maxRetries ?? 1,
-      timeout: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? DEFAULT_LLM_OPTIONS.maxRetries,
+      timeout: options.timeoutMs ?? DEFAULT_LLM_OPTIONS.timeoutMs,
       logLevel: 'off',
     });
   }

@@ -2,10 +2,10 @@ import { DependencyError, DomainError } from '@app/common';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   BrokenCircuitError,
+  circuitBreaker,
   type CircuitBreakerPolicy,
   CircuitState,
   ConsecutiveBreaker,
-  circuitBreaker,
   handleWhen,
 } from 'cockatiel';
 import { LRUCache } from 'lru-cache';

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 
-import { STOP_WORDS, rawTokens, stripSpeaker, tokenize } from './text';
+import { rawTokens, STOP_WORDS, stripSpeaker, tokenize } from './text';
 
 /**
  * Conversational pleasantries that carry nothing a downstream agent can use. Each entry is

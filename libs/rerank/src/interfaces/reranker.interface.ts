@@ -25,7 +25,8 @@ export interface RerankCandidate {
 }
 
 /** The provider names `RERANK_PROVIDER` accepts. */
-export type RerankerName = 'fusion' | 'none' | 'tei' | 'cohere' | 'llm';
+export const RERANK_PROVIDERS = ['fusion', 'none', 'tei', 'cohere', 'llm'] as const;
+export type RerankerName = (typeof RERANK_PROVIDERS)[number];
 
 /** The port: scores `(query, candidate)` pairs so the pipeline can keep the best few. */
 export interface Reranker {

@@ -1,8 +1,8 @@
 import { DependencyError } from '@app/common';
 
 import {
-  type FakeTeiRerank,
   fakeRerankScore,
+  type FakeTeiRerank,
   startFakeTeiRerank,
 } from '../../../../test/fakes/tei-rerank-server';
 import { type RerankCandidate } from '../interfaces/reranker.interface';

@@ -2,7 +2,7 @@ import { ConfigurationError } from '@app/common';
 import { Logger } from '@nestjs/common';
 
 import { type CollectionName, type CollectionPayloads } from '../interfaces/vector-store.interface';
-import { type QdrantClient, type Schemas, httpStatus } from './qdrant-sdk';
+import { httpStatus, type QdrantClient, type Schemas } from './qdrant-sdk';
 
 /** Name of the sparse (BM25) vector next to the unnamed dense one. */
 export const SPARSE_VECTOR = 'bm25';

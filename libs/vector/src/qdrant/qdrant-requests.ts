@@ -7,7 +7,7 @@ import {
 } from '../interfaces/vector-store.interface';
 import { PAYLOAD_FIELDS, SPARSE_VECTOR, TEXT_KEY } from './qdrant-collections';
 import { type Schemas } from './qdrant-sdk';
-import { type SparseVector, encodeDocument } from './sparse-text';
+import { encodeDocument, type SparseVector } from './sparse-text';
 
 /** Request-body builders and response mapping: the store's wire format in one place. */
 

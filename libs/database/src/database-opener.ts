@@ -1,11 +1,8 @@
-import { DependencyError } from '@app/common';
+import { StartupRetry } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 
 import { Database } from './database';
-
-/** Pause between attempts while the database server cannot be reached. */
-const RETRY_MS = 5000;
 
 /**
  * Opens and migrates the database at module init, before any bootstrap hook, so every user
@@ -19,9 +16,10 @@ const RETRY_MS = 5000;
  */
 @Injectable()
 export class DatabaseOpener implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(Database.name);
-  private retry?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly retry = new StartupRetry(new Logger(Database.name), {
+    down: 'database not open',
+    failed: 'database start-up failed',
+  });
 
   constructor(
     private readonly database: Database,
@@ -30,28 +28,11 @@ export class DatabaseOpener implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     const { dimension } = await this.embedding.whenReady();
-    await this.open(dimension);
-  }
-
-  private async open(dimension: number): Promise<void> {
-    try {
-      await this.database.open(dimension);
-    } catch (error) {
-      if (!(error instanceof DependencyError) || this.stopped) {
-        throw error;
-      }
-      this.logger.error(`database not open: ${error.message}; retrying in ${RETRY_MS} ms`);
-      this.retry = setTimeout(() => {
-        this.open(dimension).catch((e: unknown) =>
-          this.logger.error(`database start-up failed: ${(e as Error).message}`),
-        );
-      }, RETRY_MS);
-    }
+    await this.retry.run(() => this.database.open(dimension));
   }
 
   /** Before the module closes the connection, so no retry reopens it. */
   onApplicationShutdown(): void {
-    this.stopped = true;
-    clearTimeout(this.retry);
+    this.retry.stop();
   }
 }

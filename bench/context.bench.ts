@@ -79,11 +79,12 @@ async function benchEngine(
         ),
       ),
     );
+    const redactor = new Redactor({});
     questions = buildSlotQuestions(
       loadSgdSlotFacts(),
       new Set(contactOf.keys()),
       Number(process.env.BENCH_QUESTIONS ?? 300),
-      (value) => new Redactor({}).redact(value).text !== value,
+      (value) => redactor.redact(value).text !== value,
     );
     quality = await measureQuality(
       app.get(HybridSearchService),
@@ -179,11 +180,7 @@ async function measureQuality(
  * What an agent sees: each question as a call's only transcript chunk, over HTTP, and whether
  * the answer's value is written in one of the first five excerpts of the bundle.
  */
-async function answerInTopFive(
-  url: string,
-  questions: Question[],
-  contactOf: Map<string, string>,
-) {
+async function answerInTopFive(url: string, questions: Question[], contactOf: Map<string, string>) {
   let found = 0;
   for (const [i, q] of questions.entries()) {
     const response = await fetch(`${url}/context`, {

@@ -7,6 +7,7 @@
  *
  *   BENCH_POOLS=/tmp/pools.jsonl npm run bench:quality
  *   npm run bench:fusion-tune -- /tmp/pools.jsonl [more.jsonl]   # BENCH_TOP=10
+ *   BENCH_OPTIONS='{"lexicalScoreWeight":0}' npm run bench:fusion-tune -- …   # one setting too
  */
 import { readFileSync } from 'node:fs';
 
@@ -97,10 +98,23 @@ const ranked = grid
   .sort((a, b) => b.objective - a.objective);
 
 const defaults = measure(fused({}));
+const chosen = process.env.BENCH_OPTIONS
+  ? (JSON.parse(process.env.BENCH_OPTIONS) as Partial<FusionOptions>)
+  : undefined;
+const chosenScores = chosen && measure(fused(chosen));
 printJson({
   bench: 'fusion-tune',
   queries: records.length,
   legs,
   defaults: { objective: objective(defaults), beats_best_leg: beatsLegs(defaults), defaults },
+  ...(chosen &&
+    chosenScores && {
+      options: {
+        options: chosen,
+        objective: objective(chosenScores),
+        beats_best_leg: beatsLegs(chosenScores),
+        scores: chosenScores,
+      },
+    }),
   grid: ranked.slice(0, Number(process.env.BENCH_TOP ?? 10)),
 });

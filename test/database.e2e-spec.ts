@@ -124,6 +124,51 @@ describe(`the SQL port on ${TEST_ENGINE}`, () => {
     ]);
   });
 
+  describe('queryPrepared() (hot reads as named statements)', () => {
+    const byLabel = `SELECT id, label, meta, at, ARRAY[label] AS arr FROM port_items
+      WHERE label = ANY($1::text[]) AND id >= $2 ORDER BY id`;
+
+    it('answers exactly as query() does, for every new set of parameters', async () => {
+      for (const params of [[['a', 'b'], 0], [['c'], 3], [['none'], 0], [['a', 'c'], 2]]) {
+        const prepared = await sut.queryPrepared(byLabel, params);
+        expect(prepared).toEqual(await sut.query(byLabel, params));
+      }
+      expect(await sut.queryPrepared(byLabel, [['a', 'c'], 2])).toEqual([
+        expect.objectContaining({ id: 3, label: 'c', arr: ['c'] }),
+      ]);
+    });
+
+    it('rejects bad input or bad SQL with the database error and keeps the session usable', async () => {
+      await expect(sut.queryPrepared(byLabel, [['a'], 'not a number'])).rejects.toMatchObject({
+        code: '22P02',
+      });
+      await expect(sut.queryPrepared('SELECT * FROM no_such_table')).rejects.toMatchObject({
+        code: '42P01',
+      });
+      expect(await sut.queryPrepared(byLabel, [['c'], 0])).toEqual([
+        expect.objectContaining({ id: 3 }),
+      ]);
+    });
+
+    it('sees only committed rows while another caller holds a transaction open', async () => {
+      let insideTx!: () => void;
+      const txOpen = new Promise<void>((resolve) => (insideTx = resolve));
+      let finish!: () => void;
+      const release = new Promise<void>((resolve) => (finish = resolve));
+      const tx = sut.transaction(async (t) => {
+        await t.execute(`INSERT INTO port_items (id, label) VALUES (20, 'uncommitted')`);
+        insideTx();
+        await release;
+        throw new Error('roll back');
+      });
+      await txOpen;
+      const read = sut.queryPrepared(byLabel, [['uncommitted'], 0]);
+      finish();
+      await expect(tx).rejects.toThrow('roll back');
+      expect(await read).toEqual([]);
+    });
+  });
+
   it('lets data errors through unchanged (a bug or bad data is not an outage)', async () => {
     await expect(
       sut.execute(`INSERT INTO port_items (id, label) VALUES (1, 'dup')`),

@@ -83,6 +83,11 @@ export class Database implements SqlExecutor {
     return this.requireClient().query<T>(sql, params);
   }
 
+  /** A hot read as a named statement, planned once per session (see {@link SqlClient}). */
+  queryPrepared<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
+    return this.requireClient().queryPrepared<T>(sql, params);
+  }
+
   execute(sql: string, params?: unknown[]): Promise<number> {
     return this.requireClient().execute(sql, params);
   }

@@ -16,6 +16,12 @@ export interface SqlExecutor {
 export interface SqlClient extends SqlExecutor {
   /** Which engine answers: logs and health messages. */
   readonly engine: 'pglite' | 'postgres';
+  /**
+   * A hot read (no writes, outside any transaction) as a named statement kept per session:
+   * parsed and planned once, then only bound and executed. Same text, same statement, so
+   * the text must carry values as parameters, never inline.
+   */
+  queryPrepared<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction; it commits when `work` resolves, else rolls back. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;

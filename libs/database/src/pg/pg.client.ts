@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { Logger } from '@nestjs/common';
 import { Pool, type PoolClient, type QueryResult } from 'pg';
 
@@ -91,6 +93,18 @@ export class PgClient implements SqlClient {
     return this.runner.query<T>(sql, params);
   }
 
+  /**
+   * node-postgres keeps a named statement per connection: the first use on a connection
+   * parses it, later ones only bind and execute.
+   */
+  queryPrepared<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return run(
+      async () =>
+        single(await this.pool.query({ name: statementName(sql), text: sql, values: params }))
+          .rows as T[],
+    );
+  }
+
   execute(sql: string, params?: unknown[]): Promise<number> {
     return this.runner.execute(sql, params);
   }
@@ -119,6 +133,20 @@ export class PgClient implements SqlClient {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+const statementNames = new Map<string, string>();
+
+/** A name per statement text: two texts never share a name (node-postgres refuses that). */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `cb_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    if (statementNames.size < 256) {
+      statementNames.set(sql, name);
+    }
+  }
+  return name;
 }
 
 /** The error class only: a driver message may quote a statement or its values. */

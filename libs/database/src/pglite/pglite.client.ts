@@ -9,6 +9,7 @@ import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 type Op =
   | { op: 'open'; dataDir: string; settings: string }
   | { op: 'query' | 'execute'; sql: string; params: unknown[]; tx?: number }
+  | { op: 'prepared'; sql: string; params: unknown[] }
   | { op: 'exec'; sql: string; tx?: number }
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
   | { op: 'close' };
@@ -76,6 +77,10 @@ export class PgliteClient implements SqlClient {
 
   query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
     return this.call({ op: 'query', sql, params }) as Promise<T[]>;
+  }
+
+  queryPrepared<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.call({ op: 'prepared', sql, params }) as Promise<T[]>;
   }
 
   execute(sql: string, params: unknown[] = []): Promise<number> {

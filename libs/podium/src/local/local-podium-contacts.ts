@@ -35,7 +35,7 @@ export class LocalPodiumContacts implements PodiumContacts {
 
   async getContact(contactUid: string): Promise<ContactLookup> {
     await this.database.whenOpen();
-    const rows = await this.database.query<ContactRow>(
+    const rows = await this.database.queryPrepared<ContactRow>(
       `SELECT contact_uid, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at
        FROM podium_contacts WHERE contact_uid = $1`,
       [contactUid],

@@ -3,7 +3,8 @@
  *  - retrieval quality: hit@5 on slot-fact questions for fusion vs dense-only vs lexical-only,
  *    and over HTTP, whether the answer's value is in the bundle's first five excerpts;
  *  - /context over HTTP at concurrency 1, 8 and 32: p50/p95/p99, throughput, partial rate;
- *  - the embedder's own ceiling (cores ÷ per-query embed ms), measured in the same run.
+ *  - the embedder's own ceiling (cores ÷ per-request embed ms of the same traffic, one
+ *    request at a time), measured in the same run.
  *
  *   npm run bench:context   # BENCH_QUESTIONS (300), BENCH_REQUESTS (300), BENCH_CONVERSATIONS (all)
  *   BENCH_CONCURRENCY=1,8 npm run bench:context   # load levels; empty: quality only
@@ -23,6 +24,7 @@ import { IngestService } from '../src/ingest/ingest.service';
 import { HybridSearchService } from '../src/retrieval/hybrid-search.service';
 import { benchContext } from './support/app-context';
 import { benchEngines } from './support/engines';
+import { JsonClient } from './support/http-client';
 import { startServerProcess } from './support/server-process';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
 import { buildSlotQuestions } from './support/sgd-questions';
@@ -101,19 +103,21 @@ async function benchEngine(
 
   // Phase 2: the real server in its own process; the load comes from this one.
   const server = await startServerProcess(env);
+  const client = new JsonClient(server.url);
   try {
-    const endToEnd = await answerInTopFive(server.url, questions, contactOf);
-    const ceiling = await embedCeiling(server.url);
+    const endToEnd = await answerInTopFive(client, questions, contactOf);
+    const turns = questions.map((q) => ({
+      q: q.question,
+      contact: contactOf.get(q.conversation_id) as string,
+    }));
+    const ceiling = await embedCeiling(client, turns);
     const requests = Number(process.env.BENCH_REQUESTS ?? 300);
     const load: Record<string, unknown> = {};
     const levels = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').filter(Boolean);
     for (const concurrency of levels.map(Number)) {
       load[`concurrency_${concurrency}`] = await contextLoad(
-        server.url,
-        questions.map((q) => ({
-          q: q.question,
-          contact: contactOf.get(q.conversation_id) as string,
-        })),
+        client,
+        turns,
         concurrency,
         requests,
         ceiling.ceiling_rps,
@@ -127,6 +131,7 @@ async function benchEngine(
       load,
     };
   } finally {
+    client.close();
     await server.stop();
   }
 }
@@ -180,19 +185,18 @@ async function measureQuality(
  * What an agent sees: each question as a call's only transcript chunk, over HTTP, and whether
  * the answer's value is written in one of the first five excerpts of the bundle.
  */
-async function answerInTopFive(url: string, questions: Question[], contactOf: Map<string, string>) {
+async function answerInTopFive(
+  client: JsonClient,
+  questions: Question[],
+  contactOf: Map<string, string>,
+) {
   let found = 0;
   for (const [i, q] of questions.entries()) {
-    const response = await fetch(`${url}/context`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        transcript: q.question,
-        contact_uid: contactOf.get(q.conversation_id),
-        call_id: `bench-quality-${i}`,
-      }),
+    const { body: bundle } = await client.post<ContextBundle>('/context', {
+      transcript: q.question,
+      contact_uid: contactOf.get(q.conversation_id),
+      call_id: `bench-quality-${i}`,
     });
-    const bundle = (await response.json()) as ContextBundle;
     found += bundle.historical_excerpts.slice(0, K).some((e) => e.content.includes(q.value))
       ? 1
       : 0;
@@ -200,24 +204,34 @@ async function answerInTopFive(url: string, questions: Question[], contactOf: Ma
   return { [`http_value_in_top${K}`]: Number((found / questions.length).toFixed(3)) };
 }
 
+type Turn = { q: string; contact: string };
+
 /**
- * Per-query embed time, one query at a time, cache-missing, as the server reports it
- * (`meta.stages.embed_ms`): the embedder's serial cost inside the running service.
+ * The load's requests: a distinct text per request (the query-embedding cache must not
+ * flatter the numbers) and `concurrency` calls, each fed turn after turn, so every query
+ * carries its call's coalesced tail as live traffic does.
  */
-async function embedCeiling(url: string) {
+function loadRequest(turns: Turn[], tag: string, concurrency: number, i: number) {
+  const turn = turns[i % turns.length];
+  return {
+    transcript: `${turn.q} (${tag} turn ${concurrency}-${i})`,
+    contact_uid: turn.contact,
+    call_id: `bench-${tag}-${concurrency}-${i % concurrency}`,
+  };
+}
+
+/**
+ * The embedder's serial cost per request of this very traffic (the server's
+ * `meta.stages.embed_ms`, one request at a time, the same texts and coalescing as the load
+ * levels), and the ceiling it implies: every core embedding and doing nothing else.
+ */
+async function embedCeiling(client: JsonClient, turns: Turn[]) {
   const samples: number[] = [];
-  for (let i = 0; i < 60; i++) {
-    const response = await fetch(`${url}/context`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        transcript: `ceiling probe ${i}: could you book a table for two at an italian place tonight`,
-        contact_uid: 'contact-g0000',
-      }),
-    });
-    samples.push(((await response.json()) as ContextBundle).meta.stages.embed_ms);
+  for (let i = 0; i < 80; i++) {
+    const { body } = await client.post<ContextBundle>('/context', loadRequest(turns, 'probe', 1, i));
+    samples.push(body.meta.stages.embed_ms);
   }
-  const perQuery = summarize(samples.slice(10)).p50;
+  const perQuery = summarize(samples.slice(20)).p50;
   const cores = availableParallelism();
   return {
     cores,
@@ -227,8 +241,8 @@ async function embedCeiling(url: string) {
 }
 
 async function contextLoad(
-  url: string,
-  turns: Array<{ q: string; contact: string }>,
+  client: JsonClient,
+  turns: Turn[],
   concurrency: number,
   total: number,
   ceilingRps: number,
@@ -238,18 +252,10 @@ async function contextLoad(
   const serverMs: number[] = [];
   let phase = 'warm';
   const fire = async (i: number) => {
-    const turn = turns[i % turns.length];
-    const response = await fetch(`${url}/context`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      // Distinct text per request: the query-embedding cache must not flatter the numbers.
-      body: JSON.stringify({
-        transcript: `${turn.q} (${phase} turn ${concurrency}-${i})`,
-        contact_uid: turn.contact,
-        call_id: `bench-${phase}-${concurrency}-${i % concurrency}`,
-      }),
-    });
-    const bundle = (await response.json()) as ContextBundle;
+    const { body: bundle } = await client.post<ContextBundle>(
+      '/context',
+      loadRequest(turns, phase, concurrency, i),
+    );
     partial += bundle.meta.partial ? 1 : 0;
     late += bundle.meta.elapsed_ms > bundle.meta.timeout_ms ? 1 : 0;
     serverMs.push(bundle.meta.elapsed_ms);

@@ -1,4 +1,5 @@
 import { type ContextBundle } from '../../src/context/context.dto';
+import { JsonClient } from './http-client';
 import { loadSgdSlotFacts } from './sgd';
 import { summarize } from './stats';
 
@@ -103,25 +104,21 @@ export function contextShooter(
 ): (i: number) => Promise<Shot> {
   const facts = loadSgdSlotFacts();
   let n = 0;
+  const client = new JsonClient(url, 1024);
   return async (i) => {
     const fact = facts[(n++ * 7919) % facts.length];
     const t0 = performance.now();
-    const response = await fetch(`${url}/context`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        transcript: `what was the ${fact.slot_description.toLowerCase()} again (${run}-${n})`,
-        contact_uid: contacts[i % contacts.length],
-        call_id: `load-${run}-${i % 64}`,
-        timeout_ms: timeoutMs,
-      }),
+    const response = await client.post<ContextBundle>('/context', {
+      transcript: `what was the ${fact.slot_description.toLowerCase()} again (${run}-${n})`,
+      contact_uid: contacts[i % contacts.length],
+      call_id: `load-${run}-${i % 64}`,
+      timeout_ms: timeoutMs,
     });
     const clientMs = performance.now() - t0;
     if (response.status !== 200) {
-      await response.arrayBuffer();
       return { clientMs, status: response.status };
     }
-    const bundle = (await response.json()) as ContextBundle;
+    const bundle = response.body;
     return {
       clientMs,
       status: 200,

@@ -36,6 +36,19 @@ describe('TokenCounter', () => {
     expect(o200k.fits(sample, -1)).toBe(false);
   });
 
+  it('encodes a long text once while it stays recent, and keys on the whole text', () => {
+    const counter = new TokenCounter();
+    const api = (counter as unknown as { api: { countTokens: (t: string) => number } }).api;
+    const encodes = jest.spyOn(api, 'countTokens');
+    const excerpt = `agent: ${sample} `.repeat(8);
+    const changedAtTheEnd = `${excerpt}x`;
+    expect(counter.count(excerpt)).toBe(encodeO200k(excerpt).length);
+    expect(counter.count(excerpt)).toBe(encodeO200k(excerpt).length);
+    expect(counter.count(changedAtTheEnd)).toBe(encodeO200k(changedAtTheEnd).length);
+    expect(encodes).toHaveBeenCalledTimes(2);
+    encodes.mockRestore();
+  });
+
   it('memoizeCounter answers repeats from its cache with the same results', () => {
     const count = jest.spyOn(o200k, 'count');
     const sut = memoizeCounter(o200k);

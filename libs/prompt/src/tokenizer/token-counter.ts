@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** The BPE vocabularies {@link TokenCounter} can load. */
 export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
 
@@ -29,6 +31,11 @@ function loadEncoding(encoding: TokenizerEncoding): EncodingApi {
  */
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+/** Shorter texts are counted faster than they are looked up. */
+const MIN_CACHED_LENGTH = 64;
+/** About 4 MB of text: a few thousand excerpts. */
+const CACHED_CHARS = 2_000_000;
+
 /** What the budget functions need from a tokenizer; {@link TokenCounter} is the real one. */
 export interface TokenCounterLike {
   count(text: string): number;
@@ -41,6 +48,15 @@ export interface TokenCounterLike {
  */
 export class TokenCounter implements TokenCounterLike {
   private readonly api: EncodingApi;
+  /**
+   * Counts of recent long texts. A live call asks every ~800 ms and mostly gets the same
+   * excerpts back, and BPE-encoding them was the largest single cost of the /context main
+   * thread (~0.5 ms a request). Bounded by characters held; memory only, never logged.
+   */
+  private readonly recent = new LRUCache<string, number>({
+    maxSize: CACHED_CHARS,
+    sizeCalculation: (_count, text) => text.length,
+  });
 
   constructor(readonly encoding: TokenizerEncoding = 'o200k_base') {
     this.api = loadEncoding(encoding);
@@ -48,7 +64,15 @@ export class TokenCounter implements TokenCounterLike {
 
   /** Number of tokens `text` encodes to, special-token look-alikes counted as plain text. */
   count(text: string): number {
-    return text.length === 0 ? 0 : this.api.countTokens(text, AS_PLAIN_TEXT);
+    if (text.length < MIN_CACHED_LENGTH) {
+      return text.length === 0 ? 0 : this.api.countTokens(text, AS_PLAIN_TEXT);
+    }
+    let n = this.recent.get(text);
+    if (n === undefined) {
+      n = this.api.countTokens(text, AS_PLAIN_TEXT);
+      this.recent.set(text, n);
+    }
+    return n;
   }
 
   /** True when `text` is at most `limit` tokens; stops encoding early on long inputs. */

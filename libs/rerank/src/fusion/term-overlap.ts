@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 import { contentTokens, unlabelled } from './text';
 
 /** Pool-level IDF needs a few documents to mean anything; below this every term weighs 1. */
@@ -17,6 +19,25 @@ function prefixMatch(a: string, b: string): boolean {
 }
 
 /**
+ * A window's content words, by its text. The same windows come back turn after turn of a
+ * call, and tokenizing ~40 candidates per request was a visible share of the /context main
+ * thread (profiled). The sets are shared: read them, never change them.
+ */
+const termCache = new LRUCache<string, ReadonlySet<string>>({
+  maxSize: 2_000_000,
+  sizeCalculation: (_terms, content) => Math.max(1, content.length),
+});
+
+function windowTerms(content: string): ReadonlySet<string> {
+  let terms = termCache.get(content);
+  if (!terms) {
+    terms = new Set(contentTokens(unlabelled(content)));
+    termCache.set(content, terms);
+  }
+  return terms;
+}
+
+/**
  * How much of the query each candidate covers, in [0, 1]: the IDF-weighted share of the
  * query's distinct content words found in the candidate (exact match 1, prefix match 0.75).
  * IDF is computed over the candidate pool itself, so a word every candidate shares (the
@@ -28,9 +49,9 @@ export function termOverlap(query: string, documents: readonly string[]): number
   if (queryTerms.length === 0) {
     return documents.map(() => 0);
   }
-  const docTerms = documents.map((d) => new Set(contentTokens(unlabelled(d))));
+  const docTerms = documents.map(windowTerms);
 
-  const credit = (term: string, terms: Set<string>): number => {
+  const credit = (term: string, terms: ReadonlySet<string>): number => {
     if (terms.has(term)) {
       return 1;
     }

@@ -2,9 +2,9 @@
  * The context bridge on the SGD dialogues (every 8 conversations = one contact):
  *  - retrieval quality: hit@5 on slot-fact questions for fusion vs dense-only vs lexical-only,
  *    and over HTTP, whether the answer's value is in the bundle's first five excerpts;
- *  - /context over HTTP at concurrency 1, 8 and 32: p50/p95/p99, throughput, partial rate;
- *  - the embedder's own ceiling (cores ÷ per-request embed ms of the same traffic, one
- *    request at a time), measured in the same run.
+ *  - /context over HTTP at concurrency 1, 8 and 32: p50/p95/p99, throughput, partial rate,
+ *    for live calls (coalesced tails) and for lone chunks, each against the embedder's own
+ *    ceiling for that traffic (cores ÷ its serial embed ms per request), in the same run.
  *
  *   npm run bench:context   # BENCH_QUESTIONS (300), BENCH_REQUESTS (300), BENCH_CONVERSATIONS (all)
  *   BENCH_CONCURRENCY=1,8 npm run bench:context   # load levels; empty: quality only
@@ -110,24 +110,16 @@ async function benchEngine(
       q: q.question,
       contact: contactOf.get(q.conversation_id) as string,
     }));
-    const ceiling = await embedCeiling(client, turns);
     const requests = Number(process.env.BENCH_REQUESTS ?? 300);
-    const load: Record<string, unknown> = {};
     const levels = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').filter(Boolean);
-    for (const concurrency of levels.map(Number)) {
-      load[`concurrency_${concurrency}`] = await contextLoad(
-        client,
-        turns,
-        concurrency,
-        requests,
-        ceiling.ceiling_rps,
-      );
+    const load: Record<string, unknown> = {};
+    for (const shape of levels.length > 0 ? SHAPES : []) {
+      load[shape] = await shapeLoad(client, turns, shape, levels.map(Number), requests);
     }
     return {
       windows: ingest.inserted + ingest.skipped,
       ingest_s: Number(ingestS.toFixed(1)),
       quality: { ...quality, ...endToEnd },
-      embedder: ceiling,
       load,
     };
   } finally {
@@ -207,46 +199,120 @@ async function answerInTopFive(
 type Turn = { q: string; contact: string };
 
 /**
- * The load's requests: a distinct text per request (the query-embedding cache must not
- * flatter the numbers) and `concurrency` calls, each fed turn after turn, so every query
- * carries its call's coalesced tail as live traffic does.
+ * Two shapes of traffic: `calls` are live calls of one contact each, six turns long, fed turn
+ * after turn, so a query carries its call's coalesced tail (longer texts: ~21 words against
+ * ~13) as live voice traffic does; `chunks` sends each turn alone, without a call.
  */
-function loadRequest(turns: Turn[], tag: string, concurrency: number, i: number) {
-  const turn = turns[i % turns.length];
+const SHAPES = ['calls', 'chunks'] as const;
+type Shape = (typeof SHAPES)[number];
+const TURNS_PER_CALL = 6;
+
+/**
+ * Request `i` of a run with `concurrency` callers. Every text is distinct across shapes, tags
+ * and levels: the query-embedding cache must not flatter the numbers.
+ */
+function loadRequest(turns: Turn[], shape: Shape, tag: string, concurrency: number, i: number) {
+  const transcript = (turn: Turn) => `${turn.q} (${shape} ${tag} turn ${concurrency}-${i})`;
+  if (shape === 'chunks') {
+    const turn = turns[i % turns.length];
+    return { transcript: transcript(turn), contact_uid: turn.contact };
+  }
+  // Caller k runs calls back to back; call n of the run speaks about one contact.
+  const caller = i % concurrency;
+  const step = Math.floor(i / concurrency);
+  const call = caller + concurrency * Math.floor(step / TURNS_PER_CALL);
+  const own = turnsOf(turns, call);
+  const turn = own[step % own.length];
   return {
-    transcript: `${turn.q} (${tag} turn ${concurrency}-${i})`,
+    transcript: transcript(turn),
     contact_uid: turn.contact,
-    call_id: `bench-${tag}-${concurrency}-${i % concurrency}`,
+    call_id: `bench-${tag}-${concurrency}-${call}`,
   };
 }
 
+const byContact = new WeakMap<Turn[], Turn[][]>();
+
+/** The turns of the contact that call number `call` is about. */
+function turnsOf(turns: Turn[], call: number): Turn[] {
+  let groups = byContact.get(turns);
+  if (!groups) {
+    const map = new Map<string, Turn[]>();
+    turns.forEach((t) => map.set(t.contact, [...(map.get(t.contact) ?? []), t]));
+    groups = [...map.values()];
+    byContact.set(turns, groups);
+  }
+  return groups[call % groups.length];
+}
+
 /**
- * The embedder's serial cost per request of this very traffic (the server's
- * `meta.stages.embed_ms`, one request at a time, the same texts and coalescing as the load
- * levels), and the ceiling it implies: every core embedding and doing nothing else.
+ * The load levels of one traffic shape against the embedder's ceiling for that same
+ * traffic: cores ÷ the serial embed cost per request (`meta.stages.embed_ms`, one request at
+ * a time, same texts and coalescing). The probe runs before and after the levels and the
+ * faster of the two counts (the higher ceiling), so a slow spell of a shared host during one
+ * probe cannot flatter the share.
  */
-async function embedCeiling(client: JsonClient, turns: Turn[]) {
+async function shapeLoad(
+  client: JsonClient,
+  turns: Turn[],
+  shape: Shape,
+  levels: number[],
+  requests: number,
+) {
+  const before = await embedCost(client, turns, shape, 'probe-a');
+  const results: Record<string, Omit<LevelResult, 'rps'>> = {};
+  const throughput: Record<number, number> = {};
+  for (const concurrency of levels) {
+    const { rps, ...result } = await contextLoad(client, turns, shape, concurrency, requests);
+    results[`concurrency_${concurrency}`] = result;
+    throughput[concurrency] = rps;
+  }
+  const after = await embedCost(client, turns, shape, 'probe-b');
+  const perQuery = Math.min(before, after);
+  const cores = availableParallelism();
+  const ceiling = cores / (perQuery / 1000);
+  for (const concurrency of levels) {
+    Object.assign(results[`concurrency_${concurrency}`], {
+      share_of_embed_ceiling: Number((throughput[concurrency] / ceiling).toFixed(2)),
+    });
+  }
+  return {
+    embedder: {
+      cores,
+      per_query_embed_ms_p50: { before, after },
+      ceiling_rps: Number(ceiling.toFixed(1)),
+    },
+    ...results,
+  };
+}
+
+async function embedCost(client: JsonClient, turns: Turn[], shape: Shape, tag: string) {
   const samples: number[] = [];
-  for (let i = 0; i < 80; i++) {
-    const { body } = await client.post<ContextBundle>('/context', loadRequest(turns, 'probe', 1, i));
+  for (let i = 0; i < 100; i++) {
+    const { body } = await client.post<ContextBundle>(
+      '/context',
+      loadRequest(turns, shape, tag, 1, i),
+    );
     samples.push(body.meta.stages.embed_ms);
   }
-  const perQuery = summarize(samples.slice(20)).p50;
-  const cores = availableParallelism();
-  return {
-    cores,
-    per_query_embed_ms_p50: perQuery,
-    ceiling_rps: Number((cores / (perQuery / 1000)).toFixed(1)),
-  };
+  return summarize(samples.slice(20)).p50;
+}
+
+interface LevelResult {
+  client_ms: ReturnType<typeof summarize>;
+  server_elapsed_ms: ReturnType<typeof summarize>;
+  throughput_rps: number;
+  rps: number;
+  partial_rate: number;
+  over_deadline: number;
 }
 
 async function contextLoad(
   client: JsonClient,
   turns: Turn[],
+  shape: Shape,
   concurrency: number,
   total: number,
-  ceilingRps: number,
-) {
+): Promise<LevelResult> {
   let partial = 0;
   let late = 0;
   const serverMs: number[] = [];
@@ -254,7 +320,7 @@ async function contextLoad(
   const fire = async (i: number) => {
     const { body: bundle } = await client.post<ContextBundle>(
       '/context',
-      loadRequest(turns, phase, concurrency, i),
+      loadRequest(turns, shape, phase, concurrency, i),
     );
     partial += bundle.meta.partial ? 1 : 0;
     late += bundle.meta.elapsed_ms > bundle.meta.timeout_ms ? 1 : 0;
@@ -272,7 +338,7 @@ async function contextLoad(
     client_ms: summarize(run.latencies),
     server_elapsed_ms: summarize(serverMs),
     throughput_rps: Number(rps.toFixed(1)),
-    share_of_embed_ceiling: Number((rps / ceilingRps).toFixed(2)),
+    rps,
     partial_rate: Number((partial / total).toFixed(4)),
     over_deadline: late,
   };

@@ -138,6 +138,20 @@ describe(`the SQL port on ${TEST_ENGINE}`, () => {
       ]);
     });
 
+    it('passes a Buffer as a binary parameter', async () => {
+      const sql = `SELECT length($1::bytea)::int AS n, encode($1::bytea, 'hex') AS hex`;
+      expect(await sut.queryPrepared(sql, [Buffer.from([0, 255, 7])])).toEqual([
+        { n: 3, hex: '00ff07' },
+      ]);
+    });
+
+    it('still answers once more distinct statements than it keeps have been seen', async () => {
+      for (let k = 0; k < 80; k++) {
+        expect(await sut.queryPrepared(`SELECT $1::int + ${k} AS n`, [1])).toEqual([{ n: k + 1 }]);
+      }
+      expect(await sut.queryPrepared(`SELECT $1::int + 79 AS n`, [2])).toEqual([{ n: 81 }]);
+    });
+
     it('rejects bad input or bad SQL with the database error and keeps the session usable', async () => {
       await expect(sut.queryPrepared(byLabel, [['a'], 'not a number'])).rejects.toMatchObject({
         code: '22P02',

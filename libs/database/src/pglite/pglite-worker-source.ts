@@ -17,13 +17,11 @@ const { vector } = require(workerData.vectorPath);
 let db;
 /** Open transactions: PGlite holds its query lock until the callback's promise settles. */
 const transactions = new Map();
-/** Transactions begun or open: a prepared read must not run inside someone's transaction. */
-let txActive = 0;
-
 /**
  * Named statements of hot reads, by SQL text. PGlite's query() parses and plans every call
  * (about 40% of the /context search statement) in six protocol round trips; a named
- * statement is planned once and then bound and executed in one round trip.
+ * statement is planned once and then bound and executed in one round trip. Binary
+ * parameters (a Uint8Array, e.g. a pgvector in its binary format) are sent as such.
  */
 const prepared = new Map();
 const MAX_PREPARED = 64;
@@ -39,44 +37,50 @@ const concat = (parts) => {
 };
 const send = (parts) => db.execProtocol(concat(parts), { syncToFs: false });
 
+/** The statement for sql: named and kept, or unnamed (re-parsed) once the cache is full. */
 async function statementFor(sql) {
-  let statement = prepared.get(sql);
-  if (!statement) {
-    const name = 'cb_' + (prepared.size + 1);
-    const described = await send([
-      serialize.parse({ name, text: sql }),
-      serialize.describe({ type: 'S', name }),
-      serialize.sync(),
-    ]);
-    statement = { name, types: parse.parseDescribeStatementResults(described.messages) };
-    prepared.set(sql, statement);
+  const known = prepared.get(sql);
+  if (known) {
+    return { name: known.name, types: known.types, parse: [] };
   }
-  return statement;
+  const name = prepared.size < MAX_PREPARED ? 'cb_' + (prepared.size + 1) : '';
+  const described = await send([
+    serialize.parse({ name, text: sql }),
+    serialize.describe({ type: 'S', name }),
+    serialize.sync(),
+  ]);
+  const types = parse.parseDescribeStatementResults(described.messages);
+  if (name) {
+    prepared.set(sql, { name, types });
+    return { name, types, parse: [] };
+  }
+  return { name, types, parse: [serialize.parse({ name, text: sql })] };
 }
 
-/** Rows of a read through its named statement; undefined means "use query()" instead. */
+/**
+ * Same locks as query(): PGlite's transaction lock (a read waits for someone's open
+ * transaction rather than running inside it), then its query lock.
+ */
 function runPrepared(sql, params) {
-  if (!prepared.has(sql) && prepared.size >= MAX_PREPARED) {
-    return Promise.resolve(undefined);
-  }
-  return db.runExclusive(async () => {
-    if (txActive > 0) {
-      return undefined; // query() waits for the transaction; this lock alone would not
-    }
-    const { name, types } = await statementFor(sql);
-    const values = params.map((value, i) => {
-      if (value === null || value === undefined) return null;
-      const serializer = db.serializers[types[i]];
-      return serializer ? serializer(value) : String(value);
-    });
-    const result = await send([
-      serialize.bind({ statement: name, values }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-    ]);
-    return parse.parseResults(result.messages, db.parsers)[0].rows;
-  });
+  return db._runExclusiveTransaction(() =>
+    db.runExclusive(async () => {
+      const statement = await statementFor(sql);
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        if (ArrayBuffer.isView(value)) return value;
+        const serializer = db.serializers[statement.types[i]];
+        return serializer ? serializer(value) : String(value);
+      });
+      const result = await send([
+        ...statement.parse,
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
+      return parse.parseResults(result.messages, db.parsers)[0].rows;
+    }),
+  );
 }
 
 const rowCount = (r) => r.rowCount ?? r.affectedRows ?? 0;
@@ -106,9 +110,8 @@ async function handle(msg) {
       return msg.op === 'query' ? result.rows : rowCount(result);
     }
     case 'prepared':
-      return (await runPrepared(msg.sql, msg.params)) ?? (await db.query(msg.sql, msg.params)).rows;
+      return runPrepared(msg.sql, msg.params);
     case 'begin':
-      txActive++;
       return new Promise((started, failed) => {
         const entry = {};
         entry.done = db.transaction(
@@ -120,10 +123,6 @@ async function handle(msg) {
             }),
         );
         entry.done.catch((error) => (entry.tx ? undefined : failed(error)));
-        entry.done.then(
-          () => txActive--,
-          () => txActive--,
-        );
       });
     case 'commit':
     case 'rollback': {

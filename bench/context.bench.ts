@@ -4,7 +4,8 @@
  *    and over HTTP, whether the answer's value is in the bundle's first five excerpts;
  *  - /context over HTTP at concurrency 1, 8 and 32: p50/p95/p99, throughput, partial rate,
  *    for live calls (coalesced tails) and for lone chunks, each against the embedder's own
- *    ceiling for that traffic (cores ÷ its serial embed ms per request), in the same run.
+ *    ceiling for that traffic (cores ÷ its serial embed ms per request), in the same run,
+ *    and the CPU each request cost the client, the server's main thread and its other threads.
  *
  *   npm run bench:context   # BENCH_QUESTIONS (300), BENCH_REQUESTS (300), BENCH_CONVERSATIONS (all)
  *   BENCH_CONCURRENCY=1,8 npm run bench:context   # load levels; empty: quality only
@@ -25,6 +26,7 @@ import { HybridSearchService } from '../src/retrieval/hybrid-search.service';
 import { benchContext } from './support/app-context';
 import { benchEngines } from './support/engines';
 import { JsonClient } from './support/http-client';
+import { cpuPerRequest, cpuSnapshot } from './support/proc-cpu';
 import { startServerProcess } from './support/server-process';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
 import { buildSlotQuestions } from './support/sgd-questions';
@@ -114,7 +116,13 @@ async function benchEngine(
     const levels = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').filter(Boolean);
     const load: Record<string, unknown> = {};
     for (const shape of levels.length > 0 ? SHAPES : []) {
-      load[shape] = await shapeLoad(client, turns, shape, levels.map(Number), requests);
+      load[shape] = await shapeLoad(
+        { client, pid: server.pid },
+        turns,
+        shape,
+        levels.map(Number),
+        requests,
+      );
     }
     return {
       windows: ingest.inserted + ingest.skipped,
@@ -252,17 +260,18 @@ function turnsOf(turns: Turn[], call: number): Turn[] {
  * probe cannot flatter the share.
  */
 async function shapeLoad(
-  client: JsonClient,
+  server: Server,
   turns: Turn[],
   shape: Shape,
   levels: number[],
   requests: number,
 ) {
+  const { client } = server;
   const before = await embedCost(client, turns, shape, 'probe-a');
   const results: Record<string, Omit<LevelResult, 'rps'>> = {};
   const throughput: Record<number, number> = {};
   for (const concurrency of levels) {
-    const { rps, ...result } = await contextLoad(client, turns, shape, concurrency, requests);
+    const { rps, ...result } = await contextLoad(server, turns, shape, concurrency, requests);
     results[`concurrency_${concurrency}`] = result;
     throughput[concurrency] = rps;
   }
@@ -297,17 +306,24 @@ async function embedCost(client: JsonClient, turns: Turn[], shape: Shape, tag: s
   return summarize(samples.slice(20)).p50;
 }
 
+/** The server under load: a client to it, and its process id (for its CPU in /proc). */
+interface Server {
+  client: JsonClient;
+  pid: number;
+}
+
 interface LevelResult {
   client_ms: ReturnType<typeof summarize>;
   server_elapsed_ms: ReturnType<typeof summarize>;
   throughput_rps: number;
   rps: number;
+  cpu_ms_per_request: ReturnType<typeof cpuPerRequest>;
   partial_rate: number;
   over_deadline: number;
 }
 
 async function contextLoad(
-  client: JsonClient,
+  { client, pid }: Server,
   turns: Turn[],
   shape: Shape,
   concurrency: number,
@@ -332,13 +348,16 @@ async function contextLoad(
   phase = 'measure';
   partial = late = 0;
   serverMs.length = 0;
+  const cpu = cpuSnapshot(pid);
   const run = await runConcurrent(total, concurrency, fire);
+  const cpuMs = cpuPerRequest(pid, cpu, total);
   const rps = run.latencies.length / (run.wallMs / 1000);
   return {
     client_ms: summarize(run.latencies),
     server_elapsed_ms: summarize(serverMs),
     throughput_rps: Number(rps.toFixed(1)),
     rps,
+    cpu_ms_per_request: cpuMs,
     partial_rate: Number((partial / total).toFixed(4)),
     over_deadline: late,
   };

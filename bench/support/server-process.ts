@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
@@ -49,6 +49,7 @@ export async function startServerProcess(
     if (ok) {
       return {
         url,
+        pid: child.pid as number,
         stop: () =>
           new Promise((resolve) => {
             child.once('exit', () => resolve());

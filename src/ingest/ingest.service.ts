@@ -1,4 +1,4 @@
-import { contentHash, uuidFromHash } from '@app/common';
+import { contentHash, Cooperative, uuidFromHash } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { RedactionService } from '@app/redaction';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -60,12 +60,18 @@ export class IngestService {
     priorFailures: IngestFailure[] = [],
     onProgress?: ProgressListener,
   ): Promise<IngestReport> {
-    const { valid, failed } = validateRecords(ConversationMessageDto, records, priorFailures);
+    const { valid, failed } = await validateRecords(
+      ConversationMessageDto,
+      records,
+      priorFailures,
+    );
     // Second line of defence: history is stored already masked (retrieval redacts again).
-    const messages = valid.map(({ value }) => ({
-      ...value,
-      text: this.redaction.redact(value.text).text,
-    }));
+    const cooperative = new Cooperative();
+    const messages: typeof valid[number]['value'][] = [];
+    for (const { value } of valid) {
+      await cooperative.turn();
+      messages.push({ ...value, text: this.redaction.redact(value.text).text });
+    }
     // Messages are stored once; each touched conversation's windows are rebuilt from all its
     // stored messages, so only windows whose content changed are embedded.
     const { inserted, skipped } = await this.memory.add(messages, onProgress);
@@ -78,7 +84,7 @@ export class IngestService {
     priorFailures: IngestFailure[] = [],
     onProgress?: ProgressListener,
   ): Promise<IngestReport> {
-    const { valid, failed } = validateRecords(KbTopicDto, records, priorFailures);
+    const { valid, failed } = await validateRecords(KbTopicDto, records, priorFailures);
     let inserted = 0;
     let skipped = 0;
     for (const [done, { value: topic }] of valid.entries()) {

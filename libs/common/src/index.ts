@@ -4,3 +4,4 @@ export * from './hash';
 export * from './lexical-terms';
 export * from './root-module';
 export * from './startup-retry';
+export * from './cooperative';

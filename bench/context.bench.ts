@@ -108,17 +108,19 @@ async function benchEngine(
   const client = new JsonClient(server.url);
   try {
     const endToEnd = await answerInTopFive(client, questions, contactOf);
-    const turns = questions.map((q) => ({
-      q: q.question,
-      contact: contactOf.get(q.conversation_id) as string,
-    }));
+    const traffic = trafficOf(
+      questions.map((q) => ({
+        q: q.question,
+        contact: contactOf.get(q.conversation_id) as string,
+      })),
+    );
     const requests = Number(process.env.BENCH_REQUESTS ?? 300);
     const levels = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').filter(Boolean);
     const load: Record<string, unknown> = {};
     for (const shape of levels.length > 0 ? SHAPES : []) {
       load[shape] = await shapeLoad(
         { client, pid: server.pid },
-        turns,
+        traffic,
         shape,
         levels.map(Number),
         requests,
@@ -206,6 +208,18 @@ async function answerInTopFive(
 
 type Turn = { q: string; contact: string };
 
+/** The questions as load: all of them, and grouped by contact (one contact per call). */
+interface Traffic {
+  turns: Turn[];
+  byContact: Turn[][];
+}
+
+function trafficOf(turns: Turn[]): Traffic {
+  const byContact = new Map<string, Turn[]>();
+  turns.forEach((t) => byContact.set(t.contact, [...(byContact.get(t.contact) ?? []), t]));
+  return { turns, byContact: [...byContact.values()] };
+}
+
 /**
  * Two shapes of traffic: `calls` are live calls of one contact each, six turns long, fed turn
  * after turn, so a query carries its call's coalesced tail (longer texts: ~21 words against
@@ -219,7 +233,13 @@ const TURNS_PER_CALL = 6;
  * Request `i` of a run with `concurrency` callers. Every text is distinct across shapes, tags
  * and levels: the query-embedding cache must not flatter the numbers.
  */
-function loadRequest(turns: Turn[], shape: Shape, tag: string, concurrency: number, i: number) {
+function loadRequest(
+  { turns, byContact }: Traffic,
+  shape: Shape,
+  tag: string,
+  concurrency: number,
+  i: number,
+) {
   const transcript = (turn: Turn) => `${turn.q} (${shape} ${tag} turn ${concurrency}-${i})`;
   if (shape === 'chunks') {
     const turn = turns[i % turns.length];
@@ -229,27 +249,13 @@ function loadRequest(turns: Turn[], shape: Shape, tag: string, concurrency: numb
   const caller = i % concurrency;
   const step = Math.floor(i / concurrency);
   const call = caller + concurrency * Math.floor(step / TURNS_PER_CALL);
-  const own = turnsOf(turns, call);
+  const own = byContact[call % byContact.length];
   const turn = own[step % own.length];
   return {
     transcript: transcript(turn),
     contact_uid: turn.contact,
     call_id: `bench-${tag}-${concurrency}-${call}`,
   };
-}
-
-const byContact = new WeakMap<Turn[], Turn[][]>();
-
-/** The turns of the contact that call number `call` is about. */
-function turnsOf(turns: Turn[], call: number): Turn[] {
-  let groups = byContact.get(turns);
-  if (!groups) {
-    const map = new Map<string, Turn[]>();
-    turns.forEach((t) => map.set(t.contact, [...(map.get(t.contact) ?? []), t]));
-    groups = [...map.values()];
-    byContact.set(turns, groups);
-  }
-  return groups[call % groups.length];
 }
 
 /**
@@ -261,28 +267,29 @@ function turnsOf(turns: Turn[], call: number): Turn[] {
  */
 async function shapeLoad(
   server: Server,
-  turns: Turn[],
+  traffic: Traffic,
   shape: Shape,
   levels: number[],
   requests: number,
 ) {
   const { client } = server;
-  const before = await embedCost(client, turns, shape, 'probe-a');
-  const results: Record<string, Omit<LevelResult, 'rps'>> = {};
-  const throughput: Record<number, number> = {};
+  const before = await embedCost(client, traffic, shape, 'probe-a');
+  const results: Record<string, LevelResult> = {};
   for (const concurrency of levels) {
-    const { rps, ...result } = await contextLoad(server, turns, shape, concurrency, requests);
-    results[`concurrency_${concurrency}`] = result;
-    throughput[concurrency] = rps;
+    results[`concurrency_${concurrency}`] = await contextLoad(
+      server,
+      traffic,
+      shape,
+      concurrency,
+      requests,
+    );
   }
-  const after = await embedCost(client, turns, shape, 'probe-b');
+  const after = await embedCost(client, traffic, shape, 'probe-b');
   const perQuery = Math.min(before, after);
   const cores = availableParallelism();
   const ceiling = cores / (perQuery / 1000);
-  for (const concurrency of levels) {
-    Object.assign(results[`concurrency_${concurrency}`], {
-      share_of_embed_ceiling: Number((throughput[concurrency] / ceiling).toFixed(2)),
-    });
+  for (const result of Object.values(results)) {
+    result.share_of_embed_ceiling = Number((result.throughput_rps / ceiling).toFixed(2));
   }
   return {
     embedder: {
@@ -294,12 +301,12 @@ async function shapeLoad(
   };
 }
 
-async function embedCost(client: JsonClient, turns: Turn[], shape: Shape, tag: string) {
+async function embedCost(client: JsonClient, traffic: Traffic, shape: Shape, tag: string) {
   const samples: number[] = [];
   for (let i = 0; i < 100; i++) {
     const { body } = await client.post<ContextBundle>(
       '/context',
-      loadRequest(turns, shape, tag, 1, i),
+      loadRequest(traffic, shape, tag, 1, i),
     );
     samples.push(body.meta.stages.embed_ms);
   }
@@ -316,7 +323,7 @@ interface LevelResult {
   client_ms: ReturnType<typeof summarize>;
   server_elapsed_ms: ReturnType<typeof summarize>;
   throughput_rps: number;
-  rps: number;
+  share_of_embed_ceiling?: number;
   cpu_ms_per_request: ReturnType<typeof cpuPerRequest>;
   partial_rate: number;
   over_deadline: number;
@@ -324,7 +331,7 @@ interface LevelResult {
 
 async function contextLoad(
   { client, pid }: Server,
-  turns: Turn[],
+  traffic: Traffic,
   shape: Shape,
   concurrency: number,
   total: number,
@@ -336,7 +343,7 @@ async function contextLoad(
   const fire = async (i: number) => {
     const { body: bundle } = await client.post<ContextBundle>(
       '/context',
-      loadRequest(turns, shape, phase, concurrency, i),
+      loadRequest(traffic, shape, phase, concurrency, i),
     );
     partial += bundle.meta.partial ? 1 : 0;
     late += bundle.meta.elapsed_ms > bundle.meta.timeout_ms ? 1 : 0;
@@ -356,7 +363,6 @@ async function contextLoad(
     client_ms: summarize(run.latencies),
     server_elapsed_ms: summarize(serverMs),
     throughput_rps: Number(rps.toFixed(1)),
-    rps,
     cpu_ms_per_request: cpuMs,
     partial_rate: Number((partial / total).toFixed(4)),
     over_deadline: late,

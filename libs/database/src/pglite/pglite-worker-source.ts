@@ -26,16 +26,7 @@ const transactions = new Map();
 const prepared = new Map();
 const MAX_PREPARED = 64;
 const { serialize } = protocol;
-const concat = (parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
-const send = (parts) => db.execProtocol(concat(parts), { syncToFs: false });
+const send = (parts) => db.execProtocol(Buffer.concat(parts), { syncToFs: false });
 
 /** The statement for sql: named and kept, or unnamed (re-parsed) once the cache is full. */
 async function statementFor(sql) {

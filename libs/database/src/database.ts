@@ -11,12 +11,19 @@ import { conversationMessages } from './migrations/1700000000004-conversation-me
 import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statistics';
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
 import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
+import { scalePostings } from './migrations/1700000000008-scale-postings';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { PgliteClient } from './pglite/pglite.client';
 
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
 export const HNSW_EF_SEARCH = 100;
+/**
+ * A filtered HNSW scan (a contact with a large history) keeps walking the graph until the
+ * LIMIT is met instead of returning what the first ef_search candidates left after the
+ * filter; the store re-sorts the few rows it returns, so relaxed order loses nothing.
+ */
+export const HNSW_ITERATIVE_SCAN = 'relaxed_order';
 
 export interface DatabaseOptions {
   /** Embedded PGlite data dir (`memory://` for RAM); used when no databaseUrl is set. */
@@ -145,6 +152,7 @@ export class Database implements SqlExecutor {
         bm25TermStatistics,
         webhookLeasesTombstoneTimesPodiumCredentials,
         dropFullTextColumns,
+        scalePostings,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {
@@ -162,7 +170,10 @@ export class Database implements SqlExecutor {
 
   private async openClient(): Promise<SqlClient> {
     if (!this.options.databaseUrl) {
-      return PgliteClient.open(this.options.dataDir, `SET hnsw.ef_search = ${HNSW_EF_SEARCH}`);
+      return PgliteClient.open(
+        this.options.dataDir,
+        `SET hnsw.ef_search = ${HNSW_EF_SEARCH}; SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}`,
+      );
     }
     const client = new PgClient({
       url: this.options.databaseUrl,
@@ -171,7 +182,10 @@ export class Database implements SqlExecutor {
         this.options.statementTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.statementTimeoutMs,
       connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
       // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
-      sessionSettings: { 'hnsw.ef_search': HNSW_EF_SEARCH },
+      sessionSettings: {
+        'hnsw.ef_search': HNSW_EF_SEARCH,
+        'hnsw.iterative_scan': HNSW_ITERATIVE_SCAN,
+      },
     });
     try {
       await client.connect();

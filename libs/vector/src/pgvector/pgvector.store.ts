@@ -16,9 +16,18 @@ import {
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
 import { bm25Ctes, postingsOf, queryTerms } from './bm25';
+import { ContactSizes } from './contact-sizes';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
+
+/** Placeholders of a query's filter values. */
+interface FilterParams {
+  contact?: string;
+  locations?: string;
+  /** The contact's id itself (the dense leg's plan depends on its history's size). */
+  contactUid?: string;
+}
 
 /** pgvector's text format; six decimals parse ~1.7× faster in WASM and lose nothing useful. */
 const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(',')}]`;
@@ -39,7 +48,11 @@ function toVectorParam(v: readonly number[]): Buffer {
 
 /** The pgvector provider: Postgres tables with HNSW, a btree per contact, and BM25 postings. */
 export class PgVectorStore implements VectorStore {
-  constructor(private readonly database: Database) {}
+  private readonly contactSizes: ContactSizes;
+
+  constructor(private readonly database: Database) {
+    this.contactSizes = new ContactSizes(database);
+  }
 
   /**
    * Joins the database's open (in the app, `DatabaseModule` starts it at module init), or
@@ -108,25 +121,14 @@ export class PgVectorStore implements VectorStore {
     query: DenseQuery,
   ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [toVectorParam(query.embedding), query.topK];
-    const where = this.whereClause(query.filter, params);
+    const filter = this.filterParams(query.filter, params);
     const threshold =
       query.scoreThreshold === undefined
         ? ''
         : `WHERE score >= $${params.push(query.scoreThreshold)}`;
-    const table = TABLES[collection];
-    const columns = this.selectList(collection);
-    // The query vector is parsed once (a CTE): repeating `$1::vector` in the select list and
-    // ORDER BY re-parses 512 floats per use, which measured 21 ms against 3.4 ms per query.
-    // With a filter, ordering by the computed score forces btree + exact sort (a filtered
-    // HNSW scan can silently return fewer than topK rows); unfiltered queries order by the
-    // operator against an InitPlan param, which the HNSW index serves.
-    const sql = where
-      ? `WITH q AS (SELECT $1::vector AS v)
-         SELECT * FROM (SELECT ${columns}, 1 - (embedding <=> q.v) AS score
-           FROM ${table}, q ${where} ORDER BY score DESC, id LIMIT $2) hits ${threshold}`
-      : `WITH q AS (SELECT $1::vector AS v)
-         SELECT * FROM (SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score
-           FROM ${table} ORDER BY embedding <=> (SELECT v FROM q) LIMIT $2) hits ${threshold}`;
+    const dense = await this.denseSql(collection, filter, '$2');
+    const sql = `WITH q AS (SELECT $1::vector AS v), dense AS (${dense})
+      SELECT * FROM dense ${threshold} ORDER BY score DESC, id`;
     return this.toHits(collection, await this.db.queryPrepared<Row>(sql, params));
   }
 
@@ -139,14 +141,14 @@ export class PgVectorStore implements VectorStore {
       return [];
     }
     const params: unknown[] = [terms, query.topK];
-    const where = this.whereClause(query.filter, params);
+    const filter = this.filterParams(query.filter, params);
     const similarity = query.embedding
       ? `, 1 - (embedding <=> (SELECT $${params.push(toVectorParam(query.embedding))}::vector)) AS similarity`
       : '';
     const bm25 = bm25Ctes({
       collection,
-      where,
-      perContact: query.filter?.contact_uid !== undefined,
+      contactParam: filter.contact,
+      locationsParam: filter.locations,
       termsParam: '$1',
       limitParam: '$2',
     });
@@ -161,21 +163,15 @@ export class PgVectorStore implements VectorStore {
     collection: C,
     query: HybridQuery,
   ): Promise<HybridResult<C>> {
-    const params: unknown[] = [
-      toVectorParam(query.embedding),
-      query.topK,
-      queryTerms(query.text),
-    ];
-    const where = this.whereClause(query.filter, params);
+    const params: unknown[] = [toVectorParam(query.embedding), query.topK, queryTerms(query.text)];
+    const filter = this.filterParams(query.filter, params);
     const table = TABLES[collection];
     const columns = this.selectList(collection);
-    const denseOrder = where
-      ? 'ORDER BY score DESC, id'
-      : 'ORDER BY embedding <=> (SELECT v FROM q)';
+    const dense = await this.denseSql(collection, filter, '$2');
     const bm25 = bm25Ctes({
       collection,
-      where,
-      perContact: query.filter?.contact_uid !== undefined,
+      contactParam: filter.contact,
+      locationsParam: filter.locations,
       termsParam: '$3',
       limitParam: '$2',
     });
@@ -184,8 +180,8 @@ export class PgVectorStore implements VectorStore {
     // words) leave the BM25 CTEs empty, so the lexical list is simply empty.
     const sql = `
       WITH q AS (SELECT $1::vector AS v),
-      dense AS (SELECT 'dense' AS list, ${columns}, 1 - (embedding <=> q.v) AS score, NULL::float8 AS similarity
-        FROM ${table}, q ${where} ${denseOrder} LIMIT $2),
+      dense AS (SELECT 'dense' AS list, d.*, NULL::float8 AS similarity FROM (${dense}) d
+        ORDER BY d.score DESC, d.id),
       ${bm25},
       lexical AS (SELECT 'lexical' AS list, ${columns}, bm25.score::float8 AS score,
           1 - (embedding <=> q.v) AS similarity
@@ -231,11 +227,39 @@ export class PgVectorStore implements VectorStore {
       : this.db.execute(`DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1`, [contactUid]);
   }
 
+  /** A merge: the rows, their postings and the contact's BM25 statistics follow the survivor. */
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
-    return this.db.execute(
-      `UPDATE ${TABLES.conversations} SET contact_uid = $2 WHERE contact_uid = $1`,
-      [fromContactUid, toContactUid],
-    );
+    const table = TABLES.conversations;
+    const moved = await this.database.transaction(async (tx) => {
+      const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
+        fromContactUid,
+        toContactUid,
+      ]);
+      await tx.execute(`UPDATE ${table}_terms SET contact_uid = $2 WHERE contact_uid = $1`, [
+        fromContactUid,
+        toContactUid,
+      ]);
+      await tx.execute(
+        `WITH gone AS (DELETE FROM lexical_contact_stats WHERE contact_uid = $1 RETURNING docs, terms)
+         INSERT INTO lexical_contact_stats (contact_uid, docs, terms)
+           SELECT $2, docs, terms FROM gone
+         ON CONFLICT (contact_uid) DO UPDATE SET docs = lexical_contact_stats.docs + excluded.docs,
+           terms = lexical_contact_stats.terms + excluded.terms`,
+        [fromContactUid, toContactUid],
+      );
+      await tx.execute(
+        `WITH gone AS (DELETE FROM lexical_contact_term_stats WHERE contact_uid = $1
+           RETURNING term, df)
+         INSERT INTO lexical_contact_term_stats (contact_uid, term, df)
+           SELECT $2, term, df FROM gone ORDER BY term
+         ON CONFLICT (contact_uid, term)
+           DO UPDATE SET df = lexical_contact_term_stats.df + excluded.df`,
+        [fromContactUid, toContactUid],
+      );
+      return rows;
+    });
+    this.contactSizes.forget(fromContactUid, toContactUid);
+    return moved;
   }
 
   /** Bytes on disk of the three tables with their indexes (benchmarks, operators). */
@@ -263,15 +287,46 @@ export class PgVectorStore implements VectorStore {
     return this.database;
   }
 
-  private whereClause(filter: VectorFilter | undefined, params: unknown[]): string {
-    const clauses: string[] = [];
-    if (filter?.contact_uid !== undefined) {
-      clauses.push(`contact_uid = $${params.push(filter.contact_uid)}`);
+  /** Pushes the filter's values; returns their placeholders. */
+  private filterParams(filter: VectorFilter | undefined, params: unknown[]): FilterParams {
+    return {
+      contact:
+        filter?.contact_uid === undefined ? undefined : `$${params.push(filter.contact_uid)}`,
+      locations:
+        filter?.location_uids === undefined ? undefined : `$${params.push(filter.location_uids)}`,
+      contactUid: filter?.contact_uid,
+    };
+  }
+
+  /**
+   * The dense leg's rows (`score` = cosine), best first, from `q.v`. Unfiltered, and for a
+   * contact whose history is large, the HNSW index serves it (an iterative scan keeps going
+   * until the filter leaves `limit` rows; the contact's share of the corpus keeps that walk
+   * short); a small history is read whole through the contact btree and sorted exactly,
+   * which is cheaper and exact. So the cost is bounded by LARGE_CONTACT_WINDOWS either way.
+   */
+  private async denseSql(
+    collection: CollectionName,
+    filter: FilterParams,
+    limitParam: string,
+  ): Promise<string> {
+    const table = TABLES[collection];
+    const columns = this.selectList(collection);
+    const locations = filter.locations && `location_uid = ANY(${filter.locations}::text[])`;
+    if (filter.contactUid !== undefined && !(await this.contactSizes.isLarge(filter.contactUid))) {
+      const where = [`contact_uid = ${filter.contact}`, ...(locations ? [locations] : [])];
+      return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
+        WHERE ${where.join(' AND ')} ORDER BY score DESC, id LIMIT ${limitParam}`;
     }
-    if (filter?.location_uids !== undefined) {
-      clauses.push(`location_uid = ANY($${params.push(filter.location_uids)}::text[])`);
-    }
-    return clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    // `contact_uid || ''` hides the btree from the planner: this history is large, so the
+    // index-ordered HNSW scan with the filter beats reading every row of the contact.
+    const where = [
+      ...(filter.contact ? [`contact_uid || '' = ${filter.contact}`] : []),
+      ...(locations ? [locations] : []),
+    ];
+    return `SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score FROM ${table}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY embedding <=> (SELECT v FROM q) LIMIT ${limitParam}`;
   }
 
   private selectList(collection: CollectionName): string {
@@ -323,6 +378,7 @@ export class PgVectorStore implements VectorStore {
       ...columns.map(([, type], i) => `$${i + 4}::${type}[]`),
     ];
     const postings = postingsOf(records);
+    const contact = collection === 'conversations' ? ', contact_uid' : '';
     const first = params.length;
     params.push(postings.lengths, postings.docIds, postings.terms, postings.tfs);
     // One statement: the row and its BM25 postings, only for rows that were new (the FK
@@ -334,10 +390,11 @@ export class PgVectorStore implements VectorStore {
          SELECT id, content, embedding::vector, term_count, ${names.join(', ')}
          FROM unnest(${unnestArgs.join(', ')}, $${first + 1}::int[])
            AS t(id, content, embedding, ${names.join(', ')}, term_count)
-         ON CONFLICT (id) DO NOTHING RETURNING id),
+         ON CONFLICT (id) DO NOTHING RETURNING id, term_count${contact}),
        postings AS (
-         INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf)
-         SELECT p.doc_id, p.term, p.tf
+         INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf, doc_len, impact, contact_uid)
+         SELECT p.doc_id, p.term, p.tf, rows.term_count, posting_impact(p.tf, rows.term_count),
+           ${collection === 'conversations' ? 'rows.contact_uid' : 'NULL'}
          FROM unnest($${first + 2}::uuid[], $${first + 3}::text[], $${first + 4}::int[])
            AS p(doc_id, term, tf) JOIN rows ON rows.id = p.doc_id)
        SELECT id FROM rows`,

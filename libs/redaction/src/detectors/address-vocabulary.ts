@@ -12,6 +12,8 @@ export const STREET_SUFFIXES = [
   'run', 'crossing', 'creek', 'heights', 'hill', 'park', 'grove', 'commons', 'mall', 'pass',
   'bend', 'close', 'cove', 'glen', 'green', 'landing', 'manor', 'mews', 'oval', 'view', 'vista',
   'station', 'causeway', 'esplanade', 'promenade',
+  // Written after the name in English text too: "1 Waal Straat", "2, Sardar Patel Marg".
+  'straat', 'strasse', 'marg',
 ] as const;
 
 /** Their usual abbreviations; these own a following dot ("St."), full words do not. */

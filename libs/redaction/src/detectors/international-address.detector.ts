@@ -75,7 +75,7 @@ const PATTERNS: readonly RegExp[] = [
 
 /** House number and capitalised name words, used only after an address announcement. */
 const BARE = new RegExp(
-  String.raw`${HOUSE}\s+\p{Lu}[\p{L}'’-]+(?:\s+(?:${NAME_WORD})){0,3}(?![\p{L}\d])${TAIL}`,
+  String.raw`${HOUSE},?\s+\p{Lu}[\p{L}'’-]+(?:\s+(?:${NAME_WORD})){0,3}(?![\p{L}\d])${TAIL}`,
   'gu',
 );
 

@@ -135,6 +135,21 @@ describe('STREET_ADDRESS', () => {
         ['Thanks.My address is 12 oak drive', '12 oak drive'],
       ],
     ],
+    [
+      'a comma after the house number, with a locality or a cue',
+      [
+        ['12, Oak Street, Springfield, IL 62704', '12, Oak Street, Springfield, IL 62704'],
+        [
+          'located at 12, Doctor APJ Abdul Kalam Road, New Delhi.',
+          '12, Doctor APJ Abdul Kalam Road, New Delhi',
+        ],
+        [
+          'located at 45, Tengkat Tong Shin, 50200 Kuala Lumpur',
+          '45, Tengkat Tong Shin, 50200 Kuala Lumpur',
+        ],
+        ['a nice place at 1 Waal Straat with a 4.6 rating', '1 Waal Straat'],
+      ],
+    ],
   ])('masks %s', (_class, cases) => {
     it.each(cases)('%j', (text, expected) => {
       expect(findings(text)).toEqual([['STREET_ADDRESS', expected]]);
@@ -158,6 +173,7 @@ describe('STREET_ADDRESS', () => {
     ['a street name then a count', 'I walked down Main Street 3 times'],
     ['a street name, a number and a year', 'Union Station 5, 2019 Report'],
     ['a street name and a number without postcode or cue', 'Main Street 12 was busy'],
+    ['a count ending a clause before a street', 'I counted 12, Main Street had the most'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

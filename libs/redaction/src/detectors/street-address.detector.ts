@@ -31,10 +31,12 @@ const NAME_WORD = String.raw`(?:[A-Za-z][A-Za-z'-]*|[A-Za-z]{1,3}\.|\d{1,3}(?:st
  * House number, one to four name words (lazy, so the first suffix ends the street) and a
  * suffix; or a suffix-less name ("Broadway", "El Camino Real"). Every repetition is
  * bounded and words are separated by mandatory whitespace, so a failed attempt costs a
- * few steps per digit in the text.
+ * few steps per digit in the text. Group 1 is a comma after the number, as written in
+ * India and Malaysia ("12, Abdul Kalam Road"); in prose it more often ends a count, so
+ * it needs a locality or an address cue.
  */
 const CORE = new RegExp(
-  String.raw`${HOUSE}\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
+  String.raw`${HOUSE}(,)?\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
   'gi',
 );
 /** Literal pre-check, far cheaper than trying the PO box alternation at every word. */
@@ -68,8 +70,11 @@ const ZIP_ONLY = new RegExp(String.raw`,?\s+${ZIP}(?![\w])`, 'y');
 /**
  * Without a state to confirm it, a city must look like a name ("Brooklyn", not "DOB") and
  * end the clause: in "at 7 West 66th Street, Goldenson found…" the name starts a sentence.
+ * As with street names, only a short word owns a final dot ("St. Louis"): "New Delhi."
+ * ends the sentence.
  */
-const TITLE_CITY = String.raw`[A-Z][a-z][a-zA-Z'.-]*(?:\s+[A-Z][a-z][a-zA-Z'.-]*){0,2}`;
+const CITY_WORD = String.raw`(?:[A-Z][a-z]{1,2}\.|[A-Z][a-z][a-zA-Z'-]*(?:\.[a-zA-Z][a-zA-Z'-]*)*)`;
+const TITLE_CITY = String.raw`${CITY_WORD}(?:\s+${CITY_WORD}){0,2}`;
 const COMMA_CITY = new RegExp(
   String.raw`,\s*(${TITLE_CITY})(?:,?\s+${ZIP})?(?![\w])(?=\s*(?:[.,;:!?)"\n]|$))`,
   'y',
@@ -213,12 +218,16 @@ export function detectStreetAddresses(
   CORE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = CORE.exec(text)) !== null) {
-    const suffix = m[2] ?? m[3];
+    const [, comma, nameWords, streetSuffix, suffixless] = m;
+    const suffix = streetSuffix ?? suffixless;
     const tail = extendTail(text, streetEnd(text, m.index + m[0].length, suffix));
     const house = HOUSE_NUMBER.exec(m[0])?.[0] ?? '';
     const at = m.index;
     const evidence = (): boolean => tail.locality || (mayBeCued && followsAddressCue(text, at));
-    if (m[3] !== undefined || plausibleStreet(house, m[1], m[2], evidence)) {
+    if (
+      (suffixless !== undefined || plausibleStreet(house, nameWords, streetSuffix, evidence)) &&
+      (comma === undefined || evidence())
+    ) {
       out.push({ type: 'STREET_ADDRESS', start: m.index, end: tail.end, score });
       CORE.lastIndex = tail.end;
     } else {

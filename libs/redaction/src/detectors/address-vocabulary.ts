@@ -61,6 +61,8 @@ export const NOT_STREET_NAME_WORDS: ReadonlySet<string> = new Set([
   'minute', 'minutes', 'hour', 'hours', 'day', 'days', 'week', 'weeks', 'month', 'months',
   'year', 'years', 'people', 'persons', 'guests', 'adults', 'kids', 'children', 'tickets',
   'seats', 'rooms', 'nights', 'times', 'miles', 'blocks', 'dollars', 'percent', 'am', 'pm',
+  'person', 'adult', 'kid', 'child', 'ticket', 'seat', 'room', 'bed', 'beds', 'bedroom',
+  'bedrooms', 'bathroom', 'bathrooms',
 ]);
 
 /** USPS two-letter state and territory codes (matched case-sensitively: "IN", not "in"). */

@@ -174,6 +174,7 @@ describe('STREET_ADDRESS', () => {
     ['a street name, a number and a year', 'Union Station 5, 2019 Report'],
     ['a street name and a number without postcode or cue', 'Main Street 12 was busy'],
     ['a count ending a clause before a street', 'I counted 12, Main Street had the most'],
+    ['a flat described after a cue', 'I live at 2 bedroom place near the park'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

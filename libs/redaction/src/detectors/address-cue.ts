@@ -3,8 +3,7 @@ import { hasContext } from './detector';
 /**
  * Words that announce an address: what a speaker says right before giving one. A street
  * that would be too weak to mask on its own ("12 oak drive", "42 Wallaby") is masked when
- * one of these ends just before it. Anchored at the end, so only the words immediately
- * before the number count ("I live at", "ship the order to", "address:").
+ * one of these ends just before it ("I live at", "ship the order to", "address:").
  */
 const ANNOUNCEMENT = new RegExp(
   String.raw`(?:` +
@@ -16,8 +15,8 @@ const ANNOUNCEMENT = new RegExp(
     String.raw`|\b(?:ship|send|deliver|mail|post)(?:\s+(?:it|them|this|that|everything|(?:the|my|our|your)\s+[a-z]+))?(?:\s+over)?\s+to` +
     String.raw`|\bpick\s+(?:me|us|it|them)\s+up\s+(?:at|from)|\bdrop\s+(?:me|us|it|them)\s+off\s+at` +
     String.raw`|\bdirecci[oó]n|\bendere[cç]o|\badresse|\banschrift|\bmorada|\bdomicilio` +
-    String.raw`)[\s:,]{0,4}$`,
-  'i',
+    String.raw`)[\s:,]{0,4}`,
+  'gi',
 );
 
 /**
@@ -25,30 +24,35 @@ const ANNOUNCEMENT = new RegExp(
  * a speaker label: the answer on the next line is an address even in lower case.
  */
 const ASKED = /(?:\baddress|\bwhere\s+do\s+you\s+live)\b[^\n]{0,30}\?\s*\n\s*(?:\w{1,12}:\s*)?$/i;
-
-/** Literal pre-check, far cheaper than the announcement pattern on text without one. */
-const CUE_HINT =
-  /address|home|house|apartment|flat|live|located|based|resid|stay|moved|ship|send|deliver|mail|post|pick|drop|direcci|endere|adresse|anschrift|morada|domicilio/i;
-
-/** Characters before a candidate searched for an announcement: a short clause. */
-const ANNOUNCEMENT_WINDOW = 40;
 /** Characters searched for an address question in the previous turn. */
 const QUESTION_WINDOW = 80;
 
-/** Whether `text` can hold an address announcement at all (cheap; call once per text). */
-export function mayHoldAddressCue(text: string): boolean {
-  return CUE_HINT.test(text);
-}
+/**
+ * Where the address cues of one text are. Announcements are found in one scan up front
+ * (they are rare, so this is cheaper than looking back from every candidate number);
+ * questions are looked up per candidate, which only weak candidates need.
+ */
+export class AddressCues {
+  private readonly announced = new Set<number>();
 
-/** Whether an address is announced right before `start` ("I live at", "ship it to"). */
-export function followsAddressAnnouncement(text: string, start: number): boolean {
-  return hasContext(text, start, start, ANNOUNCEMENT, ANNOUNCEMENT_WINDOW);
-}
+  constructor(private readonly text: string) {
+    for (const m of text.matchAll(ANNOUNCEMENT)) {
+      this.announced.add(m.index + m[0].length);
+    }
+  }
 
-/** Whether `start` follows an announcement or opens the answer to an address question. */
-export function followsAddressCue(text: string, start: number): boolean {
-  return (
-    followsAddressAnnouncement(text, start) ||
-    hasContext(text, start, start, ASKED, QUESTION_WINDOW)
-  );
+  /** Where announcements end, in text order. */
+  announcements(): Iterable<number> {
+    return this.announced;
+  }
+
+  /** Whether an address is announced right before `start` ("I live at 42 Wallaby"). */
+  announcedAt(start: number): boolean {
+    return this.announced.has(start);
+  }
+
+  /** Whether `start` follows an announcement or opens the answer to an address question. */
+  cuedAt(start: number): boolean {
+    return this.announcedAt(start) || hasContext(this.text, start, start, ASKED, QUESTION_WINDOW);
+  }
 }

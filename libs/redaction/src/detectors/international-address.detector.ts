@@ -1,5 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
-import { followsAddressAnnouncement, mayHoldAddressCue } from './address-cue';
+import { AddressCues } from './address-cue';
 import { NOT_STREET_NAME_WORDS, STREET_SUFFIXES, SUFFIX_ABBREVIATIONS } from './address-vocabulary';
 import type { Detection, DetectorOptions } from './detector';
 
@@ -56,9 +56,10 @@ const TAIL =
 
 /** As in the US grammar: punctuation glued to a word ("Thanks.42 Wallaby") may precede it. */
 const HOUSE = String.raw`(?<![\w$#/-]|(?:^|[^A-Za-z])[.,:])\d{1,5}(?:-\d{1,4})?[A-Za-z]?`;
-/** Compound endings; the first group also ends lower-case names ("hauptstraße 12"). */
+/** Compound endings; the first group also ends lower-case names ({@link LOWER_COMPOUND}). */
 const UNMISTAKABLE_SUFFIX = String.raw`(?:stra(?:ß|ss)e|straat|gatan|vägen|veien)`;
 const GERMAN_SUFFIX = String.raw`(?:${UNMISTAKABLE_SUFFIX}|str\.|weg|platz|gasse|allee|damm|ufer|chaussee|laan|plein|gracht|vej|gade)`;
+const COMPOUND_NUMBER = String.raw`\s+\d{1,4}[a-z]?(?:-\d{1,4})?(?![\p{L}\d])${TAIL}`;
 const GERMAN_WORD = String.raw`(?:Stra(?:ß|ss)e|Str\.|Weg|Platz|Gasse|Allee|Damm|Ufer|Chaussee)`;
 
 const PATTERNS: readonly RegExp[] = [
@@ -68,15 +69,27 @@ const PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`${HOUSE}\s+(?:(?:bis|ter)\s+)?${TYPE}\s+${NAME}${TAIL}`, 'gu'),
   // German compounds and two-word forms.
   new RegExp(
-    String.raw`(?<![\p{L}\d])(?:(?:Am|An\s+der|Im|In\s+der|Auf\s+der)\s+)?(?:\p{Lu}[\p{L}-]*(?:${GERMAN_SUFFIX}|\s+${GERMAN_WORD})|\p{Ll}[\p{L}-]*${UNMISTAKABLE_SUFFIX})\s+\d{1,4}[a-z]?(?:-\d{1,4})?(?![\p{L}\d])${TAIL}`,
+    String.raw`(?<![\p{L}\d])(?:(?:Am|An\s+der|Im|In\s+der|Auf\s+der)\s+)?\p{Lu}[\p{L}-]*(?:${GERMAN_SUFFIX}|\s+${GERMAN_WORD})${COMPOUND_NUMBER}`,
     'gu',
   ),
 ];
+/**
+ * "hauptstraße 12", typed in lower case: only the endings that are never English words.
+ * Tried only when such an ending precedes a number ({@link NUMBER_AFTER_TYPE_HINT}), since
+ * a pattern that starts at every lower-case word costs more than the rest of this detector.
+ */
+const LOWER_COMPOUND = new RegExp(
+  String.raw`(?<![\p{L}\d])\p{Ll}[\p{L}-]*${UNMISTAKABLE_SUFFIX}${COMPOUND_NUMBER}`,
+  'gu',
+);
 
-/** House number and capitalised name words, used only after an address announcement. */
+/**
+ * House number and capitalised name words, used only after an address announcement: tried
+ * (sticky) where one ends, never across the text.
+ */
 const BARE = new RegExp(
   String.raw`${HOUSE},?\s+\p{Lu}[\p{L}'’-]+(?:\s+(?:${NAME_WORD})){0,3}(?![\p{L}\d])${TAIL}`,
-  'gu',
+  'uy',
 );
 
 /**
@@ -90,6 +103,15 @@ const SENTENCE_OPENER = String.raw`(?:I|The|And|But|Then|Please|Thanks|Thank|Oka
 const EN_NAME_WORD = String.raw`(?!${SENTENCE_OPENER}\s)\p{Lu}[\p{L}'’-]*`;
 /** A four-digit postal code that reads as a year ("Main Street 5, 2019 Report") is not one. */
 const LOCALITY = String.raw`,?\s*(?:(?!(?:19|20)\d\d\s)${POSTCODE}\s+${PLACE}|(?:${PLACE},?\s+)?${UK_POSTCODE})(?![\p{L}\d])`;
+/**
+ * Literal pre-check for {@link NUMBER_LAST} and {@link LOWER_COMPOUND}: a street type
+ * right before a number, which few texts hold. One scan for both, since each scan over
+ * the text costs as much as the rest of this detector on most texts.
+ */
+const NUMBER_AFTER_TYPE_HINT = new RegExp(
+  String.raw`(?:\b(?:${[...STREET_SUFFIXES, ...SUFFIX_ABBREVIATIONS].join('|')})|${UNMISTAKABLE_SUFFIX})\.?,?\s+\d`,
+  'i',
+);
 const NUMBER_LAST = new RegExp(
   String.raw`(?<![\p{L}\d'’-])${EN_NAME_WORD}(?:\s+${EN_NAME_WORD}){0,2}\s+${EN_SUFFIX}\.?,?\s+\d{1,5}[A-Za-z]?(?:-\d{1,4})?(?![\p{L}\d]|[.:,]\d)(?:(${LOCALITY})|${TAIL})`,
   'gu',
@@ -121,28 +143,23 @@ export function detectInternationalAddresses(
       }
     }
   }
-  const mayBeCued = mayHoldAddressCue(text);
-  for (const m of text.matchAll(NUMBER_LAST)) {
-    if (m[1] !== undefined || (mayBeCued && followsAddressAnnouncement(text, m.index))) {
+  const cues = new AddressCues(text);
+  if (NUMBER_AFTER_TYPE_HINT.test(text)) {
+    for (const m of text.matchAll(LOWER_COMPOUND)) {
       out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
     }
+    for (const m of text.matchAll(NUMBER_LAST)) {
+      if (m[1] !== undefined || cues.announcedAt(m.index)) {
+        out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
+      }
+    }
   }
-  if (!mayBeCued) {
-    return;
-  }
-  for (const m of text.matchAll(BARE)) {
-    const firstWord = m[0].split(/\s+/, 2)[1] ?? '';
-    if (
-      !NOT_A_NAME.test(firstWord) &&
-      !NOT_STREET_NAME_WORDS.has(firstWord.toLowerCase()) &&
-      followsAddressAnnouncement(text, m.index)
-    ) {
-      out.push({
-        type: 'STREET_ADDRESS',
-        start: m.index,
-        end: m.index + m[0].length,
-        score: score - 0.05,
-      });
+  for (const at of cues.announcements()) {
+    BARE.lastIndex = at;
+    const m = BARE.exec(text);
+    const firstWord = m?.[0].split(/[\s,]+/, 2)[1] ?? '';
+    if (m && !NOT_A_NAME.test(firstWord) && !NOT_STREET_NAME_WORDS.has(firstWord.toLowerCase())) {
+      out.push({ type: 'STREET_ADDRESS', start: at, end: at + m[0].length, score: score - 0.05 });
     }
   }
 }

@@ -1,5 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
-import { followsAddressCue, mayHoldAddressCue } from './address-cue';
+import { AddressCues } from './address-cue';
 import {
   AMBIGUOUS_SUFFIXES,
   NOT_STREET_NAME_WORDS,
@@ -214,7 +214,7 @@ export function detectStreetAddresses(
   out: Detection[],
 ): void {
   const score = BASE_CONFIDENCE.STREET_ADDRESS;
-  const mayBeCued = mayHoldAddressCue(text);
+  let cues: AddressCues | undefined; // built on first need: most texts never need it
   CORE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = CORE.exec(text)) !== null) {
@@ -223,7 +223,7 @@ export function detectStreetAddresses(
     const tail = extendTail(text, streetEnd(text, m.index + m[0].length, suffix));
     const house = HOUSE_NUMBER.exec(m[0])?.[0] ?? '';
     const at = m.index;
-    const evidence = (): boolean => tail.locality || (mayBeCued && followsAddressCue(text, at));
+    const evidence = (): boolean => tail.locality || (cues ??= new AddressCues(text)).cuedAt(at);
     if (
       (suffixless !== undefined || plausibleStreet(house, nameWords, streetSuffix, evidence)) &&
       (comma === undefined || evidence())

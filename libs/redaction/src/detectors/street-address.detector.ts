@@ -205,8 +205,9 @@ function streetEnd(text: string, end: number, suffix: string): number {
 
 /**
  * US street addresses (number, name, suffix, then optional unit, city, state, ZIP) and PO
- * boxes. Deliberately US-only: number-last layouts ("Rue Gustave 6"), named buildings and
- * spelled-out house numbers ("One Infinite Loop") are out of scope for this grammar.
+ * boxes. Number-last layouts ("Rue Gustave 6", "Baker Street 221B, London NW1 6XE") are
+ * `detectInternationalAddresses`'s; named buildings and spelled-out house numbers
+ * ("One Infinite Loop") are out of scope.
  */
 export function detectStreetAddresses(
   text: string,

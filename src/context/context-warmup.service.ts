@@ -24,8 +24,8 @@ const ROUNDS = 12;
 /**
  * Runs every stage of the /context pipeline on synthetic input at boot, before the server
  * listens: the first inferences, SQL plans, tokenizer tables, phone metadata and V8 tier-ups
- * are paid here instead of by the first callers (measured before: p99 239 ms over the first
- * 30 requests, against a steady-state p50 of 56 ms). Remote rerankers are not called.
+ * are paid here instead of by the first callers (docs/benchmarks.md, "First requests after
+ * boot", has the figures). Remote rerankers are not called.
  */
 @Injectable()
 export class ContextWarmup implements OnApplicationBootstrap {

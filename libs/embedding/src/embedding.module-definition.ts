@@ -23,8 +23,8 @@ export interface EmbeddingModuleOptions {
 
 /** Every default of {@link EmbeddingModuleOptions}, applied by the lib. */
 export const DEFAULT_EMBEDDING_OPTIONS = {
-  // One per core, at most 4: with the server in its own process, 2 workers on 2 cores
-  // served /context at 70 req/s against 60 with one (concurrency 8, warm).
+  // One per core, at most 4: embedding is most of a request's CPU, and a second worker on a
+  // second core raised /context throughput (docs/benchmarks.md).
   workers: Math.min(4, Math.max(1, availableParallelism())),
   queryCacheSize: 2000,
 } satisfies Partial<EmbeddingModuleOptions>;

@@ -5,6 +5,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 
 import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';
+import { demoAllowed, demoProviderProblems } from './demo-providers';
 import { EnvSchema } from './env.schema';
 import { readSecuritySettings } from './security-config';
 
@@ -86,7 +87,8 @@ function crossFieldProblems(env: EnvSchema): string[] {
 }
 
 /**
- * Validates `raw` (normally `process.env`) and maps it into the typed config.
+ * Validates `raw` (the environment over `.env`, read by `ConfigModule.load`) and maps it into
+ * the typed config.
  *
  * Every default is written once. A lib's settings default in the lib (`DEFAULT_<LIB>_OPTIONS`
  * next to its options type), so they pass through here unset; this mapping holds only what
@@ -99,6 +101,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   const problems = [
     ...describe(validateSync(env, { stopAtFirstError: true })),
     ...crossFieldProblems(env),
+    ...demoProviderProblems(env),
     ...secure.problems,
   ];
   if (problems.length > 0) {
@@ -213,7 +216,8 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     security: secure.settings.security,
     limits: secure.settings.limits,
     adapters: { vapiSecret: env.VAPI_SECRET },
-    // Demo data belongs in the embedded store only, unless explicitly asked for.
-    seedDemoData: env.SEED_DEMO_DATA ?? !env.DATABASE_URL,
+    // Demo data belongs in the embedded store only, unless explicitly asked for; never in
+    // production unless the demo set is allowed there.
+    seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
   };
 }

@@ -65,23 +65,35 @@ export class ContextService implements OnModuleDestroy {
    * `scope`: the caller's locations (a location-bound API key), enforced in the store's
    * query and against the live contact (outside them it reads as unknown); naming another
    * location is 403 `location_forbidden`. `undefined` is unscoped.
+   *
+   * `arrivedAt` (`performance.now()` clock): when the request reached the service, so the
+   * deadline and `meta.elapsed_ms` include what ran before this call (parsing, guards, rate
+   * limiting, validation: `stages.intake_ms`). Defaults to now (the CLI).
    */
-  async build(request: ContextRequestDto, scope?: LocationScope): Promise<ContextBundle> {
+  async build(
+    request: ContextRequestDto,
+    scope?: LocationScope,
+    arrivedAt = performance.now(),
+  ): Promise<ContextBundle> {
     // Before any work: an explicit location outside the key's binding is refused outright.
     const locations = scopedLocations(scope, request.location_uid);
-    const started = performance.now();
+    const entered = performance.now();
+    const started = Math.min(arrivedAt, entered);
     const timeoutMs = request.timeout_ms ?? this.config.context.timeoutMs;
     // Under CPU contention timers fire late: keep the recent lag in reserve as well, so the
     // answer leaves on time rather than a stage's timer firing after the deadline.
     const lag = Math.min(this.lag.p99Ms, timeoutMs * MAX_LAG_SHARE);
     const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
-    const queueMs = round(performance.now() - started);
+    const stages = {
+      intake_ms: round(entered - started),
+      queue_ms: round(performance.now() - entered),
+    };
     if (!release) {
-      return this.shed(request, timeoutMs, started, queueMs);
+      return this.shed(request, timeoutMs, started, stages);
     }
     try {
-      return await this.run(request, { scope, locations }, timeoutMs, started, deadline, queueMs);
+      return await this.run(request, { scope, locations }, timeoutMs, started, deadline, stages);
     } finally {
       release();
     }
@@ -93,11 +105,11 @@ export class ContextService implements OnModuleDestroy {
     timeoutMs: number,
     started: number,
     deadline: number,
-    queueMs: number,
+    before: { intake_ms: number; queue_ms: number },
   ): Promise<ContextBundle> {
     const defaults = this.config.context;
     const left = () => Math.max(0, deadline - performance.now());
-    const stages: Record<string, number> = { queue_ms: queueMs };
+    const stages: Record<string, number> = { ...before };
 
     const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
       // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
@@ -173,9 +185,9 @@ export class ContextService implements OnModuleDestroy {
     request: ContextRequestDto,
     timeoutMs: number,
     started: number,
-    queueMs: number,
+    stages: { intake_ms: number; queue_ms: number },
   ): ContextBundle {
-    this.record({ queue_ms: queueMs }, ['admission'], 0);
+    this.record(stages, ['admission'], 0);
     return {
       contact: { live_fields_available: false, error: 'overloaded' },
       historical_excerpts: [],
@@ -189,7 +201,7 @@ export class ContextService implements OnModuleDestroy {
         had_live_lookup: false,
         reranked: false,
         reranker: this.reranker.name,
-        stages: { queue_ms: queueMs },
+        stages,
         redactions: {},
         dropped_excerpts: 0,
       },

@@ -34,7 +34,10 @@ describe('PocketBaseCurriculumSource (official SDK against a loopback PocketBase
   beforeEach(async () => {
     server = await startFakePocketBase({ superuser: SUPERUSER, collections: seed() });
   });
-  afterEach(() => server.close());
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await server.close();
+  });
 
   const make = (
     overrides: Partial<ConstructorParameters<typeof PocketBaseCurriculumSource>[0]> = {},
@@ -107,7 +110,10 @@ describe('PocketBaseCurriculumSource (official SDK against a loopback PocketBase
     });
     const sut = make();
     await sut.currentWeek('usr_alice000001');
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // The token's second passes on a skewed wall clock (the SDK and the fake server both read
+    // Date.now for `exp`), not in real time.
+    const now = Date.now.bind(Date);
+    jest.spyOn(Date, 'now').mockImplementation(() => now() + 1_100);
     await expect(sut.currentWeek('usr_alice000001')).resolves.toMatchObject({
       themeId: 'th_feedback0001',
     });

@@ -156,7 +156,8 @@ export class ScaleGrower {
            ON podium_conversations USING hnsw (embedding vector_cosine_ops)`,
         ];
     for (const definition of definitions) {
-      await this.db.execute(definition);
+      // An index build at 1M rows outlasts the pool's statement timeout: lift it for this one.
+      await this.db.transaction((tx) => tx.exec(`SET LOCAL statement_timeout = 0; ${definition}`));
     }
   }
 }

@@ -142,6 +142,11 @@ export interface VectorStore {
    * the surviving contact's retrieval finds it; returns rows moved.
    */
   reassignContact(fromContactUid: string, toContactUid: string): Promise<number>;
+  /**
+   * A few contacts that hold history, the largest first (the boot warm-up searches real
+   * rows through each query plan). Optional: a store that cannot tell cheaply omits it.
+   */
+  sampleContacts?(): Promise<string[]>;
   /** Resolves true when the backend answers a trivial query. Never throws. */
   isHealthy(): Promise<boolean>;
   close(): Promise<void>;

@@ -17,6 +17,7 @@ export class ContactSizes {
 
   constructor(
     private readonly database: Pick<Database, 'queryPrepared'>,
+    private readonly largeAbove = LARGE_CONTACT_WINDOWS,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -29,7 +30,7 @@ export class ContactSizes {
       `SELECT docs FROM lexical_contact_stats WHERE contact_uid = $1`,
       [contactUid],
     );
-    const large = Number(row?.docs ?? 0) > LARGE_CONTACT_WINDOWS;
+    const large = Number(row?.docs ?? 0) > this.largeAbove;
     if (this.known.size >= MAX_ENTRIES) {
       this.known.clear();
     }

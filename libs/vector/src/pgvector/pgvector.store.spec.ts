@@ -169,4 +169,48 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(await mine('ctc_survivor')).toHaveLength(0);
     expect(await mine('ctc_target')).toHaveLength(25);
   });
+
+  it('a large history walks HNSW and finds what the exact sort finds, only that contact', async () => {
+    // ctc_busy (300 rows) counts as large here: its dense leg is the filtered HNSW scan.
+    const large = new PgVectorStore(database, 100);
+    const query = { embedding: vec(3, 0.4), topK: 20, filter: { contact_uid: 'ctc_busy' } };
+    const viaHnsw = await large.search('conversations', query);
+    const exact = await sut.search('conversations', query);
+    expect(viaHnsw).toHaveLength(20);
+    expect(viaHnsw.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
+    const scores = viaHnsw.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // Graph search may swap rows of equal cosine; the scores it finds are the exact ones.
+    expect(scores).toEqual(exact.map((h) => h.score));
+    const hybrid = await large.hybridSearch('conversations', { ...query, text: 'noise row' });
+    expect(hybrid.dense.map((h) => h.score)).toEqual(scores);
+    expect(hybrid.lexical.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
+  });
+
+  it('keeps each contact’s BM25 statistics through inserts, merges and batched deletes', async () => {
+    const stats = async (contact: string) => {
+      const [row] = await database.query<{ docs: string | null; terms: string | null }>(
+        `SELECT (SELECT docs FROM lexical_contact_stats WHERE contact_uid = $1) AS docs,
+          (SELECT string_agg(term || ':' || df, ' ' ORDER BY term)
+           FROM lexical_contact_term_stats WHERE contact_uid = $1) AS terms`,
+        [contact],
+      );
+      return { docs: row.docs === null ? 0 : Number(row.docs), terms: row.terms };
+    };
+    await sut.upsert('conversations', [
+      conversation(6000, 'ctc_a', 0, 0.1, 'refund the sofa'),
+      conversation(6001, 'ctc_a', 0, 0.2, 'refund the table'),
+      conversation(6002, 'ctc_b', 0, 0.3, 'sofa delivery'),
+    ]);
+    expect(await stats('ctc_a')).toEqual({ docs: 2, terms: 'refund:2 sofa:1 table:1' });
+    await sut.reassignContact('ctc_a', 'ctc_b');
+    expect(await stats('ctc_a')).toEqual({ docs: 0, terms: null });
+    expect(await stats('ctc_b')).toEqual({ docs: 3, terms: 'deliveri:1 refund:2 sofa:2 table:1' });
+    expect(await sut.deleteContact('ctc_b')).toBe(3);
+    expect(await stats('ctc_b')).toEqual({ docs: 0, terms: null });
+    const [left] = await database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM podium_conversations_terms WHERE contact_uid IN ('ctc_a', 'ctc_b')`,
+    );
+    expect(left.n).toBe(0);
+  });
 });

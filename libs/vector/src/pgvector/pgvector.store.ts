@@ -16,10 +16,13 @@ import {
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
 import { bm25Ctes, postingsOf, queryTerms } from './bm25';
-import { ContactSizes } from './contact-sizes';
+import { ContactSizes, LARGE_CONTACT_WINDOWS } from './contact-sizes';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
+
+/** Rows (with ~30 postings each) one maintenance statement deletes. */
+const DELETE_BATCH = 1000;
 
 /** Placeholders of a query's filter values. */
 interface FilterParams {
@@ -50,8 +53,12 @@ function toVectorParam(v: readonly number[]): Buffer {
 export class PgVectorStore implements VectorStore {
   private readonly contactSizes: ContactSizes;
 
-  constructor(private readonly database: Database) {
-    this.contactSizes = new ContactSizes(database);
+  /** `largeContactWindows`: where the dense leg switches to HNSW (tests lower it). */
+  constructor(
+    private readonly database: Database,
+    largeContactWindows = LARGE_CONTACT_WINDOWS,
+  ) {
+    this.contactSizes = new ContactSizes(database, largeContactWindows);
   }
 
   /**
@@ -95,10 +102,7 @@ export class PgVectorStore implements VectorStore {
     return this.database.transaction(async (tx) => {
       if ('ids' in removal) {
         if (removal.ids.length) {
-          await tx.execute(
-            `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
-            [removal.ids, keep],
-          );
+          await this.deleteRows(tx, 'conversations', removal.ids, keep);
         }
       } else if (removal.allOtherWindowsOf.length) {
         await tx.execute(
@@ -218,13 +222,55 @@ export class PgVectorStore implements VectorStore {
     return row.n;
   }
 
+  /**
+   * A contact's rows in batches of DELETE_BATCH, each its own short statement, so removing a
+   * history of any size never holds a long lock or runs one long statement; a crash midway
+   * leaves a smaller history that the next call (forget is idempotent) finishes.
+   */
   async deleteContact(contactUid: string, locationUids?: string[]): Promise<number> {
-    return locationUids
-      ? this.db.execute(
-          `DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1 AND location_uid = ANY($2::text[])`,
-          [contactUid, locationUids],
-        )
-      : this.db.execute(`DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1`, [contactUid]);
+    const table = TABLES.conversations;
+    const scope = locationUids ? ' AND location_uid = ANY($3::text[])' : '';
+    let removed = 0;
+    for (;;) {
+      const ids = await this.db.query<{ id: string }>(
+        `SELECT id FROM ${table} WHERE contact_uid = $1${scope} LIMIT $2`,
+        locationUids ? [contactUid, DELETE_BATCH, locationUids] : [contactUid, DELETE_BATCH],
+      );
+      if (ids.length === 0) {
+        break;
+      }
+      removed += await this.database.transaction((tx) =>
+        this.deleteRows(
+          tx,
+          'conversations',
+          ids.map((r) => r.id),
+        ),
+      );
+    }
+    this.contactSizes.forget(contactUid);
+    return removed;
+  }
+
+  /**
+   * Deletes rows by id, their postings first in one statement: the FK cascade would delete
+   * them row by row, firing the statistics triggers once per row instead of once.
+   */
+  private async deleteRows(
+    tx: SqlExecutor,
+    collection: CollectionName,
+    ids: string[],
+    keep: string[] = [],
+  ): Promise<number> {
+    const table = TABLES[collection];
+    const params = [ids, keep];
+    await tx.execute(
+      `DELETE FROM ${table}_terms WHERE doc_id = ANY($1::uuid[]) AND NOT (doc_id = ANY($2::uuid[]))`,
+      params,
+    );
+    return tx.execute(
+      `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
+      params,
+    );
   }
 
   /** A merge: the rows, their postings and the contact's BM25 statistics follow the survivor. */
@@ -269,6 +315,15 @@ export class PgVectorStore implements VectorStore {
       [Object.values(TABLES)],
     );
     return Number(row.bytes);
+  }
+
+  /** The largest contact and a typical one, from the maintained per-contact statistics. */
+  async sampleContacts(): Promise<string[]> {
+    const rows = await this.db.query<{ contact_uid: string }>(
+      `(SELECT contact_uid FROM lexical_contact_stats ORDER BY docs DESC LIMIT 1)
+       UNION ALL (SELECT contact_uid FROM lexical_contact_stats WHERE docs BETWEEN 3 AND 200 LIMIT 3)`,
+    );
+    return rows.map((r) => r.contact_uid);
   }
 
   async isHealthy(): Promise<boolean> {

@@ -25,6 +25,7 @@ const MIGRATIONS = [
   'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
   'DropFullTextColumns1700000000007',
   'ScalePostings1700000000008',
+  'LargeContactNearest1700000000009',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

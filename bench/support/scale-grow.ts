@@ -132,14 +132,40 @@ export class ScaleGrower {
     }
   }
 
+  /** What an earlier run that died mid-growth left dropped (the schema's definitions). */
+  private async missingIndexes(restoring: string[]): Promise<string[]> {
+    const expected: Record<string, string> = {
+      podium_conversations_embedding_hnsw: `CREATE INDEX podium_conversations_embedding_hnsw
+        ON podium_conversations USING hnsw (embedding vector_cosine_ops)`,
+      podium_conversations_terms_term_impact: `CREATE INDEX podium_conversations_terms_term_impact
+        ON podium_conversations_terms (term, impact DESC) INCLUDE (doc_id, tf, doc_len)`,
+      podium_conversations_terms_contact_term_impact: `CREATE INDEX
+        podium_conversations_terms_contact_term_impact ON podium_conversations_terms
+        (contact_uid, term, impact DESC) INCLUDE (doc_id, tf, doc_len)`,
+    };
+    const present = await this.db.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes WHERE indexname = ANY($1::text[])`,
+      [Object.keys(expected)],
+    );
+    const have = new Set([...present.map((r) => r.name), ...restoring]);
+    return Object.entries(expected)
+      .filter(([name]) => !have.has(name))
+      .map(([, definition]) => definition);
+  }
+
   async close(): Promise<void> {
     await this.ctx?.close();
   }
 
+  /**
+   * The indexes a bulk load builds once at the end rather than entry by entry: HNSW, and the
+   * best-first posting indexes (tens of millions of entries at 1M windows).
+   */
   private async dropHnsw(): Promise<Array<{ name: string; definition: string }>> {
     const rows = await this.db.query<{ name: string; definition: string }>(
       `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-       WHERE tablename = 'podium_conversations' AND indexdef ILIKE '%USING hnsw%'`,
+       WHERE (tablename = 'podium_conversations' AND indexdef ILIKE '%USING hnsw%')
+          OR (tablename = 'podium_conversations_terms' AND indexname LIKE '%_impact')`,
     );
     for (const row of rows) {
       await this.db.execute(`DROP INDEX ${row.name}`);
@@ -149,12 +175,10 @@ export class ScaleGrower {
 
   /** Rebuilds what was dropped (or the schema's index, if an earlier run died mid-growth). */
   private async restoreHnsw(indexes: Array<{ name: string; definition: string }>): Promise<void> {
-    const definitions = indexes.length
-      ? indexes.map((i) => i.definition)
-      : [
-          `CREATE INDEX IF NOT EXISTS podium_conversations_embedding_hnsw
-           ON podium_conversations USING hnsw (embedding vector_cosine_ops)`,
-        ];
+    const definitions = [
+      ...indexes.map((i) => i.definition),
+      ...(await this.missingIndexes(indexes.map((i) => i.name))),
+    ];
     for (const definition of definitions) {
       // An index build at 1M rows outlasts the pool's statement timeout: lift it for this one.
       await this.db.transaction((tx) => tx.exec(`SET LOCAL statement_timeout = 0; ${definition}`));

@@ -12,6 +12,7 @@ import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statist
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
 import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
 import { scalePostings } from './migrations/1700000000008-scale-postings';
+import { largeContactNearest } from './migrations/1700000000009-large-contact-nearest';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { PgliteClient } from './pglite/pglite.client';
@@ -153,6 +154,7 @@ export class Database implements SqlExecutor {
         webhookLeasesTombstoneTimesPodiumCredentials,
         dropFullTextColumns,
         scalePostings,
+        largeContactNearest,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {

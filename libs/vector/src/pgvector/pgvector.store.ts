@@ -373,14 +373,16 @@ export class PgVectorStore implements VectorStore {
       return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
         WHERE ${where.join(' AND ')} ORDER BY score DESC, id LIMIT ${limitParam}`;
     }
-    // `contact_uid || ''` hides the btree from the planner: this history is large, so the
-    // index-ordered HNSW scan with the filter beats reading every row of the contact.
-    const where = [
-      ...(filter.contact ? [`contact_uid || '' = ${filter.contact}`] : []),
-      ...(locations ? [locations] : []),
-    ];
+    if (filter.contactUid !== undefined) {
+      // A large history: the HNSW walk with the contact filter (a fixed plan, see the
+      // conversations_nearest migration), joined back for the columns.
+      return `SELECT ${columns}, 1 - n.distance AS score
+        FROM conversations_nearest((SELECT v FROM q), ${filter.contact}::text,
+          ${filter.locations ? `${filter.locations}::text[]` : 'NULL'}, ${limitParam}::int) n
+        JOIN ${table} USING (id) ORDER BY score DESC, id`;
+    }
     return `SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score FROM ${table}
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ${locations ? `WHERE ${locations}` : ''}
       ORDER BY embedding <=> (SELECT v FROM q) LIMIT ${limitParam}`;
   }
 

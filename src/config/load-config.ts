@@ -140,6 +140,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       model: env.EMBEDDING_MODEL,
       dimension: env.EMBEDDING_DIMENSION,
       workers: env.EMBEDDING_WORKERS,
+      bulkBatching: env.EMBEDDING_BULK_BATCHING,
       openaiApiKey: env.OPENAI_API_KEY,
       openaiBaseUrl: env.OPENAI_BASE_URL,
       teiUrl: env.TEI_URL,

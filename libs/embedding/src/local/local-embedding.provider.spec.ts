@@ -36,6 +36,31 @@ describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () =>
     expect(cosine(alone, batched[1][0])).toBeGreaterThan(0.9999);
   });
 
+  it("queues a bulk call shortest first and still answers in the caller's order", async () => {
+    const texts = [
+      'a much longer text about a sofa delivered to the wrong address last week',
+      'sofa',
+      'the sofa arrived late',
+    ];
+    const worker = [...(sut as unknown as { workers: Set<Worker> }).workers][0];
+    const sent: string[] = [];
+    const post = worker.postMessage.bind(worker);
+    const spy = jest.spyOn(worker, 'postMessage').mockImplementation((message: unknown) => {
+      sent.push(...(message as { texts: string[] }).texts);
+      post(message);
+    });
+    let vectors: number[][];
+    try {
+      vectors = await sut.embedBatch(texts);
+    } finally {
+      spy.mockRestore();
+    }
+    const alone = await Promise.all(texts.map((t) => sut.embedBatch([t], undefined, 'query')));
+
+    expect(sent).toEqual([texts[1], texts[2], texts[0]]);
+    vectors.forEach((v, i) => expect(cosine(v, alone[i][0])).toBeGreaterThan(0.9999));
+  });
+
   it('drops queued texts whose caller aborted', async () => {
     const controller = new AbortController();
     controller.abort();

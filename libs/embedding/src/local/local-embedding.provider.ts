@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { DependencyError } from '@app/common';
 import { Logger } from '@nestjs/common';
 
+import { type BulkBatching } from '../embedding.module-definition';
 import {
   type EmbeddingModelInfo,
   type EmbeddingProvider,
@@ -47,7 +48,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private workerData?: Record<string, string>;
   private readonly logger = new Logger('LocalEmbeddingProvider');
 
-  constructor(private readonly options: { workers: number }) {}
+  constructor(private readonly options: { workers: number; bulkBatching?: BulkBatching }) {}
 
   async init(): Promise<EmbeddingModelInfo> {
     this.workerData = {
@@ -94,12 +95,21 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     if (this.workers.size === 0) {
       return Promise.reject(new DependencyError('embedder_not_ready', 'Embedder is not loaded.'));
     }
+    const pending: Pending[] = [];
     const results = texts.map(
       (text) =>
-        new Promise<number[]>((resolve, reject) =>
-          this.queue.push({ text, signal, resolve, reject }, lane),
-        ),
+        new Promise<number[]>((resolve, reject) => {
+          pending.push({ text, signal, resolve, reject });
+        }),
     );
+    // A batch pads every text to its longest (attention is quadratic in that length), so bulk
+    // texts queue shortest first and the lane's batches hold similar lengths; each text keeps
+    // its own promise, so the caller still gets vectors in its order.
+    const ordered =
+      lane === 'bulk' && this.options.bulkBatching !== 'arrival'
+        ? [...pending].sort((a, b) => a.text.length - b.text.length)
+        : pending;
+    ordered.forEach((p) => this.queue.push(p, lane));
     this.dispatch();
     return Promise.all(results);
   }

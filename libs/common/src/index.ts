@@ -1,3 +1,4 @@
+export * from './cache-bytes';
 export * from './deadline';
 export * from './errors';
 export * from './hash';

@@ -1,4 +1,4 @@
-import { DependencyError, DomainError } from '@app/common';
+import { byteBound, DependencyError, DomainError, NUMBER_BYTES } from '@app/common';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   BrokenCircuitError,
@@ -111,6 +111,8 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     this.breaker.onReset(() => this.logger.log('Podium answered a probe; live lookups resume'));
     this.invalidatedAt = new LRUCache<string, number>({
       max: options.cacheMaxEntries,
+      // Keyed by webhook-supplied ids: bounded in bytes too (~100 bytes an entry).
+      ...byteBound<number>(options.cacheMaxEntries * 256, () => NUMBER_BYTES),
       // Longer than any lookup can take (a few request ceilings), so none outlives its record.
       ttl: 4 * options.requestTimeoutMs + options.maxRetryWaitMs,
     });

@@ -30,7 +30,8 @@ export const termCache = new LRUCache<string, ReadonlySet<string>>(
   byteBound<ReadonlySet<string>>(32 * 1024 * 1024, stringsBytes),
 );
 
-function windowTerms(content: string): ReadonlySet<string> {
+/** A text's content words, memoised by text (shared sets: read them, never change them). */
+export function windowTerms(content: string): ReadonlySet<string> {
   let terms = termCache.get(content);
   if (!terms) {
     terms = new Set(contentTokens(unlabelled(content)));

@@ -1,3 +1,4 @@
+export * from './abort';
 export * from './cache-bytes';
 export * from './deadline';
 export * from './errors';

@@ -1,4 +1,11 @@
-import { byteBound, DependencyError, DomainError, NUMBER_BYTES } from '@app/common';
+import {
+  byteBound,
+  DependencyError,
+  DomainError,
+  NUMBER_BYTES,
+  sleep,
+  untilAborted,
+} from '@app/common';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   BrokenCircuitError,
@@ -16,7 +23,6 @@ import {
   type PodiumContacts,
   type PodiumStatus,
 } from '../interfaces/podium-contacts.interface';
-import { sleep, untilAborted } from './abortable';
 import { type ContactCache } from './cache/contact-cache';
 import { contactIdentifiers, toLiveContact } from './contact-mapping';
 import { PodiumContactsHttp } from './contacts-http';

@@ -148,9 +148,23 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     return fetched.lookup;
   }
 
+  /**
+   * Marks the contact invalidated (a lookup in flight from before cannot re-cache it), then
+   * drops the cached copy. A cache that refuses the drop fails the call: swallowing it would
+   * mark a `contact.deleted` webhook done while the shared cache keeps serving the contact.
+   */
   async invalidate(contactUid: string): Promise<void> {
     this.invalidatedAt.set(contactUid, this.now());
-    await this.cache?.invalidate(contactUid).catch(() => undefined);
+    try {
+      await this.cache?.invalidate(contactUid);
+    } catch (error) {
+      // The reason only: a Redis error can quote the command, and its keys are identifiers.
+      this.logger.warn(`the contact cache refused an invalidation (${(error as Error).name})`);
+      throw new DependencyError(
+        'contact_cache_failed',
+        'The contact cache could not drop a changed contact; retry.',
+      );
+    }
   }
 
   async isHealthy(): Promise<boolean> {

@@ -37,6 +37,9 @@ export const ERROR_CODES: Record<string, string> = {
   ingest_busy: '429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After',
   internal_error: '500: unexpected; quote request_id',
   service_unavailable: '503: shutting down or a dependency is not ready',
+  contact_cache_failed: '503: the shared contact cache refused to drop a deleted contact; retry',
+  overloaded: '503: RELEVANCE_MAX_INFLIGHT /relevance calls already running; retry shortly',
+  relevance_timeout: '503: /relevance scoring passed RELEVANCE_TIMEOUT_MS; its work was stopped',
   identity_provider_unavailable: '503: the JWKS at CHAT_JWKS_URL could not be fetched',
 };
 

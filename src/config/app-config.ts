@@ -66,6 +66,12 @@ export interface AppConfig {
     finalK: number;
     maxInFlight: number;
   };
+  relevance: {
+    /** The whole /relevance deadline. */
+    timeoutMs: number;
+    /** Calls scored at once; more wait briefly, then get 503 `overloaded`. */
+    maxInFlight: number;
+  };
   coalescer: CoalescerModuleOptions;
   redaction: RedactionModuleOptions;
   chat: { themeBoost: number; companyName: string };

@@ -180,6 +180,12 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       finalK: env.FINAL_K ?? 5,
       maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
     },
+    // Up to 100 candidates of 20,000 characters: seconds of work, so its own deadline, and
+    // one call at a time, so a flood cannot take the CPU live /context calls need.
+    relevance: {
+      timeoutMs: env.RELEVANCE_TIMEOUT_MS ?? 5000,
+      maxInFlight: env.RELEVANCE_MAX_INFLIGHT ?? 1,
+    },
     coalescer: {
       tailWords: env.COALESCE_TAIL_WORDS,
       ttlMs: env.COALESCE_TTL_MS,

@@ -21,6 +21,14 @@ export class ContextEnv {
   @EnvInt(1, 1000)
   CONTEXT_MAX_INFLIGHT?: number;
 
+  /** The whole /relevance deadline in ms; a call past it answers 503 `relevance_timeout`. */
+  @EnvInt(100, 60000)
+  RELEVANCE_TIMEOUT_MS?: number;
+
+  /** /relevance calls scored at once; past it (after a short wait) 503 `overloaded`. */
+  @EnvInt(1, 64)
+  RELEVANCE_MAX_INFLIGHT?: number;
+
   /** Words of the previous transcript chunk(s) carried into the next query. */
   @EnvInt(0, 64)
   COALESCE_TAIL_WORDS?: number;

@@ -17,6 +17,16 @@ import { EMBEDDING_WORKER_SOURCE } from './worker-source';
  */
 const LOAD_ATTEMPTS = 3;
 
+/**
+ * Characters of a text sent to the model. USE-lite reads only its first ~128 tokens (about
+ * 550 characters of English: the vector of a 600-character text is the vector of that text
+ * with anything appended), but its tokenizer runs over the whole input and is quadratic in
+ * it (it copies the rest of the text at every position): a 20,000-character `/relevance`
+ * candidate held a worker for seconds and a batch of them ran the worker out of memory. The
+ * cap sits well past what the model reads, so no vector changes.
+ */
+export const MAX_EMBED_CHARS = 2000;
+
 interface Pending extends QueuedText {
   resolve: (vector: number[]) => void;
   reject: (error: Error) => void;
@@ -99,7 +109,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     const results = texts.map(
       (text) =>
         new Promise<number[]>((resolve, reject) => {
-          pending.push({ text, signal, resolve, reject });
+          pending.push({ text: text.slice(0, MAX_EMBED_CHARS), signal, resolve, reject });
         }),
     );
     // A batch pads every text to its longest (attention is quadratic in that length), so bulk

@@ -109,6 +109,11 @@ export class Database implements SqlExecutor {
     return this.requireClient().transaction(work);
   }
 
+  /** See {@link SqlClient.session}. */
+  session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.requireClient().session(work);
+  }
+
   /** Readiness: one round trip, bounded so a hung server cannot hang the probe. */
   async check(timeoutMs = 2000): Promise<DatabaseHealth> {
     if (!this.client) {
@@ -184,7 +189,10 @@ export class Database implements SqlExecutor {
         this.options.statementTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.statementTimeoutMs,
       connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
       // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
+      // JIT compiles a plan whose cost estimate is large (a scan at 1M rows) for hundreds of
+      // milliseconds: never worth it for these short statements.
       sessionSettings: {
+        jit: 'off',
         'hnsw.ef_search': HNSW_EF_SEARCH,
         'hnsw.iterative_scan': HNSW_ITERATIVE_SCAN,
       },

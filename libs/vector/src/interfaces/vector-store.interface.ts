@@ -143,6 +143,11 @@ export interface VectorStore {
    */
   reassignContact(fromContactUid: string, toContactUid: string): Promise<number>;
   /**
+   * Background upkeep the store needs as data grows (pgvector: a contact whose history grew
+   * large gets its own HNSW index). Optional; run by the app on a timer, never on a request.
+   */
+  maintain?(): Promise<unknown>;
+  /**
    * A few contacts that hold history, the largest first (the boot warm-up searches real
    * rows through each query plan). Optional: a store that cannot tell cheaply omits it.
    */

@@ -170,21 +170,44 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(await mine('ctc_target')).toHaveLength(25);
   });
 
-  it('a large history walks HNSW and finds what the exact sort finds, only that contact', async () => {
-    // ctc_busy (300 rows) counts as large here: its dense leg is the filtered HNSW scan.
-    const large = new PgVectorStore(database, 100);
+  it('a large history gets its own HNSW index, which finds what the exact sort finds', async () => {
+    // ctc_busy (300 rows) counts as large here: maintenance builds its partial index.
+    const large = new PgVectorStore(database, 200);
     const query = { embedding: vec(3, 0.4), topK: 20, filter: { contact_uid: 'ctc_busy' } };
-    const viaHnsw = await large.search('conversations', query);
+    expect(await large.maintain()).toEqual({ created: ['ctc_busy'], dropped: [] });
+    expect(await large.maintain()).toEqual({ created: [], dropped: [] });
+    const [index] = await database.query<{ definition: string }>(
+      `SELECT i.indexdef AS definition FROM large_contact_indexes l
+       JOIN pg_indexes i ON i.indexname = l.index_name WHERE l.contact_uid = 'ctc_busy'`,
+    );
+    expect(index.definition).toMatch(/USING hnsw .*WHERE \(contact_uid = 'ctc_busy'::text\)/);
+    const viaIndex = await large.search('conversations', query);
     const exact = await sut.search('conversations', query);
-    expect(viaHnsw).toHaveLength(20);
-    expect(viaHnsw.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
-    const scores = viaHnsw.map((h) => h.score);
+    expect(viaIndex).toHaveLength(20);
+    expect(viaIndex.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
+    const scores = viaIndex.map((h) => h.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     // Graph search may swap rows of equal cosine; the scores it finds are the exact ones.
     expect(scores).toEqual(exact.map((h) => h.score));
     const hybrid = await large.hybridSearch('conversations', { ...query, text: 'noise row' });
     expect(hybrid.dense.map((h) => h.score)).toEqual(scores);
     expect(hybrid.lexical.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
+    // A contact id is a literal inside the index and the function: quotes stay data.
+    await large.upsert(
+      'conversations',
+      Array.from({ length: 201 }, (_, i) =>
+        conversation(7000 + i, "o'brien", 2, i / 201, `row ${i} of o'brien`),
+      ),
+    );
+    expect(await large.maintain()).toEqual({ created: ["o'brien"], dropped: [] });
+    const quoted = await large.search('conversations', {
+      embedding: vec(2),
+      topK: 5,
+      filter: { contact_uid: "o'brien" },
+    });
+    expect(quoted.map((h) => h.payload.contact_uid)).toEqual(Array(5).fill("o'brien"));
+    await large.deleteContact("o'brien");
+    expect(await large.maintain()).toEqual({ created: [], dropped: ["o'brien"] });
   });
 
   it('keeps each contact’s BM25 statistics through inserts, merges and batched deletes', async () => {

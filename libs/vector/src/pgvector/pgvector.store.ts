@@ -16,7 +16,11 @@ import {
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
 import { bm25Ctes, postingsOf, queryTerms } from './bm25';
-import { ContactSizes, LARGE_CONTACT_WINDOWS } from './contact-sizes';
+import {
+  type IndexSyncReport,
+  LARGE_CONTACT_WINDOWS,
+  LargeContactIndexes,
+} from './large-contact-indexes';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
@@ -51,14 +55,14 @@ function toVectorParam(v: readonly number[]): Buffer {
 
 /** The pgvector provider: Postgres tables with HNSW, a btree per contact, and BM25 postings. */
 export class PgVectorStore implements VectorStore {
-  private readonly contactSizes: ContactSizes;
+  private readonly largeContacts: LargeContactIndexes;
 
   /** `largeContactWindows`: where the dense leg switches to HNSW (tests lower it). */
   constructor(
     private readonly database: Database,
     largeContactWindows = LARGE_CONTACT_WINDOWS,
   ) {
-    this.contactSizes = new ContactSizes(database, largeContactWindows);
+    this.largeContacts = new LargeContactIndexes(database, largeContactWindows);
   }
 
   /**
@@ -247,7 +251,7 @@ export class PgVectorStore implements VectorStore {
         ),
       );
     }
-    this.contactSizes.forget(contactUid);
+    this.largeContacts.forget(contactUid);
     return removed;
   }
 
@@ -304,7 +308,7 @@ export class PgVectorStore implements VectorStore {
       );
       return rows;
     });
-    this.contactSizes.forget(fromContactUid, toContactUid);
+    this.largeContacts.forget(fromContactUid, toContactUid);
     return moved;
   }
 
@@ -315,6 +319,11 @@ export class PgVectorStore implements VectorStore {
       [Object.values(TABLES)],
     );
     return Number(row.bytes);
+  }
+
+  /** Builds the own HNSW index of each contact whose history grew large (background job). */
+  maintain(): Promise<IndexSyncReport> {
+    return this.largeContacts.sync();
   }
 
   /** The largest contact and a typical one, from the maintained per-contact statistics. */
@@ -354,11 +363,10 @@ export class PgVectorStore implements VectorStore {
   }
 
   /**
-   * The dense leg's rows (`score` = cosine), best first, from `q.v`. Unfiltered, and for a
-   * contact whose history is large, the HNSW index serves it (an iterative scan keeps going
-   * until the filter leaves `limit` rows; the contact's share of the corpus keeps that walk
-   * short); a small history is read whole through the contact btree and sorted exactly,
-   * which is cheaper and exact. So the cost is bounded by LARGE_CONTACT_WINDOWS either way.
+   * The dense leg's rows (`score` = cosine), best first, from `q.v`. A contact with a large
+   * history walks its own HNSW index (built by `maintain`); a small one is read whole through
+   * the contact btree and sorted exactly, which is cheap and exact; unfiltered searches walk
+   * the global HNSW index. So the cost is bounded by LARGE_CONTACT_WINDOWS either way.
    */
   private async denseSql(
     collection: CollectionName,
@@ -368,13 +376,13 @@ export class PgVectorStore implements VectorStore {
     const table = TABLES[collection];
     const columns = this.selectList(collection);
     const locations = filter.locations && `location_uid = ANY(${filter.locations}::text[])`;
-    if (filter.contactUid !== undefined && !(await this.contactSizes.isLarge(filter.contactUid))) {
+    if (filter.contactUid !== undefined && !(await this.largeContacts.indexed(filter.contactUid))) {
       const where = [`contact_uid = ${filter.contact}`, ...(locations ? [locations] : [])];
       return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
         WHERE ${where.join(' AND ')} ORDER BY score DESC, id LIMIT ${limitParam}`;
     }
     if (filter.contactUid !== undefined) {
-      // A large history: the HNSW walk with the contact filter (a fixed plan, see the
+      // A large history: the walk of the contact's own HNSW index (a fixed plan, see the
       // conversations_nearest migration), joined back for the columns.
       return `SELECT ${columns}, 1 - n.distance AS score
         FROM conversations_nearest((SELECT v FROM q), ${filter.contact}::text,

@@ -1,0 +1,85 @@
+/**
+ * Replays long-memory pools saved by `BENCH_POOLS=pools.jsonl BENCH_SETS=memory npm run
+ * bench:quality`: every variant of bench:quality's memory set, plus a grid over the
+ * evidence options (diversity, fill margin, trim radius, most excerpts), with no embedding
+ * or store. Prints JSON.
+ *
+ *   npm run bench:memory-tune -- pools.jsonl
+ */
+import { readFileSync } from 'node:fs';
+
+import { PromptService, TokenCounter } from '@app/prompt';
+import { Redactor } from '@app/redaction';
+
+import { type AppConfig } from '../src/config/app-config';
+import { EvidenceAssembler } from '../src/context/evidence/evidence-assembler';
+import { DEFAULT_EVIDENCE_OPTIONS } from '../src/context/evidence/select-evidence';
+import {
+  bundlesFor,
+  type MemoryPool,
+  MemoryTally,
+  type Variant,
+  VARIANTS,
+} from './support/memory-metrics';
+import { printJson } from './support/stats';
+
+function assemblerWith(maxExcerpts: number) {
+  const redactor = new Redactor({});
+  const prompt = new PromptService(new TokenCounter(), {});
+  const config = { context: { finalK: 5, maxExcerpts } } as AppConfig;
+  return { assembler: new EvidenceAssembler(config, redactor, prompt), redactor, prompt };
+}
+
+function summary(pools: MemoryPool[], variants: Record<string, Variant>, maxExcerpts: number) {
+  const deps = assemblerWith(maxExcerpts);
+  const tally = new MemoryTally();
+  for (const p of pools) {
+    Object.entries(bundlesFor(p, deps, variants)).forEach(([name, b]) => tally.add(name, p, b));
+  }
+  return tally.report();
+}
+
+function main() {
+  const file = process.argv[2];
+  if (!file) {
+    throw new Error('usage: memory-tune <pools.jsonl>');
+  }
+  const pools = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as MemoryPool);
+  const grid: Record<string, unknown> = {};
+  const trim = DEFAULT_EVIDENCE_OPTIONS.trim!;
+  for (const maxExcerpts of [5, 8, 12, 16]) {
+    for (const diversity of [0, 0.05, 0.1, 0.2]) {
+      for (const fillMargin of [0.5, 0.6, 0.7, 0.8]) {
+        for (const radius of [1, 2]) {
+          const name = `max${maxExcerpts}_div${diversity}_fill${fillMargin}_r${radius}`;
+          const r = summary(
+            pools,
+            {
+              v: {
+                finalK: undefined,
+                options: { diversity, fillMargin, trim: { ...trim, radius } },
+              },
+            },
+            maxExcerpts,
+          ).v;
+          grid[name] = Object.fromEntries(
+            Object.entries(r).map(([kind, m]) => [
+              kind,
+              `${m.evidence_recall} / ${m.every_evidence} / ${m.tokens}`,
+            ]),
+          );
+        }
+      }
+    }
+  }
+  printJson({
+    pools: pools.length,
+    variants: summary(pools, VARIANTS, 12),
+    grid_recall_every_tokens: grid,
+  });
+}
+
+main();

@@ -78,9 +78,7 @@ describe('buildPrompt', () => {
 
   it('SYSTEM tells the model to settle conflicting history by date and reads … as left-out turns', () => {
     const system = buildPrompt(input()).system;
-    expect(system).toMatch(
-      /when excerpts disagree, the later date is the current value/,
-    );
+    expect(system).toMatch(/when excerpts disagree, the later date is the current value/);
     expect(system).toMatch(/… marks turns left out/);
   });
 

@@ -13,7 +13,10 @@ import { Redactor } from '@app/redaction';
 
 import { type AppConfig } from '../src/config/app-config';
 import { EvidenceAssembler } from '../src/context/evidence/evidence-assembler';
-import { DEFAULT_EVIDENCE_OPTIONS } from '../src/context/evidence/select-evidence';
+import {
+  DEFAULT_EVIDENCE_OPTIONS,
+  type EvidenceOptions,
+} from '../src/context/evidence/select-evidence';
 import {
   bundlesFor,
   type MemoryPool,
@@ -50,28 +53,23 @@ function main() {
     .map((l) => JSON.parse(l) as MemoryPool);
   const grid: Record<string, unknown> = {};
   const trim = DEFAULT_EVIDENCE_OPTIONS.trim!;
-  for (const maxExcerpts of [5, 8, 12, 16]) {
-    for (const diversity of [0, 0.05, 0.1, 0.2]) {
-      for (const fillMargin of [0.5, 0.6, 0.7, 0.8]) {
-        for (const radius of [1, 2]) {
-          const name = `max${maxExcerpts}_div${diversity}_fill${fillMargin}_r${radius}`;
-          const r = summary(
-            pools,
-            {
-              v: {
-                finalK: undefined,
-                options: { diversity, fillMargin, trim: { ...trim, radius } },
-              },
-            },
-            maxExcerpts,
-          ).v;
-          grid[name] = Object.fromEntries(
-            Object.entries(r).map(([kind, m]) => [
-              kind,
-              `${m.evidence_recall} / ${m.every_evidence} / ${m.tokens}`,
-            ]),
-          );
-        }
+  const only = process.env.TUNE_GRID ?? 'trim,fill';
+  const run = (name: string, maxExcerpts: number, options: Partial<EvidenceOptions>) => {
+    const r = summary(pools, { v: { finalK: undefined, options } }, maxExcerpts).v;
+    grid[name] = Object.fromEntries(
+      Object.entries(r).map(([kind, m]) => [
+        kind,
+        `${m.evidence_recall} / ${m.every_evidence} / ${m.tokens}t / ${m.excerpts}x`,
+      ]),
+    );
+  };
+  const trims = { whole: null, r1: { ...trim, radius: 1 }, r2: { ...trim, radius: 2 } };
+  for (const maxExcerpts of [8, 12, 20]) {
+    for (const fillMargin of only.includes('fill')
+      ? [0, 0.3, 0.5]
+      : [DEFAULT_EVIDENCE_OPTIONS.fillMargin]) {
+      for (const [t, options] of Object.entries(trims)) {
+        run(`max${maxExcerpts}_fill${fillMargin}_${t}`, maxExcerpts, { fillMargin, trim: options });
       }
     }
   }

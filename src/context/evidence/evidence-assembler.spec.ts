@@ -44,13 +44,22 @@ describe('EvidenceAssembler', () => {
     expect(capped.excerpts).toHaveLength(3);
   });
 
-  it('spends the budget on more distinct, trimmed excerpts when final_k is not given', () => {
-    const whole = sut.assemble('refund', pool, sut.limits(5), 1500, { trim: null });
+  it('fills past FINAL_K with distinct excerpts when final_k is not given', () => {
+    const five = sut.assemble('refund', pool, sut.limits(5), 1500);
     const filled = sut.assemble('refund', pool, sut.limits(undefined), 1500);
-    expect(whole.excerpts).toHaveLength(5);
+    expect(five.excerpts).toHaveLength(5);
     expect(filled.excerpts).toHaveLength(12);
-    // Each excerpt is the matching turns (two here) and their neighbours, speaker lines kept.
-    expect(filled.excerpts[0].content).toBe(
+    // Everything fits whole: nothing is trimmed when the budget does not bind.
+    expect(filled.excerpts.every((e) => e.content === pool[0].content)).toBe(true);
+  });
+
+  it('trims the lowest-scored excerpts first when the chosen ones do not fit whole', () => {
+    const whole = counter.count(pool[0].content);
+    const sut11 = sut.assemble('refund', pool, sut.limits(undefined), 11 * whole);
+    expect(sut11.excerpts).toHaveLength(12); // trimming made room for all twelve
+    expect(sut11.excerpts[0].content).toBe(pool[0].content);
+    // The last is the matching turns (two here) and their neighbours, speaker lines kept.
+    expect(sut11.excerpts[11].content).toBe(
       [
         'agent: sure, how can I help you today',
         'customer: about the refund from my visit',
@@ -58,10 +67,10 @@ describe('EvidenceAssembler', () => {
         'customer: thank you very much',
       ].join('\n'),
     );
-    expect(filled.token_count).toBe(
-      filled.excerpts.reduce((n, e) => n + counter.count(e.content), 0),
+    expect(sut11.token_count).toBe(
+      sut11.excerpts.reduce((n, e) => n + counter.count(e.content), 0),
     );
-    expect(filled.token_count).toBeLessThanOrEqual(1500);
+    expect(sut11.token_count).toBeLessThanOrEqual(11 * whole);
   });
 
   it('says why each window is out: budget for chosen excerpts the tokens did not reach', () => {

@@ -73,11 +73,12 @@ export class EvidenceAssembler {
     options: Partial<EvidenceOptions> = {},
   ): AssembledEvidence {
     const t0 = performance.now();
-    const selection = selectEvidence(query, pool, {
-      ...DEFAULT_EVIDENCE_OPTIONS,
-      ...limits,
-      ...options,
-    });
+    const selection = selectEvidence(
+      query,
+      pool,
+      { ...DEFAULT_EVIDENCE_OPTIONS, ...limits, ...options },
+      { maxTokens, count: (text) => this.prompt.count(text) },
+    );
     const chosen: HistoricalExcerpt[] = selection.excerpts.map((e) =>
       toExcerpt(e.window.candidate, e.window.score, e.content, e.occurred_at),
     );

@@ -31,7 +31,10 @@ export interface EvidenceOptions {
    * excerpt keeps its real score.
    */
   diversity: number;
-  /** Trim long excerpts to the turns around their best matches; null keeps them whole. */
+  /**
+   * Trim long excerpts to the turns around their best matches when the chosen excerpts do
+   * not fit the budget whole (lowest-scored first); null keeps them whole.
+   */
   trim: TrimOptions | null;
   /** Excerpts always offered to the budget when the pool has them. */
   baseK: number;
@@ -40,18 +43,27 @@ export interface EvidenceOptions {
   fillMargin: number;
 }
 
+/** The token budget the chosen excerpts should fit, and how to count (before redaction). */
+export interface EvidenceBudget {
+  maxTokens: number;
+  count: (text: string) => number;
+}
+
 /**
- * Defaults (`npm run bench:quality`, memory set; see docs/long-memory.md): merge on, a
- * 10% diversity step (a second excerpt of one conversation must beat a new conversation's
- * by more than that), trimming to a matching turn and its neighbours when a window has more
- * than four turns. `baseK`/`maxK` come from the request (`final_k`) or the config.
+ * Defaults, measured on bench:quality's long-memory set (docs/long-memory.md): merging is
+ * the big gain; a 10% diversity step (a second excerpt of one conversation must beat a new
+ * conversation's by more than that) costs nothing on single facts; filling past FINAL_K
+ * with excerpts scoring ≥ 30% of the best buys most of what filling with anything would, at
+ * three quarters of the tokens; trimming only when the budget binds (a window trimmed up
+ * front lost a quarter of single-fact answers that sat two turns from the matching words).
+ * `baseK`/`maxK` come from the request (`final_k`) or the config.
  */
 export const DEFAULT_EVIDENCE_OPTIONS: Readonly<Omit<EvidenceOptions, 'baseK' | 'maxK'>> =
   Object.freeze({
     merge: true,
     diversity: 0.1,
-    trim: Object.freeze({ above: 4, radius: 1, anchorShare: 0.8 }),
-    fillMargin: 0.7,
+    trim: Object.freeze({ above: 4, radius: 1, anchorShare: 0.5 }),
+    fillMargin: 0.3,
   });
 
 /** One chosen excerpt: the lead window's identity and score, the evidence's text and time. */
@@ -78,13 +90,15 @@ type Piece<W> = WindowPiece & { window: W };
 
 /**
  * From a scored pool to the excerpts worth their tokens: merge overlapping windows of one
- * conversation, choose up to `maxK` with a diversity step across conversations, then trim
- * each to the turns around what the query matches. Pure; the caller redacts and budgets.
+ * conversation, choose up to `maxK` with a diversity step across conversations, then, if
+ * they do not fit `budget` whole, trim them to the turns around what the query matches,
+ * lowest-scored first, until they do. Pure; the caller redacts and enforces the budget.
  */
 export function selectEvidence<W extends ScoredWindow>(
   query: string,
   windows: readonly W[],
   options: EvidenceOptions,
+  budget?: EvidenceBudget,
 ): EvidenceSelection<W> {
   const dropped = new Map<string, { reason: DropReason; into?: string }>();
   const senders = knownSenders(windows.map((w) => w.content));
@@ -108,17 +122,55 @@ export function selectEvidence<W extends ScoredWindow>(
       dropped.set(m.lead.id, { reason: 'rank' });
     }
   }
-  const trimmed = options.trim ? trimAll(query, chosen, options.trim) : undefined;
   const excerpts = chosen
-    .map((m, i) => ({
+    .map((m) => ({
       window: m.lead.window,
-      content: (trimmed?.[i].turns ?? m.turns).join('\n'),
+      content: m.turns.join('\n'),
       occurred_at: m.occurred_at,
       windowIds: m.members.map((w) => w.id),
-      trimmed: trimmed?.[i].trimmed ?? false,
+      trimmed: false,
     }))
     .sort((a, b) => b.window.score - a.window.score);
+  if (options.trim) {
+    fitByTrimming(query, excerpts, options.trim, senders, budget);
+  }
   return { excerpts, dropped };
+}
+
+/**
+ * Trims excerpts, lowest-scored first, until the whole set fits the budget (all of them
+ * without one). The best excerpts keep their whole windows while there is room: the turns
+ * around a match are the answer more often than not, but not always.
+ */
+function fitByTrimming(
+  query: string,
+  excerpts: Array<EvidenceExcerpt<ScoredWindow>>,
+  o: TrimOptions,
+  senders: ReadonlySet<string>,
+  budget: EvidenceBudget | undefined,
+): void {
+  const tokens = budget ? excerpts.map((e) => budget.count(e.content)) : [];
+  let total = tokens.reduce((a, b) => a + b, 0);
+  if (budget && total <= budget.maxTokens) {
+    return;
+  }
+  const turns = excerpts.map((e) => splitTurns(e.content, senders));
+  // One IDF over every chosen turn: a word all of them share says little about which answers.
+  const scores = termOverlap(query, turns.flat());
+  const offsets = turns.map((_, i) => turns.slice(0, i).reduce((n, t) => n + t.length, 0));
+  for (let i = excerpts.length - 1; i >= 0; i--) {
+    const cut = trimTurns(turns[i], scores.slice(offsets[i], offsets[i] + turns[i].length), o);
+    if (cut.trimmed) {
+      excerpts[i] = { ...excerpts[i], content: cut.turns.join('\n'), trimmed: true };
+      if (budget) {
+        const now = budget.count(excerpts[i].content);
+        total += now - tokens[i];
+        if (total <= budget.maxTokens) {
+          return;
+        }
+      }
+    }
+  }
 }
 
 /**
@@ -155,15 +207,4 @@ function choose<P extends MergedPiece<WindowPiece>>(pieces: readonly P[], o: Evi
     perConversation.set(conversation, (perConversation.get(conversation) ?? 0) + 1);
   }
   return chosen;
-}
-
-/** Each chosen excerpt trimmed; turn scores share one IDF over all chosen turns. */
-function trimAll(query: string, chosen: ReadonlyArray<MergedPiece<WindowPiece>>, o: TrimOptions) {
-  const all = chosen.flatMap((m) => m.turns);
-  const scores = termOverlap(query, all);
-  let at = 0;
-  return chosen.map((m) => {
-    const own = scores.slice(at, (at += m.turns.length));
-    return trimTurns(m.turns, own, o);
-  });
 }

@@ -20,10 +20,10 @@ import { RERANKER, type Reranker } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type INestApplicationContext } from '@nestjs/common';
 
+import { EvidenceAssembler, scoredPool } from '../src/context/evidence/evidence-assembler';
 import { loadBeir } from '../src/eval/beir';
 import { distinct, meanMetrics, type QueryMetrics, queryMetrics } from '../src/eval/metrics';
 import { type Method, METHODS, rankAll, runEval } from '../src/eval/run-eval';
-import { EvidenceAssembler, scoredPool } from '../src/context/evidence/evidence-assembler';
 import { IngestService } from '../src/ingest/ingest.service';
 import { startFakeQdrant } from '../test/fakes/qdrant-server';
 import { benchContext } from './support/app-context';

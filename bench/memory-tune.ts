@@ -19,12 +19,13 @@ import {
 } from '../src/context/evidence/select-evidence';
 import {
   bundlesFor,
+  MAIN,
   type MemoryPool,
   MemoryTally,
   type Variant,
   VARIANTS,
 } from './support/memory-metrics';
-import { printJson } from './support/stats';
+import { printJson, summarize } from './support/stats';
 
 function assemblerWith(maxExcerpts: number) {
   const redactor = new Redactor({});
@@ -73,7 +74,30 @@ function main() {
       }
     }
   }
+  // CPU of the assembly itself (select, redact, budget) per pool: main's way against the new.
+  const deps = assemblerWith(12);
+  const timed = (options: Partial<EvidenceOptions>, finalK: number | undefined) =>
+    summarize(
+      pools.map((p) => {
+        const t0 = performance.now();
+        deps.assembler.assemble(
+          p.question.question,
+          p.pool,
+          deps.assembler.limits(finalK),
+          1500,
+          options,
+        );
+        return performance.now() - t0;
+      }),
+    );
+  timed({}, undefined); // warm the caches and the JIT
+  const assembleMs = {
+    main: timed(MAIN, 5),
+    new_k5: timed({}, 5),
+    new_default: timed({}, undefined),
+  };
   printJson({
+    assemble_ms: assembleMs,
     pools: pools.length,
     variants: summary(pools, VARIANTS, 12),
     grid_recall_every_tokens: grid,

@@ -105,6 +105,20 @@ const LONG_HISTORY = Array.from({ length: 8 }, (_, i) =>
   ),
 );
 
+/** One 12-turn conversation: three windows of 6 turns, neighbours sharing 2 (turns 4–5, 8–9). */
+const MERGE_HISTORY = Array.from({ length: 12 }, (_, i) =>
+  msg(
+    'merge_long',
+    'ctc_merge',
+    1,
+    i,
+    i % 2 ? 'agent' : 'customer',
+    i === 4 || i === 5
+      ? `Turn ${i}: the espresso machine grinder jams on dark roast beans.`
+      : `Turn ${i}: general chat about the store hours and parking.`,
+  ),
+);
+
 const contents = (b: ContextBundle) => b.historical_excerpts.map((e) => e.content);
 
 /** The rate limiter's counters, with a hook run as each request is counted (before the handler). */
@@ -139,7 +153,11 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
         .overrideProvider(EMBEDDING_PROVIDER)
         .useValue(embedFault.wrap(new LocalEmbeddingProvider({ workers: 1 }), ['embedBatch'])),
     );
-    const ingest = await postJson(`${t.url}/ingest/conversations`, [...HISTORY, ...LONG_HISTORY]);
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [
+      ...HISTORY,
+      ...LONG_HISTORY,
+      ...MERGE_HISTORY,
+    ]);
     expect(ingest.status).toBe(200);
     const [embedding] = await t.app.get(EmbeddingService).embedDocuments([RAW_PII_WINDOW]);
     await t.app.get<VectorStore>(VECTOR_STORE).upsert('conversations', [
@@ -286,6 +304,21 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       expect(res.body.contact).toEqual({ live_fields_available: false, error: 404 });
       expect(res.body.historical_excerpts).toEqual([]);
       expect(res.body.meta.partial).toBe(false);
+    });
+  });
+
+  describe('distinct evidence', () => {
+    it('gives overlapping windows of one conversation one excerpt: no turn twice', async () => {
+      const res = await context({
+        transcript: 'the espresso grinder jams on dark roast',
+        contact_uid: 'ctc_merge',
+      });
+      const lines = contents(res.body).flatMap((c) => c.split('\n'));
+      expect(lines.filter((l) => l.includes('espresso')).length).toBe(2); // turns 4 and 5, once each
+      expect(new Set(lines).size).toBe(lines.length);
+      // The two windows holding turns 4–5 became one excerpt, its turns in order.
+      const merged = contents(res.body).find((c) => c.includes('espresso'))!;
+      expect(merged).toMatch(/Turn 0:[\s\S]*Turn 4:[\s\S]*Turn 5:[\s\S]*Turn 9:/);
     });
   });
 

@@ -64,6 +64,8 @@ export interface AppConfig {
     maxTokens: number;
     poolK: number;
     finalK: number;
+    /** Without a request's `final_k`, the bundle may fill up to this many excerpts. */
+    maxExcerpts: number;
     maxInFlight: number;
   };
   relevance: {

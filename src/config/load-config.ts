@@ -178,6 +178,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxTokens: env.CONTEXT_MAX_TOKENS ?? 1500,
       poolK: env.POOL_K ?? 20,
       finalK: env.FINAL_K ?? 5,
+      maxExcerpts: env.CONTEXT_MAX_EXCERPTS ?? 12,
       maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
     },
     // Up to 100 candidates of 20,000 characters: seconds of work, so its own deadline, and

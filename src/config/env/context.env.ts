@@ -14,8 +14,13 @@ export class ContextEnv {
   @EnvInt(1, 100)
   POOL_K?: number;
 
+  /** Distinct excerpts a /context bundle always offers to the budget (a request's `final_k` caps). */
   @EnvInt(1, 50)
   FINAL_K?: number;
+
+  /** Without `final_k`: the most excerpts the budget may fill, past FINAL_K, near the best score. */
+  @EnvInt(1, 50)
+  CONTEXT_MAX_EXCERPTS?: number;
 
   /** /context builds in flight before new ones wait (and are shed if they cannot start in time). */
   @EnvInt(1, 1000)

@@ -49,6 +49,8 @@ export interface Bm25Sql {
   /** Placeholders of the query-term array and of the result limit. */
   termsParam: string;
   limitParam: string;
+  /** Postings read per query term (default POSTINGS_PER_TERM). */
+  postingsPerTerm?: number;
 }
 
 /**
@@ -89,7 +91,7 @@ export function bm25Ctes(sql: Bm25Sql): string {
   return `${stats}
       lx_post AS (SELECT t.doc_id, f.term, t.tf, t.doc_len FROM lx_df f CROSS JOIN LATERAL
           (SELECT p.doc_id, p.tf, p.doc_len FROM ${from} WHERE ${conditions}
-           ORDER BY p.impact DESC LIMIT ${POSTINGS_PER_TERM}) t),
+           ORDER BY p.impact DESC LIMIT ${sql.postingsPerTerm ?? POSTINGS_PER_TERM}) t),
       bm25 AS (SELECT p.doc_id,
           sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) * p.tf * ${BM25_K1 + 1}
             / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.doc_len / s.avgdl))) AS score

@@ -15,7 +15,7 @@ import {
   type VectorStore,
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
-import { bm25Ctes, postingsOf, queryTerms } from './bm25';
+import { bm25Ctes, POSTINGS_PER_TERM, postingsOf, queryTerms } from './bm25';
 import {
   type IndexSyncReport,
   LARGE_CONTACT_WINDOWS,
@@ -57,10 +57,14 @@ function toVectorParam(v: readonly number[]): Buffer {
 export class PgVectorStore implements VectorStore {
   private readonly largeContacts: LargeContactIndexes;
 
-  /** `largeContactWindows`: where the dense leg switches to HNSW (tests lower it). */
+  /**
+   * `largeContactWindows`: above it a contact gets its own HNSW index; `postingsPerTerm`: the
+   * lexical leg's read per query term (tests and benchmarks vary both).
+   */
   constructor(
     private readonly database: Database,
     largeContactWindows = LARGE_CONTACT_WINDOWS,
+    private readonly postingsPerTerm = POSTINGS_PER_TERM,
   ) {
     this.largeContacts = new LargeContactIndexes(database, largeContactWindows);
   }
@@ -159,6 +163,7 @@ export class PgVectorStore implements VectorStore {
       locationsParam: filter.locations,
       termsParam: '$1',
       limitParam: '$2',
+      postingsPerTerm: this.postingsPerTerm,
     });
     const sql = `WITH ${bm25}
       SELECT ${this.selectList(collection)}, bm25.score${similarity}
@@ -182,6 +187,7 @@ export class PgVectorStore implements VectorStore {
       locationsParam: filter.locations,
       termsParam: '$3',
       limitParam: '$2',
+      postingsPerTerm: this.postingsPerTerm,
     });
     // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
     // the event loop's time, and this runs on every /context turn. No query terms (only stop

@@ -214,6 +214,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         'kb_source_chunks_terms',
         'kb_topic_summaries',
         'kb_topic_summaries_terms',
+        'large_contact_indexes',
         'lexical_contact_stats',
         'lexical_contact_term_stats',
         'lexical_doc_stats',

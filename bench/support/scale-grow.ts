@@ -72,7 +72,8 @@ export class ScaleGrower {
     const t0 = performance.now();
     const start = { conversations: this.conversations, windows: await this.windows() };
     let windows = start.windows;
-    const hnsw = await this.dropHnsw();
+    // A store already at the size keeps its indexes (nothing to load in bulk).
+    const hnsw = windows < target ? await this.dropHnsw() : [];
     while (windows < target) {
       const perConversation =
         windows > 0 && this.conversations > 0 ? windows / this.conversations : 4.5;
@@ -113,9 +114,13 @@ export class ScaleGrower {
     }
     const growSeconds = (performance.now() - t0) / 1000;
     const r0 = performance.now();
-    await this.restoreHnsw(hnsw);
+    if (hnsw.length || windows > start.windows) {
+      await this.restoreHnsw(hnsw);
+    }
     const hnswSeconds = (performance.now() - r0) / 1000;
-    await this.db.execute(`VACUUM ANALYZE`);
+    if (windows > start.windows) {
+      await this.db.execute(`VACUUM ANALYZE`);
+    }
     // What the service's maintenance job does after an import: own indexes for large contacts.
     const i0 = performance.now();
     let contactIndexes = 0;

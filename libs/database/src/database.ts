@@ -1,7 +1,7 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
-import { classifyDatabaseError } from './errors';
+import { classifyDatabaseError, DatabaseUnavailableError } from './errors';
 import { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
 import { podiumContacts } from './migrations/1700000000001-podium-contacts';
@@ -125,9 +125,13 @@ export class Database implements SqlExecutor {
     await client?.close();
   }
 
+  /**
+   * Not open yet (the server was unreachable at boot and the open is being retried) is an
+   * outage like any other: a 503 `database_unavailable` the caller may retry, not a 500.
+   */
   private requireClient(): SqlClient {
     if (!this.client) {
-      throw new Error('Database used before open()');
+      throw new DatabaseUnavailableError('it is not open yet');
     }
     return this.client;
   }

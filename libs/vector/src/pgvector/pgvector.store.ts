@@ -127,7 +127,10 @@ export class PgVectorStore implements VectorStore {
       : `WITH q AS (SELECT $1::vector AS v)
          SELECT * FROM (SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score
            FROM ${table} ORDER BY embedding <=> (SELECT v FROM q) LIMIT $2) hits ${threshold}`;
-    return this.toHits(collection, await this.db.queryPrepared<Row>(sql, params));
+    return this.toHits(
+      collection,
+      await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
+    );
   }
 
   async lexicalSearch<C extends CollectionName>(
@@ -154,7 +157,10 @@ export class PgVectorStore implements VectorStore {
       SELECT ${this.selectList(collection)}, bm25.score${similarity}
       FROM bm25 JOIN ${TABLES[collection]} t ON t.id = bm25.doc_id
       ORDER BY bm25.score DESC, t.id`;
-    return this.toHits(collection, await this.db.queryPrepared<Row>(sql, params));
+    return this.toHits(
+      collection,
+      await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
+    );
   }
 
   async hybridSearch<C extends CollectionName>(
@@ -191,7 +197,9 @@ export class PgVectorStore implements VectorStore {
           1 - (embedding <=> q.v) AS similarity
         FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ORDER BY bm25.score DESC, t.id)
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
-    const rows = await this.db.queryPrepared<Row & { list: 'dense' | 'lexical' }>(sql, params);
+    const rows = await this.db.queryPrepared<Row & { list: 'dense' | 'lexical' }>(sql, params, {
+      signal: query.signal,
+    });
     return {
       dense: this.toHits(
         collection,

@@ -113,8 +113,8 @@ describe('the embedded PGlite worker (replacement, timeouts, liveness)', () => {
   it('reports not live while the worker cannot be replaced, and live again once it is', async () => {
     workers.failNext(true);
     await workers.latest().terminate();
-    await waitFor('liveness to go down', async () =>
-      database.liveness().up ? undefined : database.liveness(),
+    await waitFor('liveness to go down', () =>
+      Promise.resolve(database.liveness().up ? undefined : database.liveness()),
     );
     expect(database.liveness()).toEqual({
       up: false,

@@ -1,7 +1,7 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
-import { EngineRestart, type EngineHealth } from './engine-restart';
+import { type EngineHealth, EngineRestart } from './engine-restart';
 import { classifyDatabaseError, DatabaseUnavailableError } from './errors';
 import {
   type QueryOptions,

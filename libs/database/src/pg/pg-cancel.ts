@@ -34,12 +34,12 @@ export class CancellableStatements {
   ) {}
 
   async run(config: QueryConfig, signal: AbortSignal): Promise<QueryResult> {
-    const client = await untilAborted(this.pool.connect(), signal, (late) =>
-      late.then(
+    const client = await untilAborted(this.pool.connect(), signal, (late) => {
+      void late.then(
         (c) => c.release(),
         () => undefined,
-      ),
-    );
+      );
+    });
     const statement = client.query(config);
     // What the statement ended with (its error, or nothing), once it has ended.
     let outcome: { error?: Error } | undefined;
@@ -127,15 +127,6 @@ function untilAborted<T>(
       reject(signal.reason as Error);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
+    work.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });
 }

@@ -24,4 +24,19 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
+  {
+    // One config system: ConfigModule.load reads the environment (and .env) once, validated.
+    files: ['src/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Inject APP_CONFIG: ConfigModule.load reads and validates the environment once.',
+        },
+      ],
+    },
+  },
 );

@@ -7,8 +7,7 @@
  * - Answerable score of a question: its best cosine to any chunk, the article present. The
  *   chat's gate is the best cosine among the passages it keeps (`hybridKbHits`), and the
  *   dense list's best hit is in that pool; so this is what decides whether an answerable
- *   question is refused. (Until the chat went hybrid the threshold filtered each hit, and the
- *   score was the best cosine to a gold chunk: whether the evidence itself survived.)
+ *   question is refused.
  * - Near-miss out-of-scope score: the same question with its whole article held out (every
  *   paragraph of an article shares its title), scored by its best cosine to all the rest: a
  *   question on a subject the KB does not cover, asked of a KB about neighbouring subjects.

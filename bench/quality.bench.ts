@@ -4,11 +4,15 @@
  *  - SQuAD-500 (`../shared/data/squad`): 2,067 paragraphs cut as KB topics, unfiltered;
  *  - SGD per contact: BENCH_CONVERSATIONS dialogues (default 240), 8 per contact, slot-fact
  *    questions (BENCH_QUESTIONS, default 300) searched under the contact filter; a window
- *    is relevant when it holds the turn stating the value (as `bench:context` judges).
+ *    is relevant when it holds the turn stating the value (as `bench:context` judges); the
+ *    bundle rows say whether `/context`'s excerpts (main's top-5 whole windows, or the
+ *    evidence assembly at final_k 5 and by default) hold that turn at the default budget;
+ *  - memory (long histories): see `support/memory-eval.ts`; evidence recall, every-evidence
+ *    rate and tokens per bundle, main against the new assembly and BM25 / dense / RRF.
  * Stores: pgvector on PGlite (and on DATABASE_URL when set) and Qdrant on QDRANT_URL, or on
  * the loopback Qdrant test server when unset. Prints JSON.
  *
- *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd
+ *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd,memory
  */
 import { createEmbeddingProvider, EmbeddingService } from '@app/embedding';
 import { Redactor } from '@app/redaction';
@@ -16,6 +20,7 @@ import { RERANKER, type Reranker } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type INestApplicationContext } from '@nestjs/common';
 
+import { EvidenceAssembler, scoredPool } from '../src/context/evidence/evidence-assembler';
 import { loadBeir } from '../src/eval/beir';
 import { distinct, meanMetrics, type QueryMetrics, queryMetrics } from '../src/eval/metrics';
 import { type Method, METHODS, rankAll, runEval } from '../src/eval/run-eval';
@@ -23,6 +28,7 @@ import { IngestService } from '../src/ingest/ingest.service';
 import { startFakeQdrant } from '../test/fakes/qdrant-server';
 import { benchContext } from './support/app-context';
 import { embedCached } from './support/embedding-cache';
+import { memoryEval } from './support/memory-eval';
 import { poolWriter } from './support/pool-dump';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages, SHARED_DATA } from './support/sgd';
 import { buildSlotQuestions } from './support/sgd-questions';
@@ -86,6 +92,8 @@ async function sgd(app: INestApplicationContext, label: string) {
   const embedding = app.get(EmbeddingService);
   const deps = { store: app.get<VectorStore>(VECTOR_STORE), reranker: app.get<Reranker>(RERANKER) };
   const perMethod = Object.fromEntries(METHODS.map((m) => [m, [] as QueryMetrics[]]));
+  const assembler = app.get(EvidenceAssembler);
+  const bundles = { main: 0, new_k5: 0, new_default: 0, tokens_main: 0, tokens_new_default: 0 };
   for (const q of questions) {
     const target = redactor.redact(turnText.get(`${q.conversation_id}#${q.turn_idx}`)!).text;
     const ranked = await rankAll(deps, 'conversations', {
@@ -106,17 +114,44 @@ async function sgd(app: INestApplicationContext, label: string) {
       );
       perMethod[method].push(queryMetrics(docs, new Map([['gold', 1]]), K));
     }
+    const pool = ranked.pool.map(({ hit, ...c }) => ({ ...c, payload: hit.payload }));
+    const scores = await deps.reranker.score(q.question, pool);
+    const scored = scoredPool(pool, (_, i) => scores[i]);
+    const bundle = (finalK: number | undefined, main: boolean) =>
+      assembler.assemble(
+        q.question,
+        scored,
+        assembler.limits(finalK),
+        1500,
+        main ? { merge: false, diversity: 0, trim: null } : {},
+      );
+    const holds = (b: ReturnType<typeof bundle>) =>
+      b.excerpts.some((e) => e.content.includes(target)) ? 1 : 0;
+    const [main, k5, byDefault] = [bundle(K, true), bundle(K, false), bundle(undefined, false)];
+    bundles.main += holds(main);
+    bundles.new_k5 += holds(k5);
+    bundles.new_default += holds(byDefault);
+    bundles.tokens_main += main.token_count;
+    bundles.tokens_new_default += byDefault.token_count;
   }
+  const share = (x: number) => Math.round((x / Math.max(1, questions.length)) * 1000) / 1000;
   return {
     conversations: conversations.length,
     questions: questions.length,
     methods: Object.fromEntries(METHODS.map((m: Method) => [m, meanMetrics(perMethod[m], K)])),
+    bundle_holds_answer: {
+      main: share(bundles.main),
+      new_k5: share(bundles.new_k5),
+      new_default: share(bundles.new_default),
+      tokens_main: Math.round(bundles.tokens_main / Math.max(1, questions.length)),
+      tokens_new_default: Math.round(bundles.tokens_new_default / Math.max(1, questions.length)),
+    },
   };
 }
 
 async function main() {
   const stores = (process.env.BENCH_STORES ?? 'pgvector,qdrant').split(',');
-  const sets = (process.env.BENCH_SETS ?? 'squad,sgd').split(',');
+  const sets = (process.env.BENCH_SETS ?? 'squad,sgd,memory').split(',');
   const squad = sets.includes('squad') ? await squadVectors() : undefined;
   const fake =
     !process.env.QDRANT_URL && stores.includes('qdrant') ? await startFakeQdrant() : undefined;
@@ -169,6 +204,15 @@ async function main() {
         try {
           log(`${label}: SGD per contact`);
           out.sgd_per_contact = await sgd(app, label);
+        } finally {
+          await app.close();
+        }
+      }
+      if (sets.includes('memory')) {
+        const app = await benchContext({ ...env, EMBEDDING_WORKERS: '2' });
+        try {
+          log(`${label}: long memory`);
+          out.memory = await memoryEval(app, log);
         } finally {
           await app.close();
         }

@@ -13,6 +13,9 @@ try {
   register = undefined;
 }
 if (register && existsSync(source)) {
+  // The checkout's tsconfig (its @app/* paths), wherever the CLI is started from: the loader
+  // would otherwise look for one in the working directory.
+  process.env.SWC_NODE_PROJECT ??= join(root, 'tsconfig.json');
   require(register);
   require(source);
 } else {

@@ -6,6 +6,7 @@ import { type FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
+import { stampArrival } from './common/arrival';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
@@ -54,6 +55,12 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
+  // The first hook of every request: deadlines (/context) count from here, not from the
+  // handler, so parsing, guards and rate limiting are inside them.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    stampArrival(request);
+    done();
+  });
   // Fastify's JSON parser (with its prototype-poisoning guard), but a parse failure becomes
   // our stable `invalid_json` code instead of a generic 400.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');

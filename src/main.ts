@@ -2,13 +2,15 @@ import 'reflect-metadata';
 
 import { Logger } from '@nestjs/common';
 
-import { InvalidEnvironmentError, loadConfig } from './config/load-config';
+import { ConfigModule } from './config/config.module';
+import { InvalidEnvironmentError } from './config/load-config';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env);
+    // The environment, over `.env` in the working directory (see ConfigModule.load).
+    config = await ConfigModule.load();
   } catch (error) {
     if (error instanceof InvalidEnvironmentError) {
       process.stderr.write(`${error.message}\n`);

@@ -31,6 +31,20 @@ describe('boot-time checks (e2e)', () => {
     }
   });
 
+  it('refuses to boot production on the demo providers and names what to set', () => {
+    const result = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+      cwd: join(__dirname, '..'),
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', API_KEYS: `ops:${'a'.repeat(64)}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid environment (2 problem(s))');
+    expect(result.stderr).toMatch(/- CURRICULUM_PROVIDER: .*CURRICULUM_PROVIDER=pocketbase/);
+    expect(result.stderr).toMatch(/- PODIUM_PROVIDER: .*PODIUM_PROVIDER=api/);
+    expect(result.stderr).toContain('ALLOW_DEMO_PROVIDERS=true');
+  });
+
   it('the CLI ingests a file and searches it with the service’s own code', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cb-cli-'));
     const file = join(dataDir, 'messages.ndjson');

@@ -4,6 +4,7 @@ import { EMBEDDING_PROVIDER, EmbeddingService } from '@app/embedding';
 import { LocalPodiumContacts, PODIUM_CONTACTS, PodiumAuthError } from '@app/podium';
 import { FusionReranker, RERANKER } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { getStorageToken, ThrottlerStorageService } from '@nestjs/throttler';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
@@ -104,17 +105,44 @@ const LONG_HISTORY = Array.from({ length: 8 }, (_, i) =>
   ),
 );
 
+/** One 12-turn conversation: three windows of 6 turns, neighbours sharing 2 (turns 4–5, 8–9). */
+const MERGE_HISTORY = Array.from({ length: 12 }, (_, i) =>
+  msg(
+    'merge_long',
+    'ctc_merge',
+    1,
+    i,
+    i % 2 ? 'agent' : 'customer',
+    i === 4 || i === 5
+      ? `Turn ${i}: the espresso machine grinder jams on dark roast beans.`
+      : `Turn ${i}: general chat about the store hours and parking.`,
+  ),
+);
+
 const contents = (b: ContextBundle) => b.historical_excerpts.map((e) => e.content);
+
+/** The rate limiter's counters, with a hook run as each request is counted (before the handler). */
+class HookedLimiterStorage extends ThrottlerStorageService {
+  onCount?: () => void;
+
+  override increment(...args: Parameters<ThrottlerStorageService['increment']>) {
+    this.onCount?.();
+    return super.increment(...args);
+  }
+}
 
 describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)', () => {
   let t: TestApp;
   const rerankFault = new FaultSwitch();
   const liveFault = new FaultSwitch();
   const embedFault = new FaultSwitch();
+  const limiter = new HookedLimiterStorage();
 
   beforeAll(async () => {
     t = await bootTestApp({}, (builder) =>
       builder
+        .overrideProvider(getStorageToken())
+        .useValue(limiter)
         .overrideProvider(RERANKER)
         .useValue(rerankFault.wrap(new FusionReranker(), ['score']))
         .overrideProvider(PODIUM_CONTACTS)
@@ -125,7 +153,11 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
         .overrideProvider(EMBEDDING_PROVIDER)
         .useValue(embedFault.wrap(new LocalEmbeddingProvider({ workers: 1 }), ['embedBatch'])),
     );
-    const ingest = await postJson(`${t.url}/ingest/conversations`, [...HISTORY, ...LONG_HISTORY]);
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [
+      ...HISTORY,
+      ...LONG_HISTORY,
+      ...MERGE_HISTORY,
+    ]);
     expect(ingest.status).toBe(200);
     const [embedding] = await t.app.get(EmbeddingService).embedDocuments([RAW_PII_WINDOW]);
     await t.app.get<VectorStore>(VECTOR_STORE).upsert('conversations', [
@@ -275,6 +307,21 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
     });
   });
 
+  describe('distinct evidence', () => {
+    it('gives overlapping windows of one conversation one excerpt: no turn twice', async () => {
+      const res = await context({
+        transcript: 'the espresso grinder jams on dark roast',
+        contact_uid: 'ctc_merge',
+      });
+      const lines = contents(res.body).flatMap((c) => c.split('\n'));
+      expect(lines.filter((l) => l.includes('espresso')).length).toBe(2); // turns 4 and 5, once each
+      expect(new Set(lines).size).toBe(lines.length);
+      // The two windows holding turns 4–5 became one excerpt, its turns in order.
+      const merged = contents(res.body).find((c) => c.includes('espresso'))!;
+      expect(merged).toMatch(/Turn 0:[\s\S]*Turn 4:[\s\S]*Turn 5:[\s\S]*Turn 9:/);
+    });
+  });
+
   describe('token budget', () => {
     it('drops the lowest-scored excerpts and truncates the last at a sentence boundary', async () => {
       const res = await context({
@@ -356,6 +403,34 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
         had_vector_hits: false,
         had_live_lookup: false,
       });
+    });
+
+    it('counts from arrival: a slow rate limiter spends the deadline before the handler runs', async () => {
+      // The limiter's round trip "takes" 900 ms of an 800 ms deadline on a skewed clock (no
+      // real wait): the build must start with nothing left, and say where the time went.
+      const now = performance.now.bind(performance);
+      let skew = 0;
+      const clock = jest.spyOn(performance, 'now').mockImplementation(() => now() + skew);
+      limiter.onCount = () => (skew += 900);
+      try {
+        const res = await context({
+          transcript: 'blender motor',
+          contact_uid: 'ctc_bp',
+          timeout_ms: 800,
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.meta.stages.intake_ms).toBeGreaterThanOrEqual(900);
+        expect(res.body.meta.elapsed_ms).toBeGreaterThanOrEqual(900);
+        expect(res.body.meta.partial).toBe(true);
+        expect(res.body.historical_excerpts).toEqual([]);
+      } finally {
+        limiter.onCount = undefined;
+        clock.mockRestore();
+      }
+      // The same request with a prompt limiter has its whole budget.
+      const timely = await context({ transcript: 'blender motor', contact_uid: 'ctc_bp' });
+      expect(timely.body.meta.partial).toBe(false);
+      expect(timely.body.historical_excerpts.length).toBeGreaterThan(0);
     });
 
     it('degrades to a vector-only bundle when Podium rejects the credentials', async () => {

@@ -24,6 +24,8 @@ const MIGRATIONS = [
   'Bm25TermStatistics1700000000005',
   'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
   'DropFullTextColumns1700000000007',
+  'ScalePostings1700000000008',
+  'LargeContactNearest1700000000009',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>
@@ -212,6 +214,8 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         'kb_source_chunks_terms',
         'kb_topic_summaries',
         'kb_topic_summaries_terms',
+        'lexical_contact_stats',
+        'lexical_contact_term_stats',
         'lexical_doc_stats',
         'lexical_term_stats',
         'migrations',
@@ -264,15 +268,32 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         await database.query(`SELECT column_name FROM information_schema.columns
           WHERE table_name = 'podium_conversations' AND column_name = 'tsv'`),
       ).toEqual([]);
-      // The BM25 migration backfilled the old row's postings and the collection totals.
+      // The BM25 migrations backfilled the old row's postings, the collection totals (summed
+      // over their shards) and the contact's own statistics.
       const stats = () =>
-        database.query(`SELECT (SELECT docs::int FROM lexical_doc_stats WHERE collection =
+        database.query(`SELECT (SELECT sum(docs)::int FROM lexical_doc_stats WHERE collection =
           'conversations') AS docs, (SELECT string_agg(term || ':' || df, ' ' ORDER BY term)
-          FROM lexical_term_stats WHERE collection = 'conversations') AS df`);
-      expect(await stats()).toEqual([{ docs: 1, df: 'across:1 kept:1 upgrade:1' }]);
+          FROM (SELECT term, sum(df) AS df FROM lexical_term_stats WHERE collection =
+          'conversations' GROUP BY term HAVING sum(df) > 0) t) AS df,
+          (SELECT string_agg(contact_uid || ':' || docs, ' ') FROM lexical_contact_stats) AS contacts,
+          (SELECT string_agg(term || ':' || df, ' ' ORDER BY term)
+           FROM lexical_contact_term_stats WHERE contact_uid = 'ctc_old') AS contact_df,
+          (SELECT string_agg(contact_uid || ':' || doc_len, ' ')
+           FROM podium_conversations_terms WHERE term = 'kept') AS posting`);
+      expect(await stats()).toEqual([
+        {
+          docs: 1,
+          df: 'across:1 kept:1 upgrade:1',
+          contacts: 'ctc_old:1',
+          contact_df: 'across:1 kept:1 upgrade:1',
+          posting: 'ctc_old:3',
+        },
+      ]);
       // Deleting the row (the postings go by cascade) takes it out of the statistics.
       await database.execute(`DELETE FROM podium_conversations WHERE contact_uid = 'ctc_old'`);
-      expect(await stats()).toEqual([{ docs: 0, df: null }]);
+      expect(await stats()).toEqual([
+        { docs: 0, df: null, contacts: null, contact_df: null, posting: null },
+      ]);
     } finally {
       await database.close();
       await prepared.release();

@@ -129,6 +129,23 @@ describe('MCP server at /mcp (e2e, official SDK client)', () => {
     expect(found.hits.every((h) => h.text.length > 0 && h.score > 0)).toBe(true);
   });
 
+  it('kb_search boosts a known employee and refuses an unknown userId with /chat’s code', async () => {
+    const query = 'how do I give good feedback to a colleague?';
+    const known = payload<{ current_theme_id: string | null }>(
+      await asA.callTool({ name: 'kb_search', arguments: { query, userId: 'demo-employee' } }),
+    );
+    expect(known.current_theme_id).not.toBeNull();
+    const unknown = await asA.callTool({
+      name: 'kb_search',
+      arguments: { query, userId: 'someone-else' },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(payload(unknown)).toEqual({
+      error: 'user_not_found',
+      message: expect.stringMatching(/Omit userId to search without the current-week boost/),
+    });
+  });
+
   it('keeps a key bound to loc_a out of loc_b through every history tool', async () => {
     // Another location's contact looks exactly like an unknown one: nothing of it comes back.
     const foreign = await asA.callTool({

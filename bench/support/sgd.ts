@@ -5,7 +5,7 @@ import { join } from 'node:path';
 export const SHARED_DATA =
   process.env.SHARED_DATA_DIR ?? join(__dirname, '..', '..', '..', 'shared', 'data');
 
-interface SgdConversation {
+export interface SgdConversation {
   conversation_id: string;
   fake_contact_id: string;
   turns: Array<{ turn_idx: number; role: string; text: string }>;

@@ -5,7 +5,8 @@ import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from '../app.module';
 import { type AppConfig } from '../config/app-config';
-import { InvalidEnvironmentError, loadConfig } from '../config/load-config';
+import { ConfigModule } from '../config/config.module';
+import { InvalidEnvironmentError } from '../config/load-config';
 
 /**
  * The same modules the server runs, without HTTP. The CLI never seeds demo data: an ingest
@@ -17,11 +18,10 @@ export async function withAppContext<T>(
 ): Promise<T> {
   let config: AppConfig;
   try {
-    config = loadConfig({
-      LOG_LEVEL: 'warn',
-      ...process.env,
-      ...overrides,
-      SEED_DEMO_DATA: 'false',
+    // The server's settings (environment over `.env`), quieter, and never seeding.
+    config = await ConfigModule.load({
+      defaults: { LOG_LEVEL: 'warn' },
+      overrides: { ...overrides, SEED_DEMO_DATA: 'false' },
     });
   } catch (error) {
     if (error instanceof InvalidEnvironmentError) {

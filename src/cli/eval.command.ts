@@ -24,7 +24,7 @@ export interface EvalCommandOptions extends BeirFiles {
 export async function evalCommand(dir: string, options: EvalCommandOptions): Promise<EvalReport> {
   const set = loadBeir(dir, options);
   const suffix = randomBytes(4).toString('hex');
-  const qdrant = (process.env.VECTOR_PROVIDER ?? 'pgvector') === 'qdrant';
+  // Throwaway collection names; pgvector ignores them.
   const collections = {
     QDRANT_COLLECTION_CONVERSATIONS: `eval_${suffix}_conversations`,
     QDRANT_COLLECTION_SOURCE_CHUNKS: `eval_${suffix}_source_chunks`,
@@ -34,14 +34,20 @@ export async function evalCommand(dir: string, options: EvalCommandOptions): Pro
     // The CRM tables and the pgvector store both live here: a throwaway in memory.
     DATA_DIR: 'memory://',
     DATABASE_URL: '',
-    ...(qdrant ? collections : {}),
+    ...collections,
   };
+  /** Where to drop the collections afterwards, when the store is Qdrant. */
+  let qdrant: { url: string; apiKey?: string } | undefined;
   const bar = new SingleBar({
     stream: process.stderr,
     format: '{phase} [{bar}] {value}/{total}',
   });
   try {
     return await withAppContext(async (ctx) => {
+      const { vector } = ctx.get<AppConfig>(APP_CONFIG).storage;
+      if (vector.provider === 'qdrant' && vector.qdrantUrl) {
+        qdrant = { url: vector.qdrantUrl, apiKey: vector.qdrantApiKey };
+      }
       const embedding = ctx.get(EmbeddingService);
       let phase = '';
       const report = await runEval(
@@ -76,17 +82,18 @@ export async function evalCommand(dir: string, options: EvalCommandOptions): Pro
   } finally {
     bar.stop();
     if (qdrant) {
-      await dropCollections(Object.values(collections));
+      await dropCollections(qdrant, Object.values(collections));
     }
   }
 }
 
 /** Best effort: a collection left behind is named `eval_*` and holds only the eval set. */
-async function dropCollections(names: string[]): Promise<void> {
-  const base = (process.env.QDRANT_URL ?? '').replace(/\/$/, '');
-  const headers: Record<string, string> = process.env.QDRANT_API_KEY
-    ? { 'api-key': process.env.QDRANT_API_KEY }
-    : {};
+async function dropCollections(
+  qdrant: { url: string; apiKey?: string },
+  names: string[],
+): Promise<void> {
+  const base = qdrant.url.replace(/\/$/, '');
+  const headers: Record<string, string> = qdrant.apiKey ? { 'api-key': qdrant.apiKey } : {};
   await Promise.all(
     names.map((name) =>
       fetch(`${base}/collections/${name}`, { method: 'DELETE', headers }).catch(() => undefined),

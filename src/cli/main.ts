@@ -12,22 +12,6 @@ const program = new Command('context-bridge').description(
   'Context Bridge CLI: the service’s own code, without the HTTP server. Prints JSON.',
 );
 
-program
-  .command('ingest')
-  .description('ingest a JSON array or NDJSON file of conversation messages or KB topics')
-  .argument('<kind>', 'conversations | kb', (value) => {
-    if (value !== 'conversations' && value !== 'kb') {
-      throw new InvalidArgumentError('must be "conversations" or "kb"');
-    }
-    return value;
-  })
-  .argument('<file>', 'path to the file')
-  .action(async (kind: 'conversations' | 'kb', file: string) => {
-    const report = await ingestCommand(kind, file);
-    print(report);
-    process.exitCode = report.failed.length > 0 ? 2 : 0;
-  });
-
 const positiveInt = (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) {
@@ -35,6 +19,34 @@ const positiveInt = (value: string) => {
   }
   return n;
 };
+
+program
+  .command('ingest')
+  .description(
+    'ingest a JSON array or NDJSON file of conversation messages or KB topics; NDJSON is ' +
+      'streamed in batches and resumes after an interruption from a checkpoint file',
+  )
+  .argument('<kind>', 'conversations | kb', (value) => {
+    if (value !== 'conversations' && value !== 'kb') {
+      throw new InvalidArgumentError('must be "conversations" or "kb"');
+    }
+    return value;
+  })
+  .argument('<file>', 'path to the file')
+  .option('--batch <n>', 'records per committed batch (NDJSON)', positiveInt, 2000)
+  .option('--state <file>', 'checkpoint file (default: <file>.ingest-state.json)')
+  .option('--restart', 'ignore an existing checkpoint and start from the top')
+  .action(
+    async (
+      kind: 'conversations' | 'kb',
+      file: string,
+      o: { batch: number; state?: string; restart?: boolean },
+    ) => {
+      const report = await ingestCommand(kind, file, o);
+      print(report);
+      process.exitCode = report.failed_total > 0 ? 2 : 0;
+    },
+  );
 
 program
   .command('eval')

@@ -64,6 +64,14 @@ export interface AppConfig {
     maxTokens: number;
     poolK: number;
     finalK: number;
+    /** Without a request's `final_k`, the bundle may fill up to this many excerpts. */
+    maxExcerpts: number;
+    maxInFlight: number;
+  };
+  relevance: {
+    /** The whole /relevance deadline. */
+    timeoutMs: number;
+    /** Calls scored at once; more wait briefly, then get 503 `overloaded`. */
     maxInFlight: number;
   };
   coalescer: CoalescerModuleOptions;

@@ -5,6 +5,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 
 import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';
+import { demoAllowed, demoProviderProblems } from './demo-providers';
 import { EnvSchema } from './env.schema';
 import { readSecuritySettings } from './security-config';
 
@@ -86,7 +87,8 @@ function crossFieldProblems(env: EnvSchema): string[] {
 }
 
 /**
- * Validates `raw` (normally `process.env`) and maps it into the typed config.
+ * Validates `raw` (the environment over `.env`, read by `ConfigModule.load`) and maps it into
+ * the typed config.
  *
  * Every default is written once. A lib's settings default in the lib (`DEFAULT_<LIB>_OPTIONS`
  * next to its options type), so they pass through here unset; this mapping holds only what
@@ -99,6 +101,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   const problems = [
     ...describe(validateSync(env, { stopAtFirstError: true })),
     ...crossFieldProblems(env),
+    ...demoProviderProblems(env),
     ...secure.problems,
   ];
   if (problems.length > 0) {
@@ -137,6 +140,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       model: env.EMBEDDING_MODEL,
       dimension: env.EMBEDDING_DIMENSION,
       workers: env.EMBEDDING_WORKERS,
+      bulkBatching: env.EMBEDDING_BULK_BATCHING,
       openaiApiKey: env.OPENAI_API_KEY,
       openaiBaseUrl: env.OPENAI_BASE_URL,
       teiUrl: env.TEI_URL,
@@ -174,7 +178,14 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxTokens: env.CONTEXT_MAX_TOKENS ?? 1500,
       poolK: env.POOL_K ?? 20,
       finalK: env.FINAL_K ?? 5,
+      maxExcerpts: env.CONTEXT_MAX_EXCERPTS ?? 12,
       maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
+    },
+    // Up to 100 candidates of 20,000 characters: seconds of work, so its own deadline, and
+    // one call at a time, so a flood cannot take the CPU live /context calls need.
+    relevance: {
+      timeoutMs: env.RELEVANCE_TIMEOUT_MS ?? 5000,
+      maxInFlight: env.RELEVANCE_MAX_INFLIGHT ?? 1,
     },
     coalescer: {
       tailWords: env.COALESCE_TAIL_WORDS,
@@ -213,7 +224,8 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     security: secure.settings.security,
     limits: secure.settings.limits,
     adapters: { vapiSecret: env.VAPI_SECRET },
-    // Demo data belongs in the embedded store only, unless explicitly asked for.
-    seedDemoData: env.SEED_DEMO_DATA ?? !env.DATABASE_URL,
+    // Demo data belongs in the embedded store only, unless explicitly asked for; never in
+    // production unless the demo set is allowed there.
+    seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
   };
 }

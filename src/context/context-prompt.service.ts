@@ -23,13 +23,15 @@ export class ContextPromptService {
     private readonly redaction: RedactionService,
   ) {}
 
+  /** `arrivedAt`: when the request arrived (see `ContextService.build`); default now. */
   async build(
     request: ContextPromptRequestDto,
     scope?: LocationScope,
+    arrivedAt?: number,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
     const bundle = request.bundle
       ? this.callerBundle(request.bundle, request.location_uid, scope)
-      : await this.context.build(request, scope);
+      : await this.context.build(request, scope, arrivedAt);
     return this.prompt.buildPrompt({
       systemPrompt: request.system_prompt,
       contact: bundle.contact,

@@ -3,6 +3,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { ArrivedAt } from '../common/arrival';
 import { ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './context.dto';
 import { ContextService } from './context.service';
 import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
@@ -27,9 +28,10 @@ export class ContextController {
   @ApiOkResponse({ type: ContextBundle })
   fetch(
     @Body() body: ContextRequestDto,
+    @ArrivedAt() arrivedAt: number,
     @CallerScope() scope?: LocationScope,
   ): Promise<ContextBundle> {
-    return this.context.build(body, scope);
+    return this.context.build(body, scope, arrivedAt);
   }
 
   /** The spec's `transcript_to_llm`. */
@@ -41,8 +43,9 @@ export class ContextController {
   @ApiOkResponse({ type: ContextPromptResponseDto })
   buildPrompt(
     @Body() body: ContextPromptRequestDto,
+    @ArrivedAt() arrivedAt: number,
     @CallerScope() scope?: LocationScope,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
-    return this.prompt.build(body, scope);
+    return this.prompt.build(body, scope, arrivedAt);
   }
 }

@@ -44,7 +44,12 @@ export class ContextRequestDto {
   @Max(100)
   pool_k?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 50, description: 'Excerpts after rerank.' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 50,
+    description:
+      'Hard cap on excerpts. Unset: FINAL_K (5) distinct excerpts, then more near the best score (up to CONTEXT_MAX_EXCERPTS, 12) while the token budget holds them.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

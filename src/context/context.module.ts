@@ -5,6 +5,7 @@ import { ContextController } from './context.controller';
 import { ContextService } from './context.service';
 import { ContextPromptService } from './context-prompt.service';
 import { ContextWarmup } from './context-warmup.service';
+import { EvidenceAssembler } from './evidence/evidence-assembler';
 import { RelevanceController } from './relevance.controller';
 import { RelevanceService } from './relevance.service';
 
@@ -12,7 +13,13 @@ import { RelevanceService } from './relevance.service';
 @Module({
   imports: [RetrievalModule],
   controllers: [ContextController, RelevanceController],
-  providers: [ContextService, ContextPromptService, RelevanceService, ContextWarmup],
-  exports: [ContextService, ContextPromptService, RelevanceService],
+  providers: [
+    ContextService,
+    ContextPromptService,
+    RelevanceService,
+    ContextWarmup,
+    EvidenceAssembler,
+  ],
+  exports: [ContextService, ContextPromptService, RelevanceService, EvidenceAssembler],
 })
 export class ContextModule {}

@@ -1,8 +1,6 @@
 import { TranscriptCoalescer } from '@app/coalescer';
 import { type DeadlineResult, withDeadline } from '@app/common';
 import { type ContactLookup, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { PromptService } from '@app/prompt';
-import { RedactionService } from '@app/redaction';
 import { RERANKER, type Reranker } from '@app/rerank';
 import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
@@ -11,13 +9,10 @@ import { type LocationScope } from '../auth/principal';
 import { contactInScope, scopedLocations } from '../auth/tenant';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
-import {
-  type HybridPool,
-  HybridSearchService,
-  type PoolCandidate,
-} from '../retrieval/hybrid-search.service';
+import { type HybridPool, HybridSearchService } from '../retrieval/hybrid-search.service';
 import { AdmissionGate } from './admission-gate';
-import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
+import { type ContextBundle, type ContextRequestDto } from './context.dto';
+import { EvidenceAssembler, type ScoredCandidate, scoredPool } from './evidence/evidence-assembler';
 import { toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
 
@@ -36,7 +31,7 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
  * The context bridge pipeline: coalesce → fan out (embed→search→rerank ‖ live lookup) →
- * merge (live wins) → redact → budget. Every stage runs under what is left of one deadline;
+ * merge (live wins) → evidence (distinct, trimmed excerpts) → redact → budget. Every stage runs under what is left of one deadline;
  * a stage that misses it is skipped and the bundle says so (`partial`), rather than late.
  */
 @Injectable()
@@ -50,8 +45,7 @@ export class ContextService implements OnModuleDestroy {
     private readonly hybrid: HybridSearchService,
     @Inject(RERANKER) private readonly reranker: Reranker,
     @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
-    private readonly redaction: RedactionService,
-    private readonly prompt: PromptService,
+    private readonly evidence: EvidenceAssembler,
     private readonly metrics: MetricsService,
   ) {
     this.gate = new AdmissionGate(config.context.maxInFlight);
@@ -65,23 +59,35 @@ export class ContextService implements OnModuleDestroy {
    * `scope`: the caller's locations (a location-bound API key), enforced in the store's
    * query and against the live contact (outside them it reads as unknown); naming another
    * location is 403 `location_forbidden`. `undefined` is unscoped.
+   *
+   * `arrivedAt` (`performance.now()` clock): when the request reached the service, so the
+   * deadline and `meta.elapsed_ms` include what ran before this call (parsing, guards, rate
+   * limiting, validation: `stages.intake_ms`). Defaults to now (the CLI).
    */
-  async build(request: ContextRequestDto, scope?: LocationScope): Promise<ContextBundle> {
+  async build(
+    request: ContextRequestDto,
+    scope?: LocationScope,
+    arrivedAt = performance.now(),
+  ): Promise<ContextBundle> {
     // Before any work: an explicit location outside the key's binding is refused outright.
     const locations = scopedLocations(scope, request.location_uid);
-    const started = performance.now();
+    const entered = performance.now();
+    const started = Math.min(arrivedAt, entered);
     const timeoutMs = request.timeout_ms ?? this.config.context.timeoutMs;
     // Under CPU contention timers fire late: keep the recent lag in reserve as well, so the
     // answer leaves on time rather than a stage's timer firing after the deadline.
     const lag = Math.min(this.lag.p99Ms, timeoutMs * MAX_LAG_SHARE);
     const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
-    const queueMs = round(performance.now() - started);
+    const stages = {
+      intake_ms: round(entered - started),
+      queue_ms: round(performance.now() - entered),
+    };
     if (!release) {
-      return this.shed(request, timeoutMs, started, queueMs);
+      return this.shed(request, timeoutMs, started, stages);
     }
     try {
-      return await this.run(request, { scope, locations }, timeoutMs, started, deadline, queueMs);
+      return await this.run(request, { scope, locations }, timeoutMs, started, deadline, stages);
     } finally {
       release();
     }
@@ -93,11 +99,11 @@ export class ContextService implements OnModuleDestroy {
     timeoutMs: number,
     started: number,
     deadline: number,
-    queueMs: number,
+    before: { intake_ms: number; queue_ms: number },
   ): Promise<ContextBundle> {
     const defaults = this.config.context;
     const left = () => Math.max(0, deadline - performance.now());
-    const stages: Record<string, number> = { queue_ms: queueMs };
+    const stages: Record<string, number> = { ...before };
 
     const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
       // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
@@ -132,38 +138,39 @@ export class ContextService implements OnModuleDestroy {
     const liveOutcome = answer && scopeLive(answer, tenant.scope);
 
     const contact = toBundleContact(liveOutcome);
-    const redactStart = performance.now();
-    const { excerpts: redacted, counts } = this.redaction.redactBundle(ranked.excerpts);
-    stages.redact_ms = round(performance.now() - redactStart);
-    const budgetStart = performance.now();
-    const budget = this.prompt.enforceBudget(redacted, request.max_tokens ?? defaults.maxTokens);
-    stages.budget_ms = round(performance.now() - budgetStart);
+    const assembled = this.evidence.assemble(
+      query,
+      ranked.pool,
+      this.evidence.limits(request.final_k),
+      request.max_tokens ?? defaults.maxTokens,
+    );
+    Object.assign(stages, assembled.timings);
 
     const liveMissed = liveOutcome !== undefined && liveOutcome.status !== 'ok';
     const partialReasons = [
       ...(ranked.missed
-        ? [ranked.reranked || ranked.excerpts.length === 0 ? 'retrieval' : 'rerank']
+        ? [ranked.reranked || ranked.pool.length === 0 ? 'retrieval' : 'rerank']
         : []),
       ...(liveMissed ? ['live'] : []),
       ...(coalesced.status !== 'ok' ? ['coalesce'] : []),
     ];
-    this.record(stages, partialReasons, budget.excerpts.length);
+    this.record(stages, partialReasons, assembled.excerpts.length);
     return {
       contact,
-      historical_excerpts: budget.excerpts,
-      token_count: budget.token_count,
+      historical_excerpts: assembled.excerpts,
+      token_count: assembled.token_count,
       meta: {
         query,
         elapsed_ms: round(performance.now() - started),
         timeout_ms: timeoutMs,
         partial: partialReasons.length > 0,
-        had_vector_hits: ranked.excerpts.length > 0,
+        had_vector_hits: ranked.pool.length > 0,
         had_live_lookup: contact.live_fields_available,
         reranked: ranked.reranked,
         reranker: this.reranker.name,
         stages,
-        redactions: counts,
-        dropped_excerpts: budget.dropped,
+        redactions: assembled.redactions,
+        dropped_excerpts: assembled.budgetDropped,
       },
     };
   }
@@ -173,9 +180,9 @@ export class ContextService implements OnModuleDestroy {
     request: ContextRequestDto,
     timeoutMs: number,
     started: number,
-    queueMs: number,
+    stages: { intake_ms: number; queue_ms: number },
   ): ContextBundle {
-    this.record({ queue_ms: queueMs }, ['admission'], 0);
+    this.record(stages, ['admission'], 0);
     return {
       contact: { live_fields_available: false, error: 'overloaded' },
       historical_excerpts: [],
@@ -189,7 +196,7 @@ export class ContextService implements OnModuleDestroy {
         had_live_lookup: false,
         reranked: false,
         reranker: this.reranker.name,
-        stages: { queue_ms: queueMs },
+        stages,
         redactions: {},
         dropped_excerpts: 0,
       },
@@ -208,55 +215,43 @@ export class ContextService implements OnModuleDestroy {
     );
   }
 
-  /** embed → hybrid pool → rerank, each under what is left of the deadline. */
+  /** embed → hybrid pool → rerank, each under what is left of the deadline; the whole pool, scored. */
   private async retrieve(
     query: string,
     filter: VectorFilter,
     request: ContextRequestDto,
     left: () => number,
     stages: Record<string, number>,
-  ): Promise<{ excerpts: HistoricalExcerpt[]; reranked: boolean; missed: boolean }> {
-    const finalK = request.final_k ?? this.config.context.finalK;
-    const poolK = Math.max(finalK, request.pool_k ?? this.config.context.poolK);
+  ): Promise<{ pool: ScoredCandidate[]; reranked: boolean; missed: boolean }> {
+    const { maxK } = this.evidence.limits(request.final_k);
+    const poolK = Math.max(maxK, request.pool_k ?? this.config.context.poolK);
     const pooled = await withDeadline<HybridPool>(left(), (signal) =>
       this.hybrid.pool(query, filter, poolK, signal),
     );
     stages.retrieve_ms = round(pooled.ms);
     if (pooled.status !== 'ok') {
-      return { excerpts: [], reranked: false, missed: true };
+      return { pool: [], reranked: false, missed: true };
     }
     Object.entries(pooled.value.timings).forEach(([name, ms]) => (stages[name] = round(ms)));
     const candidates = pooled.value.candidates;
     if (candidates.length === 0) {
-      return { excerpts: [], reranked: false, missed: false };
+      return { pool: [], reranked: false, missed: false };
     }
     const scored = await withDeadline(left(), (signal) =>
       this.reranker.score(query, candidates, signal),
     );
     stages.rerank_ms = round(scored.ms);
     // A reranker that returns the wrong count or non-finite scores is treated as failed.
-    const valid =
+    if (
       scored.status === 'ok' &&
       scored.value.length === candidates.length &&
-      scored.value.every(Number.isFinite);
-    if (scored.status === 'ok' && valid) {
-      const order = candidates
-        .map((c, i) => ({ c, score: scored.value[i] }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, finalK);
-      return {
-        excerpts: order.map(({ c, score }) => toExcerpt(c, score)),
-        reranked: true,
-        missed: false,
-      };
+      scored.value.every(Number.isFinite)
+    ) {
+      const scores = scored.value;
+      return { pool: scoredPool(candidates, (_, i) => scores[i]), reranked: true, missed: false };
     }
     // Degraded but timely: the vector order, with the cosine standing in for the rerank score.
-    const byVector = [...candidates].sort((a, b) => b.vectorScore - a.vectorScore).slice(0, finalK);
-    return {
-      excerpts: byVector.map((c) => toExcerpt(c, c.vectorScore)),
-      reranked: false,
-      missed: true,
-    };
+    return { pool: scoredPool(candidates, (c) => c.vectorScore), reranked: false, missed: true };
   }
 }
 
@@ -270,15 +265,4 @@ function scopeLive(
   }
   const contact = contactInScope(scope, outcome.value.contact);
   return { ...outcome, value: contact ? { status: 'found', contact } : { status: 'not_found' } };
-}
-
-function toExcerpt(candidate: PoolCandidate, rerankScore: number): HistoricalExcerpt {
-  return {
-    id: candidate.id,
-    content: candidate.content,
-    channel: candidate.payload.channel,
-    occurred_at: candidate.payload.occurred_at,
-    rerank_score: Number(rerankScore.toFixed(6)),
-    vector_score: Number(candidate.vectorScore.toFixed(6)),
-  };
 }

@@ -142,14 +142,24 @@ export class ConversationMemory {
     const keys = await this.locks.run([`contact:${contactUid}`], () =>
       this.messages.forget(contactUid, locations, now),
     );
-    const rebuilt = await this.rebuild(keys);
-    // Windows stored before messages were kept are not in the ledger: remove them by filter.
-    const legacy = await this.store.deleteContact(contactUid, locations && [...locations]);
+    // In some locations only: the conversations keep their other locations' windows, so they
+    // are rebuilt. The whole contact: every window goes, deleted by contact in batches (far
+    // cheaper than rebuilding each conversation to nothing), under the conversations' locks
+    // so no rebuild in flight writes one back; windows stored before messages were kept
+    // (not in the ledger) go the same way.
+    const rebuilt = locations ? (await this.rebuild(keys)).removed : 0;
+    const byContact = await this.locks.run(locations ? [] : keys.map(keyOf), async () => {
+      const removed = await this.store.deleteContact(contactUid, locations && [...locations]);
+      if (!locations) {
+        await this.messages.dropContactWindows(contactUid);
+      }
+      return removed;
+    });
     await this.contacts.invalidate(contactUid);
     return {
       location_uids: locations ? [...locations] : null,
       conversations: keys.length,
-      windows_removed: rebuilt.removed + legacy,
+      windows_removed: rebuilt + byContact,
     };
   }
 

@@ -3,6 +3,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 
 import { TooManyRequestsError } from '../auth/auth.errors';
 import { toErrorResponse } from '../common/error-body';
+import { IngestSlot, slots } from './ingest-slot';
 
 /** What a busy caller is told to wait: about one embedding batch of a running upload. */
 export const INGEST_RETRY_AFTER_S = 5;
@@ -47,7 +48,10 @@ export function registerIngestHooks(
  * unauthenticated caller is refused before we buffer and parse one, and past
  * `maxInFlight` uploads a new one is refused at once (429 `ingest_busy`, `Retry-After`) rather
  * than queued: bulk uploads embed on the same workers `/context` needs, and a queue of big
- * bodies would hold memory. The slot frees when the response closes, however it ends.
+ * bodies would hold memory. The slot is held until the work ends: a request that never
+ * reaches the handler (refused, too large, unparsable) frees it when its response closes;
+ * once {@link IngestSlotInterceptor} has started the work, only the work's end (success or
+ * failure) frees it, so a caller that uploads and hangs up cannot stack up ingestions.
  */
 export function registerIngestAdmission(
   fastify: FastifyInstance,
@@ -82,13 +86,9 @@ export function registerIngestAdmission(
       );
     }
     inFlight++;
-    let released = false;
-    reply.raw.once('close', () => {
-      if (!released) {
-        released = true;
-        inFlight--;
-      }
-    });
+    const slot = new IngestSlot(() => inFlight--);
+    slots.set(request.raw, slot);
+    reply.raw.once('close', () => slot.closed());
   });
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -12,6 +12,7 @@ import {
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { ConversationMessageDto, IngestReport, KbTopicDto } from './ingest.dto';
 import { IngestService } from './ingest.service';
+import { IngestSlotInterceptor } from './ingest-slot';
 
 /** A JSON array of `model`, one object, or NDJSON lines of it. */
 const batchBody = (model: string, what: string) => ({
@@ -28,9 +29,11 @@ const batchBody = (model: string, what: string) => ({
  * Bulk ingestion. Bodies are a JSON array, or NDJSON (`application/x-ndjson`) where each
  * line is one record; the service parses them, applies the caller's location scope and
  * validates records one by one. Admission (auth before the body is read,
- * INGEST_MAX_INFLIGHT) happens earlier, in ingest-admission.
+ * INGEST_MAX_INFLIGHT) happens earlier, in ingest-admission; the admitted slot is held until
+ * the handler's work settles (IngestSlotInterceptor), not merely until the caller hangs up.
  */
 @ApiTags('ingestion')
+@UseInterceptors(IngestSlotInterceptor)
 @ApiExtraModels(ConversationMessageDto, KbTopicDto)
 @ApiConsumes('application/json', 'application/x-ndjson')
 @Controller('ingest')

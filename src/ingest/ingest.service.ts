@@ -60,14 +60,10 @@ export class IngestService {
     priorFailures: IngestFailure[] = [],
     onProgress?: ProgressListener,
   ): Promise<IngestReport> {
-    const { valid, failed } = await validateRecords(
-      ConversationMessageDto,
-      records,
-      priorFailures,
-    );
+    const { valid, failed } = await validateRecords(ConversationMessageDto, records, priorFailures);
     // Second line of defence: history is stored already masked (retrieval redacts again).
     const cooperative = new Cooperative();
-    const messages: typeof valid[number]['value'][] = [];
+    const messages: (typeof valid)[number]['value'][] = [];
     for (const { value } of valid) {
       await cooperative.turn();
       messages.push({ ...value, text: this.redaction.redact(value.text).text });

@@ -41,6 +41,19 @@ export async function validateRecords<T extends object>(
   return { valid, failed: failed.sort((a, b) => a.index - b.index) };
 }
 
+/**
+ * One NDJSON line: the record, or why it is unusable. Shared by the HTTP body parser and the
+ * CLI's streaming reader, so both report the same errors for the same line.
+ */
+export function parseNdjsonLine(line: string): { record: unknown } | { error: string } {
+  try {
+    const record: unknown = JSON.parse(line);
+    return exceedsDepth(record) ? { error: 'record nests too deep' } : { record };
+  } catch {
+    return { error: 'invalid JSON' };
+  }
+}
+
 /** Parses NDJSON; a malformed line becomes a failure at its record index, not a 400. */
 export function parseNdjson(body: string): { records: unknown[]; failed: IngestFailure[] } {
   const records: unknown[] = [];
@@ -49,17 +62,12 @@ export function parseNdjson(body: string): { records: unknown[]; failed: IngestF
     if (line.trim().length === 0) {
       continue;
     }
-    try {
-      const record: unknown = JSON.parse(line);
-      if (exceedsDepth(record)) {
-        failed.push({ index: records.length, error: 'record nests too deep' });
-        records.push(undefined);
-        continue;
-      }
-      records.push(record);
-    } catch {
-      failed.push({ index: records.length, error: 'invalid JSON' });
+    const parsed = parseNdjsonLine(line);
+    if ('error' in parsed) {
+      failed.push({ index: records.length, error: parsed.error });
       records.push(undefined);
+    } else {
+      records.push(parsed.record);
     }
   }
   return { records, failed };

@@ -8,7 +8,7 @@ const LATENCY_BUCKETS = [
 /**
  * Prometheus metrics. Labels are bounded (route patterns, stage names), never ids or text.
  * The partial rate is `context_bridge_context_partial_total / context_bridge_context_requests_total`;
- * the spec pages above 5% sustained (see README for the alert rule).
+ * the spec pages above 5% sustained (the alert rule is in docs/operations.md).
  */
 @Injectable()
 export class MetricsService {

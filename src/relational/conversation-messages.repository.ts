@@ -149,42 +149,63 @@ export class ConversationMessagesRepository {
   }
 
   /**
-   * Writes the tombstone and deletes the messages in one transaction (`locations` undefined:
-   * every location); returns the conversations that lost messages.
+   * Writes the tombstone, then deletes the messages in batches (`locations` undefined: every
+   * location); returns the conversations that lost messages. The tombstone commits first: from
+   * then on nothing older comes back, and a crash midway is finished by the next forget.
    */
   async forget(
     contactUid: string,
     locations: readonly string[] | undefined,
     at: Date,
   ): Promise<ConversationKey[]> {
-    return this.database.transaction(async (tx) => {
-      await tx.execute(
-        `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
-         SELECT $1, unnest($2::text[]), $3
-         ON CONFLICT (contact_uid, location_uid)
-           DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3)`,
-        [contactUid, locations ?? [''], at],
-      );
-      const rows = await tx.query<ConversationKey>(
-        locations
-          ? `DELETE FROM conversation_messages WHERE contact_uid = $1 AND location_uid = ANY($2::text[])
-             RETURNING contact_uid, conversation_uid`
-          : `DELETE FROM conversation_messages WHERE contact_uid = $1
-             RETURNING contact_uid, conversation_uid`,
-        locations ? [contactUid, locations] : [contactUid],
-      );
-      return uniqueKeys(rows);
-    });
+    await this.database.execute(
+      `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
+       SELECT $1, unnest($2::text[]), $3
+       ON CONFLICT (contact_uid, location_uid)
+         DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3)`,
+      [contactUid, locations ?? [''], at],
+    );
+    return this.deleteInBatches(
+      locations ? `contact_uid = $1 AND location_uid = ANY($2::text[])` : `contact_uid = $1`,
+      locations ? [contactUid, locations] : [contactUid],
+    );
   }
 
-  /** Deletes messages older than `cutoff`; returns the conversations that lost messages. */
+  /** Deletes messages older than `cutoff`, in batches; returns the conversations that lost some. */
   async purgeBefore(cutoff: Date): Promise<ConversationKey[]> {
-    const rows = await this.database.query<ConversationKey>(
-      `DELETE FROM conversation_messages WHERE occurred_at < $1
-       RETURNING contact_uid, conversation_uid`,
-      [cutoff],
-    );
-    return uniqueKeys(rows);
+    return this.deleteInBatches(`occurred_at < $1`, [cutoff]);
+  }
+
+  /** The window ledger of a whole contact (its windows were removed by contact), in batches. */
+  async dropContactWindows(contactUid: string): Promise<void> {
+    for (;;) {
+      const removed = await this.database.execute(
+        `DELETE FROM conversation_windows WHERE window_id = ANY(ARRAY(
+           SELECT window_id FROM conversation_windows WHERE contact_uid = $1 LIMIT $2))`,
+        [contactUid, DELETE_BATCH],
+      );
+      if (removed < DELETE_BATCH) {
+        return;
+      }
+    }
+  }
+
+  /** Messages matching `where` (its parameters from $1), DELETE_BATCH per short statement. */
+  private async deleteInBatches(where: string, params: unknown[]): Promise<ConversationKey[]> {
+    const keys: ConversationKey[] = [];
+    const limit = `$${params.length + 1}`;
+    for (;;) {
+      const rows = await this.database.query<ConversationKey>(
+        `DELETE FROM conversation_messages WHERE message_id = ANY(ARRAY(
+           SELECT message_id FROM conversation_messages WHERE ${where} LIMIT ${limit}))
+         RETURNING contact_uid, conversation_uid`,
+        [...params, DELETE_BATCH],
+      );
+      keys.push(...uniqueKeys(rows));
+      if (rows.length < DELETE_BATCH) {
+        return uniqueKeys(keys);
+      }
+    }
   }
 
   /** CRM contacts merged: messages and derived windows follow the surviving contact. */
@@ -199,6 +220,9 @@ export class ConversationMessagesRepository {
     });
   }
 }
+
+/** Rows one maintenance statement deletes: no statement runs long, whatever the history. */
+const DELETE_BATCH = 5000;
 
 export function uniqueKeys(keys: readonly ConversationKey[]): ConversationKey[] {
   const byKey = new Map(keys.map((k) => [`${k.contact_uid}\u001f${k.conversation_uid}`, k]));

@@ -111,6 +111,23 @@ describe('WebhookProcessor', () => {
     expect(calls).toEqual(['tombstone ctc-gone', 'delete ctc-gone', 'invalidate ctc-gone']);
   });
 
+  it.each([
+    ['contact.deleted', { before: { uid: 'ctc-gone' }, after: null }],
+    ['contact.merged', { before: { uid: 'ctc-dup' }, after: { uid: 'ctc-keep' } }],
+    ['contact.updated', { before: null, after: { uid: 'ctc-a' } }],
+  ])(
+    '%s fails (to be retried) when the live cache refuses the invalidation',
+    async (type, data) => {
+      const refused = new Error('cache refused');
+      invalidate.mockRejectedValue(refused);
+      const sut = build({
+        forgetContact: jest.fn().mockResolvedValue({}),
+        reassignContact: jest.fn().mockResolvedValue(undefined),
+      });
+      await expect(sut.process(event(type, data))).rejects.toBe(refused);
+    },
+  );
+
   it('a message processed after its contact was deleted or merged cannot undo that', async () => {
     const ingestConversations = oneIngested();
     const sut = build(

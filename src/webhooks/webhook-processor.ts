@@ -20,7 +20,9 @@ export type ProcessResult = { outcome: 'processed' | 'skipped'; type: HandledEve
 /**
  * Applies one stored event. Every effect is idempotent (cache invalidation, re-keying and
  * deleting by contact, content-hash ingestion), so an event processed twice, after a crash
- * between the effect and the inbox update, changes nothing the second time.
+ * between the effect and the inbox update, changes nothing the second time. A contact event
+ * whose cache invalidation fails, fails: the worker retries it, so a deleted or merged
+ * contact's live fields are never left in a shared cache behind an event marked done.
  */
 @Injectable()
 export class WebhookProcessor {
@@ -103,8 +105,10 @@ export class WebhookProcessor {
         if (report.failed.length > 0) {
           throw new WebhookPayloadError(`message rejected by ingest: ${report.failed[0].error}`);
         }
-        // A new message moves the contact's last_seen_at: drop any cached live copy.
-        await this.contacts.invalidate(record.contact_uid);
+        // A new message moves the contact's last_seen_at: drop any cached live copy. A cache
+        // that refuses only leaves last_seen_at stale for its TTL; retrying a stored message
+        // through a long outage would dead-letter it, so this one failure is tolerated.
+        await this.contacts.invalidate(record.contact_uid).catch(() => undefined);
         break;
       }
       case 'skip':

@@ -19,7 +19,7 @@ export class WidgetModule implements OnModuleInit {
       return;
     }
     // Nest strips a controller path's trailing slash, so `/widget/`, the demo's address in
-    // the README, is added on Fastify itself (before it is ready). Public like `/widget`.
+    // the docs, is added on Fastify itself (before it is ready). Public like `/widget`.
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     fastify.get('/widget/', (request, reply) =>
       sendDemoPage(reply, (request.query as { topic?: unknown }).topic),

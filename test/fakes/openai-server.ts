@@ -110,8 +110,14 @@ function chatErrorBody(status: number): Record<string, unknown> {
  * `data: {"error": ...}` line for a failure after the 200, and the same JSON error bodies.
  */
 export async function startFakeOpenAi(
-  options: { dimension?: number; apiKey?: string } = {},
+  options: {
+    dimension?: number;
+    apiKey?: string;
+    /** How a text embeds; default {@link fakeEmbedding} (hash noise, no structure). */
+    embed?: (text: string, dimension: number) => number[];
+  } = {},
 ): Promise<FakeOpenAi> {
+  const embed = options.embed ?? fakeEmbedding;
   const nativeDimension = options.dimension ?? 1536;
   const failures: ScriptedFailure[] = [];
   const requests: FakeOpenAi['requests'] = [];
@@ -182,7 +188,7 @@ export async function startFakeOpenAi(
     }
     const dimension = typeof body.dimensions === 'number' ? body.dimensions : nativeDimension;
     const data = texts.map((text, index) => {
-      const vector = fakeEmbedding(text, dimension);
+      const vector = embed(text, dimension);
       const embedding =
         body.encoding_format === 'base64'
           ? Buffer.from(new Float32Array(vector).buffer).toString('base64')

@@ -12,7 +12,7 @@ import { launchChromium } from './browser';
 import { ask, box, drawerOpen, pills, recordSamples, samples, shown } from './demo-driver';
 import { PacedLlm } from './paced-llm';
 
-/** Where the run leaves its screenshots (the README embeds one). */
+/** Where the run leaves its screenshots (docs/widget.md embeds one). */
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const FEEDBACK = 'How should I give feedback to a colleague?';
 const DESKTOP = { viewport: { width: 1280, height: 800 } };

@@ -1,3 +1,5 @@
+export * from './abort';
+export * from './cache-bytes';
 export * from './deadline';
 export * from './errors';
 export * from './hash';

@@ -16,12 +16,20 @@ import { conversationMessages } from './migrations/1700000000004-conversation-me
 import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statistics';
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
 import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
+import { scalePostings } from './migrations/1700000000008-scale-postings';
+import { largeContactNearest } from './migrations/1700000000009-large-contact-nearest';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { PgliteClient } from './pglite/pglite.client';
 
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
 export const HNSW_EF_SEARCH = 100;
+/**
+ * A filtered HNSW scan (a contact with a large history) keeps walking the graph until the
+ * LIMIT is met instead of returning what the first ef_search candidates left after the
+ * filter; the store re-sorts the few rows it returns, so relaxed order loses nothing.
+ */
+export const HNSW_ITERATIVE_SCAN = 'relaxed_order';
 
 export interface DatabaseOptions {
   /** Embedded PGlite data dir (`memory://` for RAM); used when no databaseUrl is set. */
@@ -134,6 +142,11 @@ export class Database implements SqlExecutor {
     return this.requireClient().transaction(work);
   }
 
+  /** See {@link SqlClient.session}. */
+  session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.requireClient().session(work);
+  }
+
   /** Readiness: one round trip, bounded so a hung server cannot hang the probe. */
   async check(timeoutMs = 2000): Promise<DatabaseHealth> {
     if (!this.client) {
@@ -225,6 +238,8 @@ export class Database implements SqlExecutor {
         bm25TermStatistics,
         webhookLeasesTombstoneTimesPodiumCredentials,
         dropFullTextColumns,
+        scalePostings,
+        largeContactNearest,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {
@@ -244,7 +259,7 @@ export class Database implements SqlExecutor {
     if (!this.options.databaseUrl) {
       return PgliteClient.open({
         dataDir: this.options.dataDir,
-        sessionSettings: `SET hnsw.ef_search = ${HNSW_EF_SEARCH}`,
+        sessionSettings: `SET hnsw.ef_search = ${HNSW_EF_SEARCH}; SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}`,
         statementTimeoutMs: this.statementTimeoutMs,
         onExit: (lost) => this.replace(lost),
       });
@@ -255,7 +270,13 @@ export class Database implements SqlExecutor {
       statementTimeoutMs: this.statementTimeoutMs,
       connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
       // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
-      sessionSettings: { 'hnsw.ef_search': HNSW_EF_SEARCH },
+      // JIT compiles a plan whose cost estimate is large (a scan at 1M rows) for hundreds of
+      // milliseconds: never worth it for these short statements.
+      sessionSettings: {
+        jit: 'off',
+        'hnsw.ef_search': HNSW_EF_SEARCH,
+        'hnsw.iterative_scan': HNSW_ITERATIVE_SCAN,
+      },
     });
     try {
       await client.connect();

@@ -5,6 +5,14 @@ import { configurableRootModule } from '@app/common';
 /** The embedders `EMBEDDING_PROVIDER` accepts. */
 export const EMBEDDING_PROVIDERS = ['local', 'openai', 'tei'] as const;
 
+/**
+ * How the local embedder batches bulk texts: `length` queues each call's texts shortest
+ * first, so a batch (which pads every text to its longest) holds texts of similar length;
+ * `arrival` keeps the caller's order (the behaviour before; kept to measure against).
+ */
+export const BULK_BATCHING = ['length', 'arrival'] as const;
+export type BulkBatching = (typeof BULK_BATCHING)[number];
+
 export interface EmbeddingModuleOptions {
   provider: (typeof EMBEDDING_PROVIDERS)[number];
   model?: string;
@@ -12,6 +20,8 @@ export interface EmbeddingModuleOptions {
   dimension?: number;
   /** Worker threads for the local model. */
   workers?: number;
+  /** Bulk batching of the local model (default `length`). */
+  bulkBatching?: BulkBatching;
   openaiApiKey?: string;
   openaiBaseUrl?: string;
   teiUrl?: string;
@@ -23,10 +33,11 @@ export interface EmbeddingModuleOptions {
 
 /** Every default of {@link EmbeddingModuleOptions}, applied by the lib. */
 export const DEFAULT_EMBEDDING_OPTIONS = {
-  // One per core, at most 4: with the server in its own process, 2 workers on 2 cores
-  // served /context at 70 req/s against 60 with one (concurrency 8, warm).
+  // One per core, at most 4: embedding is most of a request's CPU, and a second worker on a
+  // second core raised /context throughput (docs/benchmarks.md).
   workers: Math.min(4, Math.max(1, availableParallelism())),
   queryCacheSize: 2000,
+  bulkBatching: 'length',
 } satisfies Partial<EmbeddingModuleOptions>;
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: EMBEDDING_OPTIONS } =

@@ -19,6 +19,7 @@ export function createEmbeddingProvider(options: EmbeddingModuleOptions): Embedd
     case 'local':
       return new LocalEmbeddingProvider({
         workers: options.workers ?? DEFAULT_EMBEDDING_OPTIONS.workers,
+        bulkBatching: options.bulkBatching ?? DEFAULT_EMBEDDING_OPTIONS.bulkBatching,
       });
     case 'openai':
       return new OpenAiEmbeddingProvider({

@@ -1,4 +1,4 @@
-import { DependencyError, InvalidInputError } from '@app/common';
+import { byteBound, DependencyError, InvalidInputError, numbersBytes } from '@app/common';
 import {
   Inject,
   Injectable,
@@ -19,6 +19,9 @@ import {
   type EmbeddingProvider,
 } from './interfaces/embedding-provider.interface';
 
+/** Bytes of query texts and vectors cached: twice what 2,000 queries of 1,000 characters at 768-d hold. */
+const QUERY_CACHE_BYTES = 32 * 1024 * 1024;
+
 /**
  * The embedding facade the rest of the app uses: validates input, caches query vectors
  * (agents repeat themselves turn after turn) and reports readiness for health checks.
@@ -35,7 +38,11 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     @Inject(EMBEDDING_OPTIONS) private readonly options: EmbeddingModuleOptions,
   ) {
     const size = options.queryCacheSize ?? DEFAULT_EMBEDDING_OPTIONS.queryCacheSize;
-    this.queryCache = size > 0 ? new LRUCache({ max: size }) : undefined;
+    // Keyed by the caller's query text, so bounded in bytes as well as in entries.
+    this.queryCache =
+      size > 0
+        ? new LRUCache({ max: size, ...byteBound<number[]>(QUERY_CACHE_BYTES, numbersBytes) })
+        : undefined;
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,5 +1,7 @@
 export { EmbeddingModule } from './embedding.module';
 export {
+  BULK_BATCHING,
+  type BulkBatching,
   DEFAULT_EMBEDDING_OPTIONS,
   EMBEDDING_PROVIDERS,
   type EmbeddingModuleOptions,

@@ -1,4 +1,4 @@
-import { DependencyError, DomainError } from '@app/common';
+import { DependencyError, DomainError, untilAborted } from '@app/common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import {
@@ -123,28 +123,6 @@ export class LlmService implements LlmProvider {
     this.logger.error(`the ${name} provider threw ${(error as Error | undefined)?.name}`);
     return new DependencyError('llm_failed', `The ${name} answer failed unexpectedly.`);
   }
-}
-
-/** `promise`, or a rejection as soon as `signal` aborts, whichever comes first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(new Error('aborted'));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 /**

@@ -27,6 +27,8 @@ export const ADVERSARIAL_SEEDS: readonly string[] = [
   'Aa ',
   'rue ',
   'Calle Mayor ',
+  'Aa Street 1, ',
+  'ship it to 1 Aa, ',
   'de ',
   '@a.',
   'a@',

@@ -2,7 +2,7 @@ import type { EntityType } from './entity-types';
 import { Redactor } from './redactor';
 
 /**
- * One table per class of PII that used to slip through (issue 19), with the text that must
+ * One table per class of PII that a simple pattern misses, with the text that must
  * be masked (positives) and look-alikes that must stay (negatives). Positives name the
  * exact span; negatives expect nothing of the kinds listed.
  */

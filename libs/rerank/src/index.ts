@@ -6,7 +6,8 @@
  * - `Reranker` / `RERANKER`: the port; inject with `@Inject(RERANKER)`.
  * - `RerankModule.forRoot({ provider, ... })`: `fusion` (embedded default), `none`, `tei`
  *   (text-embeddings-inference `/rerank`), `cohere` (Cohere Rerank via the official SDK).
- * - `fusionScores` / `explainFusion`: the pure fusion core, for benchmarks and the CLI.
+ * - `fusionScores` / `explainFusion`: the pure fusion core, for benchmarks and the CLI;
+ *   `termOverlap`: its query-coverage signal, which also finds the answering turns of a window.
  *
  * Remote providers reject with `DependencyError('rerank_failed')`; callers fall back to the
  * vector order (`reranked: false`).
@@ -21,6 +22,7 @@ export {
   fusionScores,
 } from './fusion/fusion-score';
 export { FusionReranker } from './fusion/fusion.reranker';
+export { termOverlap } from './fusion/term-overlap';
 export {
   RERANK_PROVIDERS,
   RERANKER,

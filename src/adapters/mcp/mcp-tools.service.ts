@@ -26,6 +26,10 @@ const text = (max: number) =>
 const int = (min: number, max: number, description: string) =>
   z.number().int().min(min).max(max).optional().describe(description);
 
+/** Same code as `POST /chat`; the tool's message also says how to search without a user. */
+const isUserNotFound = (error: unknown) =>
+  error instanceof DomainError && error.code === 'user_not_found';
+
 const json = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value) }],
 });
@@ -46,7 +50,8 @@ export class McpToolsService {
     private readonly kb: KbRetrievalService,
   ) {}
 
-  createServer(scope: LocationScope): McpServer {
+  /** `arrivedAt`: when the HTTP request arrived; `context_fetch`'s deadline counts from it. */
+  createServer(scope: LocationScope, arrivedAt?: number): McpServer {
     const server = new McpServer({ name: 'context-bridge', version: '1' });
     server.registerTool(
       'context_fetch',
@@ -63,7 +68,7 @@ export class McpToolsService {
           max_tokens: int(1, 32000, 'Excerpt token budget.'),
         },
       },
-      (args) => this.run(() => this.context.build(args, scope)),
+      (args) => this.run(() => this.context.build(args, scope, arrivedAt)),
     );
     server.registerTool(
       'search_history',
@@ -96,12 +101,24 @@ export class McpToolsService {
           'R42 retrieval without generation: the best knowledge-base passages and topic summaries above the relevance threshold.',
         inputSchema: {
           query: text(2000).describe('The question.'),
-          userId: uid('An employee: boosts their current week’s theme.').optional(),
+          userId: uid(
+            'An employee: boosts their current week’s theme. An id the curriculum does not know is a user_not_found error; omit it to search without the boost.',
+          ).optional(),
         },
       },
       (args, extra) =>
         this.run(async () => {
-          const found = await this.kb.retrieve(args.query, args.userId, extra.signal);
+          const found = await this.kb
+            .retrieve(args.query, args.userId, extra.signal)
+            .catch((error: unknown) => {
+              throw isUserNotFound(error)
+                ? new DomainError(
+                    'user_not_found',
+                    'No employee with this userId. Omit userId to search without the current-week boost.',
+                    404,
+                  )
+                : error;
+            });
           return {
             threshold: found.threshold,
             current_theme_id: found.currentThemeId,

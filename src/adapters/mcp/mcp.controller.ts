@@ -4,6 +4,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
+import { arrivalOf } from '../../common/arrival';
 import { McpToolsService } from './mcp-tools.service';
 
 const JSON_RPC = {
@@ -48,7 +49,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @CallerScope() scope?: LocationScope,
   ): Promise<void> {
-    const server = this.tools.createServer(scope);
+    const server = this.tools.createServer(scope, arrivalOf(request));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true, // one JSON answer per request: no stream to hold open

@@ -3,6 +3,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
+import { ArrivedAt } from '../../common/arrival';
 import { ContextService } from '../../context/context.service';
 import { toLocationFilter, toSearchPage } from './vector-store-mapping';
 import {
@@ -36,6 +37,7 @@ export class VectorStoresController {
   async search(
     @Param() path: VectorStorePathDto,
     @Body() body: VectorStoreSearchRequestDto,
+    @ArrivedAt() arrivedAt: number,
     @CallerScope() scope?: LocationScope,
   ): Promise<VectorStoreSearchPageDto> {
     const queries = Array.isArray(body.query) ? body.query : [body.query];
@@ -54,6 +56,7 @@ export class VectorStoresController {
         ...(body.max_num_results ? { final_k: body.max_num_results } : {}),
       },
       scope,
+      arrivedAt,
     );
     return toSearchPage(bundle, path.contact_uid, queries, body.ranking_options?.score_threshold);
   }

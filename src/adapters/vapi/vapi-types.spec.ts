@@ -20,7 +20,7 @@ type Handler = (
 export const handlerFitsVapi =
   (controller: VapiController): Handler =>
   (body) =>
-    controller.knowledgeBase(body);
+    controller.knowledgeBase(body, performance.now());
 
 // Each field we read exists in Vapi's request types with a type our DTO accepts.
 type KbRequest = Vapi.ServerMessageKnowledgeBaseRequest;

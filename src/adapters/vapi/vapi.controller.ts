@@ -4,6 +4,7 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
 import { Public } from '../../auth/public.decorator';
+import { ArrivedAt } from '../../common/arrival';
 import { ContextService } from '../../context/context.service';
 import { VAPI_SECRET_HEADER, VapiAuthGuard } from './vapi-auth.guard';
 import { parseVapiRequest, toVapiDocuments } from './vapi-mapping';
@@ -40,6 +41,7 @@ export class VapiController {
   async knowledgeBase(
     // Not a DTO parameter: the global pipe would 400 on Vapi's many extra fields.
     @Body() body: unknown,
+    @ArrivedAt() arrivedAt: number,
     @CallerScope() scope?: LocationScope,
   ): Promise<VapiKnowledgeBaseResponseDto> {
     const parsed = parseVapiRequest(body);
@@ -51,7 +53,7 @@ export class VapiController {
       return NO_DOCUMENTS();
     }
     try {
-      const bundle = await this.context.build(parsed.request, scope);
+      const bundle = await this.context.build(parsed.request, scope, arrivedAt);
       return { documents: toVapiDocuments(bundle, parsed.request.contact_uid) };
     } catch (error) {
       const code = error instanceof DomainError ? error.code : (error as Error).name;

@@ -14,12 +14,25 @@ export class ContextEnv {
   @EnvInt(1, 100)
   POOL_K?: number;
 
+  /** Distinct excerpts a /context bundle always offers to the budget (a request's `final_k` caps). */
   @EnvInt(1, 50)
   FINAL_K?: number;
+
+  /** Without `final_k`: the most excerpts the budget may fill, past FINAL_K, near the best score. */
+  @EnvInt(1, 50)
+  CONTEXT_MAX_EXCERPTS?: number;
 
   /** /context builds in flight before new ones wait (and are shed if they cannot start in time). */
   @EnvInt(1, 1000)
   CONTEXT_MAX_INFLIGHT?: number;
+
+  /** The whole /relevance deadline in ms; a call past it answers 503 `relevance_timeout`. */
+  @EnvInt(100, 60000)
+  RELEVANCE_TIMEOUT_MS?: number;
+
+  /** /relevance calls scored at once; past it (after a short wait) 503 `overloaded`. */
+  @EnvInt(1, 64)
+  RELEVANCE_MAX_INFLIGHT?: number;
 
   /** Words of the previous transcript chunk(s) carried into the next query. */
   @EnvInt(0, 64)

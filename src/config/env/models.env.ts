@@ -1,4 +1,4 @@
-import { EMBEDDING_PROVIDERS } from '@app/embedding';
+import { BULK_BATCHING, EMBEDDING_PROVIDERS } from '@app/embedding';
 import { RERANK_PROVIDERS } from '@app/rerank';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 
@@ -21,6 +21,10 @@ export class ModelsEnv {
   /** Worker threads for the local embedder (default: CPU cores, at most 4). */
   @EnvInt(1, 16)
   EMBEDDING_WORKERS?: number;
+
+  /** Bulk batching of the local embedder: `length` (default) or `arrival` (to measure against). */
+  @EnvOneOf(BULK_BATCHING)
+  EMBEDDING_BULK_BATCHING?: (typeof BULK_BATCHING)[number];
 
   @IsOptional()
   @IsString()

@@ -1,4 +1,4 @@
-import { EnvInt, EnvOneOf } from './decorators';
+import { EnvBoolean, EnvInt, EnvOneOf } from './decorators';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -17,4 +17,11 @@ export class ServerEnv {
 
   @EnvOneOf(LOG_LEVELS)
   LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+
+  /**
+   * With NODE_ENV=production, lets the demo set run (local curriculum and CRM, demo seed):
+   * without it production refuses to boot on them (see `demo-providers.ts`).
+   */
+  @EnvBoolean()
+  ALLOW_DEMO_PROVIDERS?: boolean;
 }

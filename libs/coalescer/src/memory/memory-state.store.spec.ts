@@ -7,6 +7,16 @@ function fakeClock(): { now: () => number; advance: (ms: number) => void } {
 }
 
 describe('MemoryStateStore', () => {
+  it('is bounded in bytes too: huge call ids and tails evict before maxCalls is reached', async () => {
+    const sut = new MemoryStateStore({ maxCalls: 10, ttlMs: 60_000 });
+    for (let i = 0; i < 10; i++) {
+      await sut.set(`call-${i}-`.padEnd(2_000, 'x'), 'y'.repeat(2_000), 60_000);
+    }
+    // ~8 KB each against ~1 KB a call: only the most recent one or two fit.
+    expect(sut.size).toBeLessThan(3);
+    await expect(sut.get('call-9-'.padEnd(2_000, 'x'))).resolves.toBe('y'.repeat(2_000));
+  });
+
   it('returns what was set, until the TTL passes', async () => {
     const clock = fakeClock();
     const sut = new MemoryStateStore({ maxCalls: 10, ttlMs: 1000, perf: clock });

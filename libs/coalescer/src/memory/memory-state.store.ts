@@ -1,6 +1,13 @@
+import { byteBound, stringBytes } from '@app/common';
 import { LRUCache, type Perf } from 'lru-cache';
 
 import { type CoalescerStateStore } from '../interfaces/coalescer-state-store.interface';
+
+/**
+ * Bytes allowed per call on average: a call id and an 8-word tail take ~300, so the count
+ * bound is what binds unless callers send huge ids or unbroken "words".
+ */
+const BYTES_PER_CALL = 1024;
 
 /** Options for {@link MemoryStateStore}. */
 export interface MemoryStateStoreOptions {
@@ -14,7 +21,8 @@ export interface MemoryStateStoreOptions {
 
 /**
  * Per-process state: right for one replica, and the default. Both bounds hold: `maxCalls`
- * caps memory however many calls arrive, and expired tails are never returned (they are
+ * (and its byte budget, as call ids and tails are the caller's text) caps memory however
+ * many calls arrive, and expired tails are never returned (they are
  * reclaimed lazily or by eviction; no per-entry timers, which 10,000 calls would make costly).
  */
 export class MemoryStateStore implements CoalescerStateStore {
@@ -23,6 +31,7 @@ export class MemoryStateStore implements CoalescerStateStore {
   constructor(options: MemoryStateStoreOptions) {
     this.cache = new LRUCache<string, string>({
       max: options.maxCalls,
+      ...byteBound<string>(options.maxCalls * BYTES_PER_CALL, stringBytes),
       ttl: options.ttlMs,
       perf: options.perf,
       // The default 1 ms resolution caches "now" behind a real timer; an injected clock

@@ -6,6 +6,7 @@ import {
   type FakePocketBase,
   startFakePocketBase,
 } from '../../../../test/fakes/pocketbase-server';
+import { waitFor } from '../../../../test/support/wait';
 import { PocketBaseCurriculumSource } from './pocketbase-curriculum.source';
 
 const SUPERUSER = { email: 'ops@example.com', password: 'pb-secret-123' };
@@ -34,7 +35,10 @@ describe('PocketBaseCurriculumSource (official SDK against a loopback PocketBase
   beforeEach(async () => {
     server = await startFakePocketBase({ superuser: SUPERUSER, collections: seed() });
   });
-  afterEach(() => server.close());
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await server.close();
+  });
 
   const make = (
     overrides: Partial<ConstructorParameters<typeof PocketBaseCurriculumSource>[0]> = {},
@@ -107,7 +111,10 @@ describe('PocketBaseCurriculumSource (official SDK against a loopback PocketBase
     });
     const sut = make();
     await sut.currentWeek('usr_alice000001');
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // The token's second passes on a skewed wall clock (the SDK and the fake server both read
+    // Date.now for `exp`), not in real time.
+    const now = Date.now.bind(Date);
+    jest.spyOn(Date, 'now').mockImplementation(() => now() + 1_100);
     await expect(sut.currentWeek('usr_alice000001')).resolves.toMatchObject({
       themeId: 'th_feedback0001',
     });
@@ -133,6 +140,27 @@ describe('PocketBaseCurriculumSource (official SDK against a loopback PocketBase
     const results = await Promise.all(users.map((u) => sut.currentWeek(u)));
     expect(results.map((r) => r.status)).toEqual(['found', 'found', 'found', 'user_not_found']);
     expect(logins()).toHaveLength(1);
+  });
+
+  it('observes the shared login a gone caller no longer waits for: its failure is never unhandled', async () => {
+    // On Node 20 an unhandled rejection ends the process.
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const sut = make({ password: 'wrong-password' }); // no token yet, and the login will fail
+      await expect(sut.currentWeek('usr_alice000001', AbortSignal.abort())).rejects.toMatchObject({
+        code: 'curriculum_failed',
+        message: 'PocketBase curriculum lookup failed: aborted by the caller',
+      });
+      // The login went out regardless (it is shared); wait until it has failed and cleared.
+      await waitFor('the login to fail', () =>
+        Promise.resolve(logins().length === 1 && !sut['authenticating'] ? true : undefined),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
   });
 
   it('maps wrong credentials to curriculum_failed without leaking them', async () => {

@@ -1,4 +1,4 @@
-import { DependencyError } from '@app/common';
+import { DependencyError, untilAborted } from '@app/common';
 // The package's main entry is ESM-only; `pocketbase/cjs` is its documented CommonJS build.
 import PocketBase from 'pocketbase/cjs';
 
@@ -214,16 +214,4 @@ function describe(error: unknown, caller?: AbortSignal, deadline?: AbortSignal):
     return `HTTP ${e.status}${message}`;
   }
   return 'PocketBase is unreachable';
-}
-
-/** Waits for `promise`, or rejects as soon as `signal` aborts (the work itself carries on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -44,6 +44,12 @@ export interface SqlClient extends SqlExecutor {
   ): Promise<T[]>;
   /** Runs `work` in one transaction; it commits when `work` resolves, else rolls back. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on one connection outside a transaction, for maintenance that must (an index
+   * built CONCURRENTLY) with session settings of its own; the connection is discarded after,
+   * so no setting leaks into the pool.
+   */
+  session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
    * How long the engine has had work and answered nothing, in ms (0 when idle). Only an

@@ -1,7 +1,7 @@
 import { type Migration } from './migration';
 
 /**
- * Conversation memory (issue 14). Messages become the source of truth and windows are
+ * Conversation memory. Messages become the source of truth and windows are
  * derived from them per conversation:
  * - `conversation_messages`: each message once, already redacted. `message_id` is Podium's
  *   message uid when there is one, else `turn_key`; `turn_key` (a hash of conversation, time,

@@ -150,6 +150,15 @@ export class PgClient implements SqlClient {
     }
   }
 
+  async session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await run(() => this.pool.connect());
+    try {
+      return await work(executor(client));
+    } finally {
+      client.release(true);
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
     await this.cancellable.close();

@@ -150,6 +150,11 @@ export class PgliteClient implements SqlClient {
     await this.call({ op: 'exec', sql: script }, { timeoutMs: 0 });
   }
 
+  /** One session is all PGlite has: the work runs on it, between other callers' statements. */
+  session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const tx = this.nextTx++;
     await this.call({ op: 'begin', tx }, this.limits());

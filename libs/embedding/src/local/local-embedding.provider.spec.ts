@@ -2,7 +2,7 @@ import { type Worker } from 'node:worker_threads';
 
 import { DependencyError } from '@app/common';
 
-import { LocalEmbeddingProvider } from './local-embedding.provider';
+import { LocalEmbeddingProvider, MAX_EMBED_CHARS } from './local-embedding.provider';
 
 const cosine = (a: number[], b: number[]) => {
   let dot = 0;
@@ -34,6 +34,44 @@ describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () =>
       ['x y z', 'refund for a broken chair', 'another text'].map((t) => sut.embedBatch([t])),
     );
     expect(cosine(alone, batched[1][0])).toBeGreaterThan(0.9999);
+  });
+
+  it("queues a bulk call shortest first and still answers in the caller's order", async () => {
+    const texts = [
+      'a much longer text about a sofa delivered to the wrong address last week',
+      'sofa',
+      'the sofa arrived late',
+    ];
+    const worker = [...(sut as unknown as { workers: Set<Worker> }).workers][0];
+    const sent: string[] = [];
+    const post = worker.postMessage.bind(worker);
+    const spy = jest.spyOn(worker, 'postMessage').mockImplementation((message: unknown) => {
+      sent.push(...(message as { texts: string[] }).texts);
+      post(message);
+    });
+    let vectors: number[][];
+    try {
+      vectors = await sut.embedBatch(texts);
+    } finally {
+      spy.mockRestore();
+    }
+    const alone = await Promise.all(texts.map((t) => sut.embedBatch([t], undefined, 'query')));
+
+    expect(sent).toEqual([texts[1], texts[2], texts[0]]);
+    vectors.forEach((v, i) => expect(cosine(v, alone[i][0])).toBeGreaterThan(0.9999));
+  });
+
+  it('sends the model at most MAX_EMBED_CHARS of a text, past what it reads anyway', async () => {
+    const worker = [...(sut as unknown as { workers: Set<Worker> }).workers][0];
+    const sent = jest.spyOn(worker, 'postMessage');
+    const head = 'my dining table arrived with a scratch on the top. '.repeat(60);
+    const tail = 'an entirely different subject about invoices and tax. '.repeat(400);
+    const [long, short] = await sut.embedBatch([`${head}${tail}`, head.slice(0, 600)]);
+    const texts = sent.mock.calls.flatMap(([message]) => (message as { texts: string[] }).texts);
+    sent.mockRestore();
+    expect(Math.max(...texts.map((t) => t.length))).toBeLessThanOrEqual(MAX_EMBED_CHARS);
+    // The model reads ~128 tokens: the cap changes no vector.
+    expect(cosine(long, short)).toBeGreaterThan(0.9999);
   });
 
   it('drops queued texts whose caller aborted', async () => {

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { DependencyError } from '@app/common';
 import { Logger } from '@nestjs/common';
 
+import { type BulkBatching } from '../embedding.module-definition';
 import {
   type EmbeddingModelInfo,
   type EmbeddingProvider,
@@ -15,6 +16,16 @@ import { EMBEDDING_WORKER_SOURCE } from './worker-source';
  * box (parallel test suites) and passed on the next try; a broken install fails all three.
  */
 const LOAD_ATTEMPTS = 3;
+
+/**
+ * Characters of a text sent to the model. USE-lite reads only its first ~128 tokens (about
+ * 550 characters of English: the vector of a 600-character text is the vector of that text
+ * with anything appended), but its tokenizer runs over the whole input and is quadratic in
+ * it (it copies the rest of the text at every position): a 20,000-character `/relevance`
+ * candidate held a worker for seconds and a batch of them ran the worker out of memory. The
+ * cap sits well past what the model reads, so no vector changes.
+ */
+export const MAX_EMBED_CHARS = 2000;
 
 interface Pending extends QueuedText {
   resolve: (vector: number[]) => void;
@@ -47,7 +58,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private workerData?: Record<string, string>;
   private readonly logger = new Logger('LocalEmbeddingProvider');
 
-  constructor(private readonly options: { workers: number }) {}
+  constructor(private readonly options: { workers: number; bulkBatching?: BulkBatching }) {}
 
   async init(): Promise<EmbeddingModelInfo> {
     this.workerData = {
@@ -94,12 +105,21 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     if (this.workers.size === 0) {
       return Promise.reject(new DependencyError('embedder_not_ready', 'Embedder is not loaded.'));
     }
+    const pending: Pending[] = [];
     const results = texts.map(
       (text) =>
-        new Promise<number[]>((resolve, reject) =>
-          this.queue.push({ text, signal, resolve, reject }, lane),
-        ),
+        new Promise<number[]>((resolve, reject) => {
+          pending.push({ text: text.slice(0, MAX_EMBED_CHARS), signal, resolve, reject });
+        }),
     );
+    // A batch pads every text to its longest (attention is quadratic in that length), so bulk
+    // texts queue shortest first and the lane's batches hold similar lengths; each text keeps
+    // its own promise, so the caller still gets vectors in its order.
+    const ordered =
+      lane === 'bulk' && this.options.bulkBatching !== 'arrival'
+        ? [...pending].sort((a, b) => a.text.length - b.text.length)
+        : pending;
+    ordered.forEach((p) => this.queue.push(p, lane));
     this.dispatch();
     return Promise.all(results);
   }

@@ -1,4 +1,4 @@
-import { parseRetryAfter, sleep, untilAborted } from './abortable';
+import { parseRetryAfter } from './abortable';
 
 describe('parseRetryAfter', () => {
   it.each([
@@ -17,28 +17,5 @@ describe('parseRetryAfter', () => {
 
   it.each([[null], [''], ['soon'], ['-1']])('ignores %p', (value) => {
     expect(parseRetryAfter(value)).toBeUndefined();
-  });
-});
-
-describe('untilAborted / sleep', () => {
-  it('rejects when the signal aborts, leaving the shared work to finish', async () => {
-    let finish: (v: string) => void = () => undefined;
-    const work = new Promise<string>((resolve) => (finish = resolve));
-    const controller = new AbortController();
-    const waiting = untilAborted(work, controller.signal);
-    controller.abort();
-    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
-    finish('done');
-    await expect(work).resolves.toBe('done');
-  });
-
-  it('passes the value through when the signal does not abort', async () => {
-    await expect(untilAborted(Promise.resolve(1), new AbortController().signal)).resolves.toBe(1);
-  });
-
-  it('cuts a sleep short at the deadline', async () => {
-    await expect(sleep(10_000, AbortSignal.timeout(20))).rejects.toMatchObject({
-      name: 'TimeoutError',
-    });
   });
 });

@@ -1,13 +1,16 @@
 import { Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
 
 import {
   type FakePodium,
   podiumContact,
   startFakePodium,
 } from '../../../../test/fakes/podium-server';
+import { spawnRedisServer, type TestRedis } from '../../../../test/support/redis';
 import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
 import { ApiPodiumContacts } from './api-podium-contacts';
 import { MemoryContactCache } from './cache/memory-contact-cache';
+import { CONTACT_KEY_PREFIX, RedisContactCache } from './cache/redis-contact-cache';
 import {
   PodiumCallerDeadlineError,
   PodiumCircuitOpenError,
@@ -302,6 +305,60 @@ describe('ApiPodiumContacts (against the loopback Podium)', () => {
       await sut.getContact('pat@example.com');
       await sut.getContact('pat@example.com');
       expect(podium.contactRequests).toHaveLength(2);
+    });
+  });
+
+  describe('with a shared Redis cache that refuses the delete (real redis-server)', () => {
+    let redis: TestRedis;
+    let admin: Redis;
+    let limited: Redis;
+
+    beforeEach(async () => {
+      redis = await spawnRedisServer();
+      admin = new Redis(redis.url);
+      // A user that may read and write the cache but not delete from it: what an
+      // invalidation meets when Redis refuses DEL (an ACL, a renamed command, OOM on a replica).
+      await admin.acl(
+        'SETUSER',
+        'cache',
+        'on',
+        '>cache-pw',
+        '~*',
+        '&*',
+        '+@all',
+        '-del',
+        '-unlink',
+      );
+      limited = new Redis(`redis://cache:cache-pw@127.0.0.1:${redis.port}`, {
+        maxRetriesPerRequest: 0,
+      });
+    });
+    afterEach(async () => {
+      limited.disconnect();
+      admin.disconnect();
+      await redis.stop();
+    });
+
+    it('fails the invalidation instead of reporting it done while Redis still serves the contact', async () => {
+      const options = resolvePodiumApiOptions({
+        baseUrl: podium.baseUrl,
+        tokenUrl: podium.tokenUrl,
+        clientId: podium.clientId,
+        clientSecret: podium.clientSecret,
+        refreshToken: podium.refreshToken,
+        cacheTtlMs: 30_000,
+      });
+      const sut = new ApiPodiumContacts(options, { cache: new RedisContactCache(limited) });
+      open.push(sut);
+      await sut.getContact('pat@example.com');
+      expect(await admin.exists(`${CONTACT_KEY_PREFIX}pat@example.com`)).toBe(1);
+
+      await expect(sut.invalidate('pat@example.com')).rejects.toMatchObject({
+        code: 'contact_cache_failed',
+        httpStatus: 503,
+      });
+      // The live fields are still there: a webhook must not be marked done on this.
+      expect(await admin.exists(`${CONTACT_KEY_PREFIX}pat@example.com`)).toBe(1);
     });
   });
 });

@@ -1,4 +1,11 @@
-import { DependencyError, DomainError } from '@app/common';
+import {
+  byteBound,
+  DependencyError,
+  DomainError,
+  NUMBER_BYTES,
+  sleep,
+  untilAborted,
+} from '@app/common';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   BrokenCircuitError,
@@ -16,7 +23,6 @@ import {
   type PodiumContacts,
   type PodiumStatus,
 } from '../interfaces/podium-contacts.interface';
-import { sleep, untilAborted } from './abortable';
 import { type ContactCache } from './cache/contact-cache';
 import { contactIdentifiers, toLiveContact } from './contact-mapping';
 import { PodiumContactsHttp } from './contacts-http';
@@ -111,6 +117,8 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     this.breaker.onReset(() => this.logger.log('Podium answered a probe; live lookups resume'));
     this.invalidatedAt = new LRUCache<string, number>({
       max: options.cacheMaxEntries,
+      // Keyed by webhook-supplied ids: bounded in bytes too (~100 bytes an entry).
+      ...byteBound<number>(options.cacheMaxEntries * 256, () => NUMBER_BYTES),
       // Longer than any lookup can take (a few request ceilings), so none outlives its record.
       ttl: 4 * options.requestTimeoutMs + options.maxRetryWaitMs,
     });
@@ -140,9 +148,23 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     return fetched.lookup;
   }
 
+  /**
+   * Marks the contact invalidated (a lookup in flight from before cannot re-cache it), then
+   * drops the cached copy. A cache that refuses the drop fails the call: swallowing it would
+   * mark a `contact.deleted` webhook done while the shared cache keeps serving the contact.
+   */
   async invalidate(contactUid: string): Promise<void> {
     this.invalidatedAt.set(contactUid, this.now());
-    await this.cache?.invalidate(contactUid).catch(() => undefined);
+    try {
+      await this.cache?.invalidate(contactUid);
+    } catch (error) {
+      // The reason only: a Redis error can quote the command, and its keys are identifiers.
+      this.logger.warn(`the contact cache refused an invalidation (${(error as Error).name})`);
+      throw new DependencyError(
+        'contact_cache_failed',
+        'The contact cache could not drop a changed contact; retry.',
+      );
+    }
   }
 
   async isHealthy(): Promise<boolean> {

@@ -1,7 +1,8 @@
+import { untilAborted } from '@app/common';
 import { Logger } from '@nestjs/common';
 
 import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
-import { untilAborted, withCeiling } from './abortable';
+import { withCeiling } from './abortable';
 import { PodiumUnavailableError } from './podium-api.errors';
 import { oauthErrorCode, parseJson, tokenFromBody } from './podium-wire';
 import { type RefreshTokenStore } from './refresh-token-store';

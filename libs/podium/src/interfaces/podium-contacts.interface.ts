@@ -64,7 +64,10 @@ export interface PodiumContacts {
   getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup>;
   /**
    * Drops any cached copy of the contact (a webhook said it changed). `contactUid` may be any
-   * identifier of the contact the provider knows. Never throws.
+   * identifier of the contact the provider knows. Rejects with `DependencyError`
+   * (`contact_cache_failed`) when a shared cache could not drop it: a deleted or merged
+   * contact's live fields would otherwise go on being served, so the caller must fail (a
+   * webhook event is then retried) rather than report the work done.
    */
   invalidate(contactUid: string): Promise<void>;
   /** Resolves true when the live surface can answer (`status()` is `up`). Never throws. */

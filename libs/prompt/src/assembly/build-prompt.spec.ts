@@ -76,6 +76,28 @@ describe('buildPrompt', () => {
     expect(buildPrompt(input({ systemPrompt: '  Be brief.  ' })).system).toBe('Be brief.');
   });
 
+  it('SYSTEM tells the model to settle conflicting history by date and reads … as left-out turns', () => {
+    const system = buildPrompt(input()).system;
+    expect(system).toMatch(/when excerpts disagree, the later date is the current value/);
+    expect(system).toMatch(/… marks turns left out/);
+  });
+
+  it('HISTORICAL CONTEXT dates every excerpt, so a "when did…" question has its answer', () => {
+    const excerpts = [
+      {
+        ...excerpt('new', 0.9, 'customer: I moved the booking to Friday.'),
+        occurred_at: '2025-06-02T09:00:00Z',
+      },
+      {
+        ...excerpt('old', 0.8, 'customer: Book me for Tuesday.\n…\nagent: Done.'),
+        occurred_at: '2024-11-20T15:30:00Z',
+      },
+    ];
+    const text = buildPrompt(input({ excerpts })).blocks[2].text;
+    expect(text).toContain('| date: 2025-06-02\ncustomer: I moved the booking to Friday.');
+    expect(text).toContain('| date: 2024-11-20\ncustomer: Book me for Tuesday.\n…\nagent: Done.');
+  });
+
   it('LIVE CONTACT lists the live fields under a live label', () => {
     const text = buildPrompt(input()).blocks[1].text;
     expect(text).toMatch(/^## LIVE CONTACT \(live/);

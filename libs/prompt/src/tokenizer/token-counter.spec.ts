@@ -5,6 +5,16 @@ import { memoizeCounter, TokenCounter } from './token-counter';
 
 describe('TokenCounter', () => {
   const o200k = new TokenCounter();
+
+  it('bounds its cache of recent counts in bytes: two a character, a few MB in all', () => {
+    const sut = new TokenCounter();
+    const text = 'order ABC-12345 shipped '.repeat(800); // 19,200 characters
+    sut.count(text);
+    const recent = sut['recent'];
+    expect(recent.calculatedSize).toBeGreaterThanOrEqual(2 * text.length);
+    expect(recent.maxSize).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+
   const cl100k = new TokenCounter('cl100k_base');
   const sample = 'My order number is ABC-12345 — could you check the refund status? 谢谢';
 

@@ -1,3 +1,4 @@
+import { byteBound, NUMBER_BYTES } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 /** The BPE vocabularies {@link TokenCounter} can load. */
@@ -33,8 +34,8 @@ const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Shorter texts are counted faster than they are looked up. */
 const MIN_CACHED_LENGTH = 64;
-/** About 4 MB of text: a few thousand excerpts. */
-const CACHED_CHARS = 2_000_000;
+/** Bytes of cached texts and counts: about 2 million characters, a few thousand excerpts. */
+const CACHED_BYTES = 4 * 1024 * 1024;
 
 /** What the budget functions need from a tokenizer; {@link TokenCounter} is the real one. */
 export interface TokenCounterLike {
@@ -51,12 +52,11 @@ export class TokenCounter implements TokenCounterLike {
   /**
    * Counts of recent long texts. A live call asks every ~800 ms and mostly gets the same
    * excerpts back, and BPE-encoding them was the largest single cost of the /context main
-   * thread (~0.5 ms a request). Bounded by characters held; memory only, never logged.
+   * thread (~0.5 ms a request). Bounded by the bytes held; memory only, never logged.
    */
-  private readonly recent = new LRUCache<string, number>({
-    maxSize: CACHED_CHARS,
-    sizeCalculation: (_count, text) => text.length,
-  });
+  private readonly recent = new LRUCache<string, number>(
+    byteBound<number>(CACHED_BYTES, () => NUMBER_BYTES),
+  );
 
   constructor(readonly encoding: TokenizerEncoding = 'o200k_base') {
     this.api = loadEncoding(encoding);

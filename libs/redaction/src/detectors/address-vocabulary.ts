@@ -12,6 +12,8 @@ export const STREET_SUFFIXES = [
   'run', 'crossing', 'creek', 'heights', 'hill', 'park', 'grove', 'commons', 'mall', 'pass',
   'bend', 'close', 'cove', 'glen', 'green', 'landing', 'manor', 'mews', 'oval', 'view', 'vista',
   'station', 'causeway', 'esplanade', 'promenade',
+  // Written after the name in English text too: "1 Waal Straat", "2, Sardar Patel Marg".
+  'straat', 'strasse', 'marg',
 ] as const;
 
 /** Their usual abbreviations; these own a following dot ("St."), full words do not. */
@@ -59,6 +61,8 @@ export const NOT_STREET_NAME_WORDS: ReadonlySet<string> = new Set([
   'minute', 'minutes', 'hour', 'hours', 'day', 'days', 'week', 'weeks', 'month', 'months',
   'year', 'years', 'people', 'persons', 'guests', 'adults', 'kids', 'children', 'tickets',
   'seats', 'rooms', 'nights', 'times', 'miles', 'blocks', 'dollars', 'percent', 'am', 'pm',
+  'person', 'adult', 'kid', 'child', 'ticket', 'seat', 'room', 'bed', 'beds', 'bedroom',
+  'bedrooms', 'bathroom', 'bathrooms',
 ]);
 
 /** USPS two-letter state and territory codes (matched case-sensitively: "IN", not "in"). */

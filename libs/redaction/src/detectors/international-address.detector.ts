@@ -1,5 +1,7 @@
 import { BASE_CONFIDENCE } from '../entity-types';
-import { type Detection, type DetectorOptions, hasContext } from './detector';
+import { AddressCues } from './address-cue';
+import { NOT_STREET_NAME_WORDS, STREET_SUFFIXES, SUFFIX_ABBREVIATIONS } from './address-vocabulary';
+import type { Detection, DetectorOptions } from './detector';
 
 /**
  * Street addresses outside the US grammar of {@link detectStreetAddresses}:
@@ -7,7 +9,12 @@ import { type Detection, type DetectorOptions, hasContext } from './detector';
  *   "Avenida Paulista, 1578", "C/ Alcalá 45, 28014 Madrid", "Via Roma 10";
  * - number, then a street type, then the name: "12 rue de la Paix", "4410 Via Lactea",
  *   "5 avenue Victor Hugo";
- * - German name-suffix compounds: "Hauptstraße 5", "Berliner Str. 12a", "Am Lindenweg 3";
+ * - German, Dutch and Nordic name-suffix compounds: "Hauptstraße 5", "Berliner Str. 12a",
+ *   "Am Lindenweg 3", "Kerkstraat 12", "Storgatan 5";
+ * - an English street type with the number after it, as written in Europe: "Baker Street
+ *   221B, London NW1 6XE", "Oak Street 12, 10115 Berlin". The order is unusual enough in
+ *   English prose ("Main Street 3 times") that it needs a postal code and town after it, or
+ *   an address announcement before it;
  * - a number and a capitalised name with no street word at all, when an address is
  *   announced right before it ("I live at 4410 Lactea", "ship to 25 Kingsway").
  * Each may be followed by a neighbourhood, a postal code (ES/FR/DE/IT, BR, PT, UK) and a
@@ -38,15 +45,21 @@ const NAME_WORD = String.raw`(?:${CAPITAL_WORD}|${PARTICLE}|dell'|d'|l')`;
 const NAME = String.raw`(?:${PARTICLE}\s+){0,2}${CAPITAL_WORD}(?:\s+${NAME_WORD}){0,4}`;
 /** "52", "15B", "12-14", "nº 52", "n. 52". */
 const NUMBER = String.raw`(?:(?:n[º°o.]\s*)?\d{1,5}(?:\s?[A-Za-z](?![\p{L}]))?(?:-\d{1,4})?)`;
-const POSTCODE = String.raw`(?:\d{5}(?:-\d{3})?|\d{4}-\d{3}|\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})`;
+const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`;
+/** ES/FR/DE/IT, BR, PT, NL ("1017 GC"), SE ("111 22"), CH/AT/BE/DK, UK; "D-10115" too. */
+const POSTCODE = String.raw`(?:(?:[A-Z]{1,2}-)?\d{5}(?:-\d{3})?|\d{4}-\d{3}|\d{4}\s?[A-Z]{2}(?![\p{L}])|\d{3}\s\d{2}(?!\d)|\d{4}|${UK_POSTCODE})`;
 const PLACE = String.raw`\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2}`;
 /** Optional unit ("apto 12", "piso 3"), neighbourhood ("- Centro"), postal code, city. */
 const TAIL =
   String.raw`(?:,?\s*(?:apto|apt|piso|andar|bloco|bl|porta|puerta|dpto|depto|esc|casa|flat)\.?\s*\d{1,4}[A-Za-z]?)?` +
   String.raw`(?:\s*[-,]\s*${PLACE})?(?:,?\s*${POSTCODE}(?:\s+${PLACE})?|,\s*${PLACE})?`;
 
-const HOUSE = String.raw`(?<![\w$#.,/:-])\d{1,5}(?:-\d{1,4})?[A-Za-z]?`;
-const GERMAN_SUFFIX = String.raw`(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|damm|ufer|chaussee)`;
+/** As in the US grammar: punctuation glued to a word ("Thanks.42 Wallaby") may precede it. */
+const HOUSE = String.raw`(?<![\w$#/-]|(?:^|[^A-Za-z])[.,:])\d{1,5}(?:-\d{1,4})?[A-Za-z]?`;
+/** Compound endings; the first group also ends lower-case names ({@link LOWER_COMPOUND}). */
+const UNMISTAKABLE_SUFFIX = String.raw`(?:stra(?:ß|ss)e|straat|gatan|vägen|veien)`;
+const GERMAN_SUFFIX = String.raw`(?:${UNMISTAKABLE_SUFFIX}|str\.|weg|platz|gasse|allee|damm|ufer|chaussee|laan|plein|gracht|vej|gade)`;
+const COMPOUND_NUMBER = String.raw`\s+\d{1,4}[a-z]?(?:-\d{1,4})?(?![\p{L}\d])${TAIL}`;
 const GERMAN_WORD = String.raw`(?:Stra(?:ß|ss)e|Str\.|Weg|Platz|Gasse|Allee|Damm|Ufer|Chaussee)`;
 
 const PATTERNS: readonly RegExp[] = [
@@ -56,30 +69,65 @@ const PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`${HOUSE}\s+(?:(?:bis|ter)\s+)?${TYPE}\s+${NAME}${TAIL}`, 'gu'),
   // German compounds and two-word forms.
   new RegExp(
-    String.raw`(?<![\p{L}\d])(?:(?:Am|An\s+der|Im|In\s+der|Auf\s+der)\s+)?\p{Lu}[\p{L}-]*(?:${GERMAN_SUFFIX}|\s+${GERMAN_WORD})\s+\d{1,4}[a-z]?(?:-\d{1,4})?(?![\p{L}\d])${TAIL}`,
+    String.raw`(?<![\p{L}\d])(?:(?:Am|An\s+der|Im|In\s+der|Auf\s+der)\s+)?\p{Lu}[\p{L}-]*(?:${GERMAN_SUFFIX}|\s+${GERMAN_WORD})${COMPOUND_NUMBER}`,
     'gu',
   ),
 ];
-
-/** House number and capitalised name words, used only after an address announcement. */
-const BARE = new RegExp(
-  String.raw`${HOUSE}\s+\p{Lu}[\p{L}'’-]+(?:\s+(?:${NAME_WORD})){0,3}(?![\p{L}\d])${TAIL}`,
+/**
+ * "hauptstraße 12", typed in lower case: only the endings that are never English words.
+ * Tried only when such an ending precedes a number ({@link NUMBER_AFTER_TYPE_HINT}), since
+ * a pattern that starts at every lower-case word costs more than the rest of this detector.
+ */
+const LOWER_COMPOUND = new RegExp(
+  String.raw`(?<![\p{L}\d])\p{Ll}[\p{L}-]*${UNMISTAKABLE_SUFFIX}${COMPOUND_NUMBER}`,
   'gu',
 );
-const ADDRESS_CONTEXT =
-  /(?:\baddress(?:\s+is)?|\b(?:live|living|lives|located|based|stay(?:ing)?)\s+(?:at|on)|\b(?:ship|send|deliver|mail)(?:\s+(?:it|them|this))?\s+to|\bdirecci[oó]n|\bendere[cç]o|\badresse|\banschrift|\bmorada|\bdomicilio)[\s:,]{0,4}$/i;
+
 /**
- * Literal pre-checks, far cheaper than the Unicode patterns tried at every position: no
- * street type or German street word means no layout can match, and no announcement means
- * no bare address can.
+ * House number and capitalised name words, used only after an address announcement: tried
+ * (sticky) where one ends, never across the text.
+ */
+const BARE = new RegExp(
+  String.raw`${HOUSE},?\s+\p{Lu}[\p{L}'’-]+(?:\s+(?:${NAME_WORD})){0,3}(?![\p{L}\d])${TAIL}`,
+  'uy',
+);
+
+/**
+ * Name words, an English street type (any case) and the number: "Baker Street 221B". The
+ * first name word may not be a word that opens a sentence ("Thanks Baker Street…" starts
+ * at "Baker"). Group 1 is a confirming locality: a postal code and town, or a town and a
+ * UK postcode; without it the match needs an announcement before it.
+ */
+const EN_SUFFIX = `(?:${[...STREET_SUFFIXES, ...SUFFIX_ABBREVIATIONS].map(anyCase).join('|')})`;
+const SENTENCE_OPENER = String.raw`(?:I|The|And|But|Then|Please|Thanks|Thank|Okay|OK|Yes|No|My|Our|It|Its|At|On|To|In)`;
+const EN_NAME_WORD = String.raw`(?!${SENTENCE_OPENER}\s)\p{Lu}[\p{L}'’-]*`;
+/** A four-digit postal code that reads as a year ("Main Street 5, 2019 Report") is not one. */
+const LOCALITY = String.raw`,?\s*(?:(?!(?:19|20)\d\d\s)${POSTCODE}\s+${PLACE}|(?:${PLACE},?\s+)?${UK_POSTCODE})(?![\p{L}\d])`;
+/**
+ * Literal pre-check for {@link NUMBER_LAST} and {@link LOWER_COMPOUND}: a street type
+ * right before a number, which few texts hold. One scan for both, since each scan over
+ * the text costs as much as the rest of this detector on most texts.
+ */
+const NUMBER_AFTER_TYPE_HINT = new RegExp(
+  String.raw`(?:\b(?:${[...STREET_SUFFIXES, ...SUFFIX_ABBREVIATIONS].join('|')})|${UNMISTAKABLE_SUFFIX})\.?,?\s+\d`,
+  'i',
+);
+const NUMBER_LAST = new RegExp(
+  String.raw`(?<![\p{L}\d'’-])${EN_NAME_WORD}(?:\s+${EN_NAME_WORD}){0,2}\s+${EN_SUFFIX}\.?,?\s+\d{1,5}[A-Za-z]?(?:-\d{1,4})?(?![\p{L}\d]|[.:,]\d)(?:(${LOCALITY})|${TAIL})`,
+  'gu',
+);
+/**
+ * Literal pre-check, far cheaper than the Unicode patterns tried at every position: no
+ * street type or German street word means none of {@link PATTERNS} can match.
  */
 const TYPE_HINT =
-  /calle|avenida|avda|avenue|boulevard|rua|travessa|pra[çc]a|rodovia|rue|all[ée]e|impasse|quai|chemin|carrer|strada|viale|piazza|rambla|c\/|av\.|r\.|tv\.|bd\.|v[ií]a|place|route|cours|plaza|largo|corso|camino|paseo|pasaje|ronda|carrera|estrada|alameda|traverse|stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|damm|ufer|chaussee/i;
-const CONTEXT_HINT =
-  /address|live|living|located|based|stay|ship|send|deliver|mail|direcci|endere|adresse|anschrift|morada|domicilio/i;
-
-/** Words that begin the next clause rather than continue a street name. */
-const NOT_A_NAME = /^(?:I|I'm|The|And|But|Then|Please|Thanks|Thank|Okay|OK|Yes|No)$/;
+  /straat|gatan|v[äa]gen|veien|laan|plein|gracht|vej|gade|calle|avenida|avda|avenue|boulevard|rua|travessa|pra[çc]a|rodovia|rue|all[ée]e|impasse|quai|chemin|carrer|strada|viale|piazza|rambla|c\/|av\.|r\.|tv\.|bd\.|v[ií]a|place|route|cours|plaza|largo|corso|camino|paseo|pasaje|ronda|carrera|estrada|alameda|traverse|stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|damm|ufer|chaussee/i;
+/**
+ * Words that begin the next clause, or make the number a date or a time; the function
+ * words and counted nouns of {@link NOT_STREET_NAME_WORDS} ("5 People", "3 PM") too.
+ */
+const NOT_A_NAME =
+  /^(?:I'm|Then|Please|Thanks|Thank|Okay|OK|Noon|Midnight|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Dollars?|Euros?|Pounds?)$/;
 
 /** Street addresses in the Romance, German and UK layouts, and announced bare ones. */
 export function detectInternationalAddresses(
@@ -95,18 +143,23 @@ export function detectInternationalAddresses(
       }
     }
   }
-  if (!CONTEXT_HINT.test(text)) {
-    return;
+  const cues = new AddressCues(text);
+  if (NUMBER_AFTER_TYPE_HINT.test(text)) {
+    for (const m of text.matchAll(LOWER_COMPOUND)) {
+      out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
+    }
+    for (const m of text.matchAll(NUMBER_LAST)) {
+      if (m[1] !== undefined || cues.announcedAt(m.index)) {
+        out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
+      }
+    }
   }
-  for (const m of text.matchAll(BARE)) {
-    const firstWord = m[0].split(/\s+/, 2)[1] ?? '';
-    if (!NOT_A_NAME.test(firstWord) && hasContext(text, m.index, m.index, ADDRESS_CONTEXT, 40)) {
-      out.push({
-        type: 'STREET_ADDRESS',
-        start: m.index,
-        end: m.index + m[0].length,
-        score: score - 0.05,
-      });
+  for (const at of cues.announcements()) {
+    BARE.lastIndex = at;
+    const m = BARE.exec(text);
+    const firstWord = m?.[0].split(/[\s,]+/, 2)[1] ?? '';
+    if (m && !NOT_A_NAME.test(firstWord) && !NOT_STREET_NAME_WORDS.has(firstWord.toLowerCase())) {
+      out.push({ type: 'STREET_ADDRESS', start: at, end: at + m[0].length, score: score - 0.05 });
     }
   }
 }

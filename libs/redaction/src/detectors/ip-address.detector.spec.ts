@@ -20,6 +20,9 @@ describe('IP_ADDRESS', () => {
     ],
     ['an IPv4-mapped IPv6', 'peer ::ffff:192.0.2.1 seen', '::ffff:192.0.2.1'],
     ['a link-local IPv6', 'iface fe80::1ff:fe23:4567:890a up', 'fe80::1ff:fe23:4567:890a'],
+    ['an IPv4 CIDR', 'the range is 10.0.0.0/8 here', '10.0.0.0/8'],
+    ['an IPv4 CIDR before a full stop', 'the range is 10.0.0.0/8.', '10.0.0.0/8'],
+    ['an IPv6 CIDR before a full stop', 'route 2001:db8::/32.', '2001:db8::/32'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['IP_ADDRESS', expected]]);
   });

@@ -15,8 +15,11 @@ const WORD_CHAR = /\w/;
 const HAS_DIGIT = /\d/;
 const TRAILING_DOTS = /\.+$/;
 
-/** A CIDR prefix length right after an address: masked with it (`10.0.0.0/8` names a network). */
-const CIDR = /\/\d{1,3}(?![\w.])/y;
+/**
+ * A CIDR prefix length right after an address: masked with it (`10.0.0.0/8` names a
+ * network). A dot after it ends the sentence; only a dot and a digit ("/8.5") is not one.
+ */
+const CIDR = /\/\d{1,3}(?!\w|\.\d)/y;
 /** An IPv6 zone id (`fe80::1%eth0`, `%25` when URL-escaped). */
 const ZONE = /%(?:25)?[A-Za-z0-9_.-]{1,32}/y;
 /** Words near a bare `::` that make it the unspecified address, not punctuation. */

@@ -92,4 +92,90 @@ describe('STREET_ADDRESS', () => {
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });
+
+  // Issue 25: the classes of street address held-out dialogues still leaked.
+  describe.each<[string, Array<[string, string]>]>([
+    [
+      'lower-case streets after an address cue, and lower-case localities',
+      [
+        ['my address is 12 oak drive', '12 oak drive'],
+        ['I live on 7 willow way, thanks', '7 willow way'],
+        ['ship it to 12 Oak drive please', '12 Oak drive'],
+        ['AGENT: What is the delivery address?\nUSER: 9 maple court', '9 maple court'],
+        ['it is 12 oak street, springfield, il 62704', '12 oak street, springfield, il 62704'],
+      ],
+    ],
+    [
+      'the number after the street name, with a postcode',
+      [
+        ['Baker Street 221B, London NW1 6XE', 'Baker Street 221B, London NW1 6XE'],
+        ['send it to Oak Street 12, 10115 Berlin.', 'Oak Street 12, 10115 Berlin'],
+        ['Thanks Abbey Road 3, London NW8 9AY', 'Abbey Road 3, London NW8 9AY'],
+        ['Kerkstraat 12, 1017 GC Amsterdam', 'Kerkstraat 12, 1017 GC Amsterdam'],
+        ['Storgatan 5, 111 22 Stockholm', 'Storgatan 5, 111 22 Stockholm'],
+        ['my address is Baker Street 221B', 'Baker Street 221B'],
+      ],
+    ],
+    [
+      'a bare number and name after a locational cue',
+      [
+        ['my house is 42 Wallaby, by the beach', '42 Wallaby'],
+        ['send the package to 221 Baker', '221 Baker'],
+        ['pick me up at 42 Wallaby', '42 Wallaby'],
+        ['we moved to 1600 Pennsylvania last year', '1600 Pennsylvania'],
+      ],
+    ],
+    [
+      'an address glued to the previous punctuation',
+      [
+        ['Thanks.12 Oak Street is my address', '12 Oak Street'],
+        ['USER: Sure.1350 Grant Road', '1350 Grant Road'],
+        ['ok,12 Oak Street', '12 Oak Street'],
+        ['Address:12 Oak Street', '12 Oak Street'],
+        ['Thanks.My address is 12 oak drive', '12 oak drive'],
+      ],
+    ],
+    [
+      'a comma after the house number, with a locality or a cue',
+      [
+        ['12, Oak Street, Springfield, IL 62704', '12, Oak Street, Springfield, IL 62704'],
+        [
+          'located at 12, Doctor APJ Abdul Kalam Road, New Delhi.',
+          '12, Doctor APJ Abdul Kalam Road, New Delhi',
+        ],
+        [
+          'located at 45, Tengkat Tong Shin, 50200 Kuala Lumpur',
+          '45, Tengkat Tong Shin, 50200 Kuala Lumpur',
+        ],
+        ['a nice place at 1 Waal Straat with a 4.6 rating', '1 Waal Straat'],
+      ],
+    ],
+  ])('masks %s', (_class, cases) => {
+    it.each(cases)('%j', (text, expected) => {
+      expect(findings(text)).toEqual([['STREET_ADDRESS', expected]]);
+    });
+  });
+
+  it.each<[string, string]>([
+    ['a lower-case ambiguous suffix without a cue', 'about 12 scenic drive routes'],
+    ['a time after a cue', 'the meeting moved to 3 PM'],
+    ['a date after a cue', 'deliver it to 12 March instead'],
+    ['a clock time', 'send it at 10:30 Main Street time'],
+    ['a price', 'they sell for $25 at Oak Street'],
+    ['a thousands separator', 'we paid 1,200 Main Street prices'],
+    ['a decimal', 'it rated 3.5 Park Avenue reviews'],
+    ['a quantity after a cue', 'ship it to 3 Guests'],
+    ['people after a cue', 'send it to 5 People'],
+    ['an order number', 'order 12345 ships to Main'],
+    ['a room number', 'deliver it to room 412'],
+    ['a flight number', 'flight UA 237 lands at 9'],
+    ['a date', 'on March 12, 2020 at noon'],
+    ['a street name then a count', 'I walked down Main Street 3 times'],
+    ['a street name, a number and a year', 'Union Station 5, 2019 Report'],
+    ['a street name and a number without postcode or cue', 'Main Street 12 was busy'],
+    ['a count ending a clause before a street', 'I counted 12, Main Street had the most'],
+    ['a flat described after a cue', 'I live at 2 bedroom place near the park'],
+  ])('leaves %s alone', (_name, text) => {
+    expect(findings(text)).toEqual([]);
+  });
 });

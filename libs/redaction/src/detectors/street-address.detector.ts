@@ -1,4 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
+import { AddressCues } from './address-cue';
 import {
   AMBIGUOUS_SUFFIXES,
   NOT_STREET_NAME_WORDS,
@@ -14,10 +15,12 @@ const SUFFIX = `(?:${[...STREET_SUFFIXES, ...SUFFIX_ABBREVIATIONS].join('|')})`;
 const ABBREVIATIONS: ReadonlySet<string> = new Set(SUFFIX_ABBREVIATIONS);
 const STATE = `(?:${STATE_CODES.join('|')}|${STATE_NAMES.join('|')})`;
 /**
- * "123", "123A", "100-15"; not glued to words, money, ids, decimals or times, and not the
- * tail of another number ("(415) 555-0134 Main St" holds a phone, not house 555-0134).
+ * "123", "123A", "100-15"; not glued to words, money, ids, decimals, thousands or times,
+ * and not the tail of another number ("(415) 555-0134 Main St" holds a phone, not house
+ * 555-0134). A dot, comma or colon right after a word is punctuation missing its space
+ * ("Thanks.12 Oak Street", "Address:12 Oak Street"), so the number may follow it.
  */
-const HOUSE = String.raw`(?=\d)(?<![\w$#.,/:-]|\d[ .]|\)\s?)\d{1,6}(?:-\d{1,4})?[A-Za-z]?`;
+const HOUSE = String.raw`(?=\d)(?<![\w$#/-]|(?:^|[^A-Za-z])[.,:]|\d[ .]|\)\s?)\d{1,6}(?:-\d{1,4})?[A-Za-z]?`;
 /**
  * A street-name word: "Main", "O'Farrell", a short abbreviation ("Mt.", "E."), or an
  * ordinal ("44th"). Longer words may not end in a dot, which would be a sentence ending.
@@ -28,10 +31,12 @@ const NAME_WORD = String.raw`(?:[A-Za-z][A-Za-z'-]*|[A-Za-z]{1,3}\.|\d{1,3}(?:st
  * House number, one to four name words (lazy, so the first suffix ends the street) and a
  * suffix; or a suffix-less name ("Broadway", "El Camino Real"). Every repetition is
  * bounded and words are separated by mandatory whitespace, so a failed attempt costs a
- * few steps per digit in the text.
+ * few steps per digit in the text. Group 1 is a comma after the number, as written in
+ * India and Malaysia ("12, Abdul Kalam Road"); in prose it more often ends a count, so
+ * it needs a locality or an address cue.
  */
 const CORE = new RegExp(
-  String.raw`${HOUSE}\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
+  String.raw`${HOUSE}(,)?\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
   'gi',
 );
 /** Literal pre-check, far cheaper than trying the PO box alternation at every word. */
@@ -52,13 +57,24 @@ const CITY_STATE = new RegExp(
   String.raw`(?:,\s*|\s+)(${CITY})(?:,\s*|\s+)${STATE}(?:,?\s+${ZIP})?(?![\w])`,
   'y',
 );
+/**
+ * "…, springfield, il 62704": typed in lower case, city and state need the ZIP to confirm
+ * them (a lower-case "in" or "me" is a word, not a state, unless a ZIP follows).
+ */
+const CITY_STATE_ZIP_ANY_CASE = new RegExp(
+  String.raw`(?:,\s*|\s+)([a-z][a-z'.-]*(?:\s+[a-z][a-z'.-]*){0,2})(?:,\s*|\s+)${STATE},?\s+${ZIP}(?![\w])`,
+  'iy',
+);
 const STATE_ONLY = new RegExp(String.raw`(?:,\s*|\s+)${STATE}(?:,?\s+${ZIP})?(?![\w])`, 'y');
 const ZIP_ONLY = new RegExp(String.raw`,?\s+${ZIP}(?![\w])`, 'y');
 /**
  * Without a state to confirm it, a city must look like a name ("Brooklyn", not "DOB") and
  * end the clause: in "at 7 West 66th Street, Goldenson found…" the name starts a sentence.
+ * As with street names, only a short word owns a final dot ("St. Louis"): "New Delhi."
+ * ends the sentence.
  */
-const TITLE_CITY = String.raw`[A-Z][a-z][a-zA-Z'.-]*(?:\s+[A-Z][a-z][a-zA-Z'.-]*){0,2}`;
+const CITY_WORD = String.raw`(?:[A-Z][a-z]{1,2}\.|[A-Z][a-z][a-zA-Z'-]*(?:\.[a-zA-Z][a-zA-Z'-]*)*)`;
+const TITLE_CITY = String.raw`${CITY_WORD}(?:\s+${CITY_WORD}){0,2}`;
 const COMMA_CITY = new RegExp(
   String.raw`,\s*(${TITLE_CITY})(?:,?\s+${ZIP})?(?![\w])(?=\s*(?:[.,;:!?)"\n]|$))`,
   'y',
@@ -102,7 +118,14 @@ function extendTail(text: string, end: number): { end: number; locality: boolean
     at += m ? m[0].length : 0;
   }
   let locality = false;
-  for (const re of [CITY_STATE, STATE_ONLY, ZIP_ONLY, CITY_POSTCODE_UK, COMMA_CITY]) {
+  for (const re of [
+    CITY_STATE,
+    CITY_STATE_ZIP_ANY_CASE,
+    STATE_ONLY,
+    ZIP_ONLY,
+    CITY_POSTCODE_UK,
+    COMMA_CITY,
+  ]) {
     const m = stickyAt(re, text, at);
     if (m && (m[1] === undefined || plausibleCity(m[1]))) {
       at += m[0].length;
@@ -123,16 +146,19 @@ function extendTail(text: string, end: number): { end: number; locality: boolean
  * - a lowercase word before a capitalised one ("3 star hotel called Abbey Court"), since
  *   real street names are written in one case throughout (directions aside: "1639 north
  *   California Blvd");
- * - an ambiguous suffix ("5 minute walk") unless a city, state or ZIP follows, the street
- *   is capitalised, or the house number has three digits or more (counts in prose are
- *   small) and the suffix is street-like ({@link STREET_LIKE_AFTER_BIG_NUMBER}); a year
- *   for a number ("the 1978 Supreme Court") needs the locality.
+ * - an ambiguous suffix ("5 minute walk") unless there is `evidence` (a city, state or
+ *   ZIP follows, or an address was announced before it: "my address is 12 oak drive"), the
+ *   street is capitalised, or the house number has three digits or more (counts in prose
+ *   are small) and the suffix is street-like ({@link STREET_LIKE_AFTER_BIG_NUMBER}); a
+ *   year for a number ("the 1978 Supreme Court") needs the evidence.
+ * `evidence` is a callback because the announcement check costs a look back, and most
+ * candidates are settled without it.
  */
 function plausibleStreet(
   house: string,
   nameWords: string,
   suffix: string,
-  locality: boolean,
+  evidence: () => boolean,
 ): boolean {
   let sawLowercase = false;
   let allCapitalised = true;
@@ -153,16 +179,17 @@ function plausibleStreet(
       allCapitalised = false;
     }
   }
-  if (!AMBIGUOUS_SUFFIXES.has(suffix.toLowerCase()) || locality) {
+  if (!AMBIGUOUS_SUFFIXES.has(suffix.toLowerCase())) {
     return true;
   }
-  if (YEAR.test(house)) {
-    return false;
-  }
-  if (allCapitalised && CAPITALISED.test(suffix)) {
+  if (
+    !YEAR.test(house) &&
+    ((allCapitalised && CAPITALISED.test(suffix)) ||
+      (HOUSE_100_PLUS.test(house) && STREET_LIKE_AFTER_BIG_NUMBER.has(suffix.toLowerCase())))
+  ) {
     return true;
   }
-  return HOUSE_100_PLUS.test(house) && STREET_LIKE_AFTER_BIG_NUMBER.has(suffix.toLowerCase());
+  return evidence();
 }
 
 /** End of the street proper: a second suffix, and the dot an abbreviation owns. */
@@ -178,8 +205,9 @@ function streetEnd(text: string, end: number, suffix: string): number {
 
 /**
  * US street addresses (number, name, suffix, then optional unit, city, state, ZIP) and PO
- * boxes. Deliberately US-only: number-last layouts ("Rue Gustave 6"), named buildings and
- * spelled-out house numbers ("One Infinite Loop") are out of scope for this grammar.
+ * boxes. Number-last layouts ("Rue Gustave 6", "Baker Street 221B, London NW1 6XE") are
+ * `detectInternationalAddresses`'s; named buildings and spelled-out house numbers
+ * ("One Infinite Loop") are out of scope.
  */
 export function detectStreetAddresses(
   text: string,
@@ -187,13 +215,20 @@ export function detectStreetAddresses(
   out: Detection[],
 ): void {
   const score = BASE_CONFIDENCE.STREET_ADDRESS;
+  let cues: AddressCues | undefined; // built on first need: most texts never need it
   CORE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = CORE.exec(text)) !== null) {
-    const suffix = m[2] ?? m[3];
+    const [, comma, nameWords, streetSuffix, suffixless] = m;
+    const suffix = streetSuffix ?? suffixless;
     const tail = extendTail(text, streetEnd(text, m.index + m[0].length, suffix));
     const house = HOUSE_NUMBER.exec(m[0])?.[0] ?? '';
-    if (m[3] !== undefined || plausibleStreet(house, m[1], m[2], tail.locality)) {
+    const at = m.index;
+    const evidence = (): boolean => tail.locality || (cues ??= new AddressCues(text)).cuedAt(at);
+    if (
+      (suffixless !== undefined || plausibleStreet(house, nameWords, streetSuffix, evidence)) &&
+      (comma === undefined || evidence())
+    ) {
       out.push({ type: 'STREET_ADDRESS', start: m.index, end: tail.end, score });
       CORE.lastIndex = tail.end;
     } else {

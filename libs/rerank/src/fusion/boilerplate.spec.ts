@@ -1,4 +1,4 @@
-import { boilerplateShare, isBoilerplate, segments } from './boilerplate';
+import { boilerplateShare, isBoilerplate, segments, shareCache } from './boilerplate';
 
 describe('isBoilerplate', () => {
   it.each([
@@ -65,5 +65,16 @@ describe('boilerplateShare', () => {
     const share = boilerplateShare(window);
     expect(share).toBeGreaterThan(0);
     expect(share).toBeLessThan(0.2);
+  });
+});
+
+describe('boilerplateShare cache', () => {
+  it('is bounded in bytes, charging each text two bytes a character', () => {
+    shareCache.clear();
+    const text = 'thanks for calling. '.repeat(1_000); // 20,000 characters
+    boilerplateShare(text);
+    expect(shareCache.maxSize).toBeGreaterThan(0);
+    expect(shareCache.maxSize).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(shareCache.calculatedSize).toBeGreaterThanOrEqual(2 * text.length);
   });
 });

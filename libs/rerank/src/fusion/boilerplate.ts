@@ -1,3 +1,4 @@
+import { byteBound, NUMBER_BYTES } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 import { rawTokens, STOP_WORDS, stripSpeaker, tokenize } from './text';
@@ -169,9 +170,14 @@ export function boilerplateShare(content: string): number {
 /**
  * The share is a property of the stored text, and the same windows come back turn after
  * turn, so it is memoised: uncached, the phrase scan cost ~5 ms of main-thread CPU per
- * /context request under load (profiled), more than the database queries.
+ * /context request under load (profiled), more than the database queries. Keyed by the
+ * whole text, which `/relevance` callers choose: bounded in bytes (about 15,000 windows of
+ * 1,000 characters), not only in count. Exported for tests.
  */
-const shareCache = new LRUCache<string, number>({ max: 20_000 });
+export const shareCache = new LRUCache<string, number>({
+  max: 20_000,
+  ...byteBound<number>(32 * 1024 * 1024, () => NUMBER_BYTES),
+});
 
 function computeShare(content: string): number {
   let total = 0;

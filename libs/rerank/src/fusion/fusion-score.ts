@@ -31,22 +31,14 @@ export interface FusionOptions {
 }
 
 /**
- * Defaults, measured on a 2-core box with the local USE-lite embedder and each store's BM25
- * producing the two lists (`npm run bench:quality`, pools replayed with `bench:fusion-tune`),
- * hit@5 / nDCG@10, fused against the better leg (BM25 on every set):
- * - SQuAD, 500 questions over 2,067 paragraphs: 0.946 / 0.894 (BM25 0.916 / 0.874) on
- *   pgvector, the same on Qdrant;
- * - SGD per contact, well-posed slot questions, 8 conversations per contact, 240
- *   conversations: 0.977 / 0.816 (BM25 0.970 / 0.812) on pgvector, 0.977 / 0.820 (0.962 /
- *   0.815) on Qdrant; 1,200 conversations on pgvector: 0.970 / 0.847 (0.962 / 0.831).
- * The grid around these values is flat (k 40–80 and each weight ±25% move the mean by under
- * 0.003); the BM25 score share is what lets fusion beat its best leg on every set, store and
- * metric (at weight 1 it lost nDCG on Qdrant's SGD by 0.003). Dropping the cosine scored a
- * little higher still with this weak embedder, but paraphrased questions need it, so it
- * stays. The agreement bonus cost more than it gave (both-list hits already sum two
- * reciprocal ranks), so it is off. Boilerplate: a squared share beat a linear one on SGD
- * (MRR@10 0.644 against 0.623), and halved how often a mostly-pleasantry window reached the
- * top 5.
+ * Defaults chosen on SQuAD-500 and SGD per contact, on both stores, from pools saved by
+ * `bench:quality` and replayed with `bench:fusion-tune` (the figures and commands are in
+ * docs/benchmarks.md, "Fusion defaults"). With them fusion beats its better leg (BM25) on
+ * every set, store and metric, and the grid around them is flat. The BM25 score share is what
+ * lets fusion beat its best leg. Dropping the cosine scored a little higher still with this
+ * weak embedder, but paraphrased questions need it, so it stays. The agreement bonus cost
+ * more than it gave (both-list hits already sum two reciprocal ranks), so it is off. The
+ * boilerplate penalty is squared: it beat a linear one on SGD.
  */
 export const DEFAULT_FUSION_OPTIONS: Readonly<FusionOptions> = Object.freeze({
   k: 60,

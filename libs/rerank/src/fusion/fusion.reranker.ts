@@ -1,7 +1,16 @@
-import { DependencyError } from '@app/common';
+import { Cooperative, DependencyError } from '@app/common';
 
 import { type RerankCandidate, type Reranker } from '../interfaces/reranker.interface';
+import { boilerplateShare } from './boilerplate';
 import { DEFAULT_FUSION_OPTIONS, type FusionOptions, fusionScores } from './fusion-score';
+import { windowTerms } from './term-overlap';
+
+/**
+ * Past this length a candidate is scanned in its own event-loop slice. A /relevance pool
+ * (up to 100 candidates of 20,000 characters) took over a second of main-thread CPU in one
+ * block, long enough to push every live /context answer past its deadline.
+ */
+const LONG_CANDIDATE_CHARS = 2000;
 
 /**
  * The embedded default: no model, no network. Fuses the dense and lexical retrieval signals
@@ -17,14 +26,31 @@ export class FusionReranker implements Reranker {
     this.options = { ...DEFAULT_FUSION_OPTIONS, ...options };
   }
 
-  score(query: string, candidates: RerankCandidate[], signal?: AbortSignal): Promise<number[]> {
-    // Synchronous work, but an already-expired deadline should still behave like the
-    // remote rerankers do, so callers have one failure path to handle.
-    if (signal?.aborted) {
-      return Promise.reject(
-        new DependencyError('rerank_failed', 'Rerank aborted before it started.'),
-      );
+  async score(
+    query: string,
+    candidates: RerankCandidate[],
+    signal?: AbortSignal,
+  ): Promise<number[]> {
+    // Synchronous work, but an expired deadline should still behave like the remote
+    // rerankers do, so callers have one failure path to handle.
+    throwIfAborted(signal);
+    if (candidates.some((c) => c.content.length > LONG_CANDIDATE_CHARS)) {
+      // The per-text scans are memoised: run them one candidate at a time, yielding between,
+      // so the final fusion below only reads the memos. Stops once the caller gives up.
+      const cooperative = new Cooperative();
+      for (const { content } of candidates) {
+        await cooperative.turn();
+        throwIfAborted(signal);
+        boilerplateShare(content);
+        windowTerms(content);
+      }
     }
-    return Promise.resolve(fusionScores(query, candidates, this.options));
+    return fusionScores(query, candidates, this.options);
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new DependencyError('rerank_failed', 'Rerank aborted: the caller stopped waiting.');
   }
 }

@@ -1,4 +1,4 @@
-import { termOverlap } from './term-overlap';
+import { termCache, termOverlap } from './term-overlap';
 
 describe('termOverlap', () => {
   it('is the share of query content words a text contains, ignoring stop words and labels', () => {
@@ -31,5 +31,19 @@ describe('termOverlap', () => {
 
   it('scores 0 everywhere for a query with no content words', () => {
     expect(termOverlap('is it that?', ['that is it', 'two'])).toEqual([0, 0]);
+  });
+});
+
+describe('term cache', () => {
+  it('is bounded in bytes, charging the text and its terms', () => {
+    termCache.clear();
+    const words = Array.from({ length: 2_000 }, (_, i) => `word${i}`);
+    const text = words.join(' ');
+    termOverlap('word1', [text]);
+    expect(termCache.maxSize).toBeLessThanOrEqual(64 * 1024 * 1024);
+    // The text at two bytes a character, and more again for the 2,000 terms kept.
+    expect(termCache.calculatedSize).toBeGreaterThan(
+      2 * text.length + 2 * 2 * words.join('').length,
+    );
   });
 });

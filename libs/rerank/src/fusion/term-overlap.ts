@@ -1,3 +1,4 @@
+import { byteBound, stringsBytes } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 import { contentTokens, unlabelled } from './text';
@@ -21,14 +22,16 @@ function prefixMatch(a: string, b: string): boolean {
 /**
  * A window's content words, by its text. The same windows come back turn after turn of a
  * call, and tokenizing ~40 candidates per request was a visible share of the /context main
- * thread (profiled). The sets are shared: read them, never change them.
+ * thread (profiled). The sets are shared: read them, never change them. Keyed by the whole
+ * text, which `/relevance` callers choose: bounded in bytes, the text and its terms both
+ * charged. Exported for tests.
  */
-const termCache = new LRUCache<string, ReadonlySet<string>>({
-  maxSize: 2_000_000,
-  sizeCalculation: (_terms, content) => Math.max(1, content.length),
-});
+export const termCache = new LRUCache<string, ReadonlySet<string>>(
+  byteBound<ReadonlySet<string>>(32 * 1024 * 1024, stringsBytes),
+);
 
-function windowTerms(content: string): ReadonlySet<string> {
+/** A text's content words, memoised by text (shared sets: read them, never change them). */
+export function windowTerms(content: string): ReadonlySet<string> {
   let terms = termCache.get(content);
   if (!terms) {
     terms = new Set(contentTokens(unlabelled(content)));

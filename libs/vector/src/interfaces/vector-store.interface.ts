@@ -157,6 +157,16 @@ export interface VectorStore {
    * the surviving contact's retrieval finds it; returns rows moved.
    */
   reassignContact(fromContactUid: string, toContactUid: string): Promise<number>;
+  /**
+   * Background upkeep the store needs as data grows (pgvector: a contact whose history grew
+   * large gets its own HNSW index). Optional; run by the app on a timer, never on a request.
+   */
+  maintain?(): Promise<unknown>;
+  /**
+   * A few contacts that hold history, the largest first (the boot warm-up searches real
+   * rows through each query plan). Optional: a store that cannot tell cheaply omits it.
+   */
+  sampleContacts?(): Promise<string[]>;
   /** Resolves true when the backend answers a trivial query. Never throws. */
   isHealthy(): Promise<boolean>;
   close(): Promise<void>;

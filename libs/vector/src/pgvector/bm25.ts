@@ -32,48 +32,69 @@ export function postingsOf(records: VectorRecord[]): {
   return { ...out, lengths };
 }
 
+/**
+ * Postings read per query term, best first by their `impact`: bounds a query's cost for a
+ * term that a large history repeats in thousands of documents. Such a term's idf is low, so
+ * its weaker postings rarely decide the top of a pool (the documents that also match the
+ * rarer terms are found through those terms' postings).
+ */
+export const POSTINGS_PER_TERM = 1000;
+
 export interface Bm25Sql {
   collection: CollectionName;
-  /** The store's WHERE clause for the filter, or '' (no filter). */
-  where: string;
-  /** True when the filter names a contact: statistics are then that contact's own. */
-  perContact: boolean;
+  /** Placeholder of the contact filter: statistics are then that contact's own. */
+  contactParam?: string;
+  /** Placeholder of the location filter (a text array). */
+  locationsParam?: string;
   /** Placeholders of the query-term array and of the result limit. */
   termsParam: string;
   limitParam: string;
+  /** Postings read per query term (default POSTINGS_PER_TERM). */
+  postingsPerTerm?: number;
 }
 
 /**
  * CTEs ending in `bm25(doc_id, score)`: Okapi BM25 (k1 1.2, b 0.75, Lucene's non-negative
  * idf ln(1 + (N − df + 0.5)/(df + 0.5)), the formula Qdrant's `modifier: idf` uses) over the
- * top `limit` documents. Filtered by contact, N, the average length and each df are counted
- * over that contact's rows at query time (a few dozen, through the contact btree and the
- * postings' primary key), so a term every message of this customer repeats weighs little;
- * otherwise they come from the collection totals the triggers maintain, and postings are
- * found through the term index. Scores are relative: comparable within one query only.
+ * top `limit` documents. Filtered by contact, N, the average length and each df are that
+ * contact's own (maintained by triggers), so a term every message of this customer repeats
+ * weighs little; otherwise they are the collection's (sharded totals, summed). Postings carry
+ * their document's length and contact, so scoring never visits the documents: the cost is
+ * bounded by terms × POSTINGS_PER_TERM whatever the size of the history or of the corpus.
+ * Scores are relative: comparable within one query only.
  */
 export function bm25Ctes(sql: Bm25Sql): string {
   const table = TABLES[sql.collection];
   const postings = `${table}_terms`;
-  const scope = sql.perContact
-    ? `lx_docs AS (SELECT id, term_count FROM ${table} ${sql.where}),
-      lx_stats AS (SELECT count(*)::float8 AS n,
-          greatest(avg(term_count)::float8, 1) AS avgdl FROM lx_docs),
-      lx_post AS (SELECT p.doc_id, p.term, p.tf, d.term_count FROM ${postings} p
-          JOIN lx_docs d ON d.id = p.doc_id WHERE p.term = ANY(${sql.termsParam}::text[])),
-      lx_df AS (SELECT term, count(*)::float8 AS df FROM lx_post GROUP BY term),`
-    : `lx_stats AS (SELECT docs::float8 AS n,
-          greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
+  const contact = sql.contactParam;
+  const stats = contact
+    ? `lx_stats AS (SELECT docs::float8 AS n, greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
+          FROM lexical_contact_stats WHERE contact_uid = ${contact}),
+      lx_df AS (SELECT term, df::float8 AS df FROM lexical_contact_term_stats
+          WHERE contact_uid = ${contact} AND term = ANY(${sql.termsParam}::text[])),`
+    : `lx_stats AS (SELECT sum(docs)::float8 AS n,
+          greatest(sum(terms)::float8 / greatest(sum(docs), 1), 1) AS avgdl
           FROM lexical_doc_stats WHERE collection = '${sql.collection}'),
-      lx_post AS (SELECT p.doc_id, p.term, p.tf, d.term_count FROM ${postings} p
-          JOIN ${table} d ON d.id = p.doc_id
-          WHERE p.term = ANY(${sql.termsParam}::text[]) ${sql.where.replace(/^WHERE/, 'AND')}),
-      lx_df AS (SELECT term, df::float8 AS df FROM lexical_term_stats
-          WHERE collection = '${sql.collection}' AND term = ANY(${sql.termsParam}::text[])),`;
-  return `${scope}
+      lx_df AS (SELECT term, sum(df)::float8 AS df FROM lexical_term_stats
+          WHERE collection = '${sql.collection}' AND term = ANY(${sql.termsParam}::text[])
+          GROUP BY term HAVING sum(df) > 0),`;
+  const conditions = [
+    ...(contact ? [`p.contact_uid = ${contact}`] : []),
+    'p.term = f.term',
+    ...(sql.locationsParam ? [`d.location_uid = ANY(${sql.locationsParam}::text[])`] : []),
+  ].join(' AND ');
+  // The location lives on the document: only a location-scoped query joins it, inside the
+  // per-term scan, so the cap still counts postings the caller may see.
+  const from = sql.locationsParam
+    ? `${postings} p JOIN ${table} d ON d.id = p.doc_id`
+    : `${postings} p`;
+  return `${stats}
+      lx_post AS (SELECT t.doc_id, f.term, t.tf, t.doc_len FROM lx_df f CROSS JOIN LATERAL
+          (SELECT p.doc_id, p.tf, p.doc_len FROM ${from} WHERE ${conditions}
+           ORDER BY p.impact DESC LIMIT ${sql.postingsPerTerm ?? POSTINGS_PER_TERM}) t),
       bm25 AS (SELECT p.doc_id,
           sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) * p.tf * ${BM25_K1 + 1}
-            / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.term_count / s.avgdl))) AS score
+            / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.doc_len / s.avgdl))) AS score
         FROM lx_post p JOIN lx_df f ON f.term = p.term CROSS JOIN lx_stats s
         GROUP BY p.doc_id ORDER BY score DESC, p.doc_id LIMIT ${sql.limitParam})`;
 }

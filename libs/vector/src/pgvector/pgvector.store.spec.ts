@@ -169,4 +169,71 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(await mine('ctc_survivor')).toHaveLength(0);
     expect(await mine('ctc_target')).toHaveLength(25);
   });
+
+  it('a large history gets its own HNSW index, which finds what the exact sort finds', async () => {
+    // ctc_busy (300 rows) counts as large here: maintenance builds its partial index.
+    const large = new PgVectorStore(database, 200);
+    const query = { embedding: vec(3, 0.4), topK: 20, filter: { contact_uid: 'ctc_busy' } };
+    expect(await large.maintain()).toEqual({ created: ['ctc_busy'], dropped: [] });
+    expect(await large.maintain()).toEqual({ created: [], dropped: [] });
+    const [index] = await database.query<{ definition: string }>(
+      `SELECT i.indexdef AS definition FROM large_contact_indexes l
+       JOIN pg_indexes i ON i.indexname = l.index_name WHERE l.contact_uid = 'ctc_busy'`,
+    );
+    expect(index.definition).toMatch(/USING hnsw .*WHERE \(contact_uid = 'ctc_busy'::text\)/);
+    const viaIndex = await large.search('conversations', query);
+    const exact = await sut.search('conversations', query);
+    expect(viaIndex).toHaveLength(20);
+    expect(viaIndex.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
+    const scores = viaIndex.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // Graph search may swap rows of equal cosine; the scores it finds are the exact ones.
+    expect(scores).toEqual(exact.map((h) => h.score));
+    const hybrid = await large.hybridSearch('conversations', { ...query, text: 'noise row' });
+    expect(hybrid.dense.map((h) => h.score)).toEqual(scores);
+    expect(hybrid.lexical.every((h) => h.payload.contact_uid === 'ctc_busy')).toBe(true);
+    // A contact id is a literal inside the index and the function: quotes stay data.
+    await large.upsert(
+      'conversations',
+      Array.from({ length: 201 }, (_, i) =>
+        conversation(7000 + i, "o'brien", 2, i / 201, `row ${i} of o'brien`),
+      ),
+    );
+    expect(await large.maintain()).toEqual({ created: ["o'brien"], dropped: [] });
+    const quoted = await large.search('conversations', {
+      embedding: vec(2),
+      topK: 5,
+      filter: { contact_uid: "o'brien" },
+    });
+    expect(quoted.map((h) => h.payload.contact_uid)).toEqual(Array(5).fill("o'brien"));
+    await large.deleteContact("o'brien");
+    expect(await large.maintain()).toEqual({ created: [], dropped: ["o'brien"] });
+  });
+
+  it('keeps each contact’s BM25 statistics through inserts, merges and batched deletes', async () => {
+    const stats = async (contact: string) => {
+      const [row] = await database.query<{ docs: string | null; terms: string | null }>(
+        `SELECT (SELECT docs FROM lexical_contact_stats WHERE contact_uid = $1) AS docs,
+          (SELECT string_agg(term || ':' || df, ' ' ORDER BY term)
+           FROM lexical_contact_term_stats WHERE contact_uid = $1) AS terms`,
+        [contact],
+      );
+      return { docs: row.docs === null ? 0 : Number(row.docs), terms: row.terms };
+    };
+    await sut.upsert('conversations', [
+      conversation(6000, 'ctc_a', 0, 0.1, 'refund the sofa'),
+      conversation(6001, 'ctc_a', 0, 0.2, 'refund the table'),
+      conversation(6002, 'ctc_b', 0, 0.3, 'sofa delivery'),
+    ]);
+    expect(await stats('ctc_a')).toEqual({ docs: 2, terms: 'refund:2 sofa:1 table:1' });
+    await sut.reassignContact('ctc_a', 'ctc_b');
+    expect(await stats('ctc_a')).toEqual({ docs: 0, terms: null });
+    expect(await stats('ctc_b')).toEqual({ docs: 3, terms: 'deliveri:1 refund:2 sofa:2 table:1' });
+    expect(await sut.deleteContact('ctc_b')).toBe(3);
+    expect(await stats('ctc_b')).toEqual({ docs: 0, terms: null });
+    const [left] = await database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM podium_conversations_terms WHERE contact_uid IN ('ctc_a', 'ctc_b')`,
+    );
+    expect(left.n).toBe(0);
+  });
 });

@@ -15,10 +15,26 @@ import {
   type VectorStore,
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
-import { bm25Ctes, postingsOf, queryTerms } from './bm25';
+import { bm25Ctes, POSTINGS_PER_TERM, postingsOf, queryTerms } from './bm25';
+import {
+  type IndexSyncReport,
+  LARGE_CONTACT_WINDOWS,
+  LargeContactIndexes,
+} from './large-contact-indexes';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
+
+/** Rows (with ~30 postings each) one maintenance statement deletes. */
+const DELETE_BATCH = 1000;
+
+/** Placeholders of a query's filter values. */
+interface FilterParams {
+  contact?: string;
+  locations?: string;
+  /** The contact's id itself (the dense leg's plan depends on its history's size). */
+  contactUid?: string;
+}
 
 /** pgvector's text format; six decimals parse ~1.7× faster in WASM and lose nothing useful. */
 const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(',')}]`;
@@ -39,7 +55,19 @@ function toVectorParam(v: readonly number[]): Buffer {
 
 /** The pgvector provider: Postgres tables with HNSW, a btree per contact, and BM25 postings. */
 export class PgVectorStore implements VectorStore {
-  constructor(private readonly database: Database) {}
+  private readonly largeContacts: LargeContactIndexes;
+
+  /**
+   * `largeContactWindows`: above it a contact gets its own HNSW index; `postingsPerTerm`: the
+   * lexical leg's read per query term (tests and benchmarks vary both).
+   */
+  constructor(
+    private readonly database: Database,
+    largeContactWindows = LARGE_CONTACT_WINDOWS,
+    private readonly postingsPerTerm = POSTINGS_PER_TERM,
+  ) {
+    this.largeContacts = new LargeContactIndexes(database, largeContactWindows);
+  }
 
   /**
    * Joins the database's open (in the app, `DatabaseModule` starts it at module init), or
@@ -82,10 +110,7 @@ export class PgVectorStore implements VectorStore {
     return this.database.transaction(async (tx) => {
       if ('ids' in removal) {
         if (removal.ids.length) {
-          await tx.execute(
-            `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
-            [removal.ids, keep],
-          );
+          await this.deleteRows(tx, 'conversations', removal.ids, keep);
         }
       } else if (removal.allOtherWindowsOf.length) {
         await tx.execute(
@@ -108,25 +133,14 @@ export class PgVectorStore implements VectorStore {
     query: DenseQuery,
   ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [toVectorParam(query.embedding), query.topK];
-    const where = this.whereClause(query.filter, params);
+    const filter = this.filterParams(query.filter, params);
     const threshold =
       query.scoreThreshold === undefined
         ? ''
         : `WHERE score >= $${params.push(query.scoreThreshold)}`;
-    const table = TABLES[collection];
-    const columns = this.selectList(collection);
-    // The query vector is parsed once (a CTE): repeating `$1::vector` in the select list and
-    // ORDER BY re-parses 512 floats per use, which measured 21 ms against 3.4 ms per query.
-    // With a filter, ordering by the computed score forces btree + exact sort (a filtered
-    // HNSW scan can silently return fewer than topK rows); unfiltered queries order by the
-    // operator against an InitPlan param, which the HNSW index serves.
-    const sql = where
-      ? `WITH q AS (SELECT $1::vector AS v)
-         SELECT * FROM (SELECT ${columns}, 1 - (embedding <=> q.v) AS score
-           FROM ${table}, q ${where} ORDER BY score DESC, id LIMIT $2) hits ${threshold}`
-      : `WITH q AS (SELECT $1::vector AS v)
-         SELECT * FROM (SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score
-           FROM ${table} ORDER BY embedding <=> (SELECT v FROM q) LIMIT $2) hits ${threshold}`;
+    const dense = await this.denseSql(collection, filter, '$2');
+    const sql = `WITH q AS (SELECT $1::vector AS v), dense AS (${dense})
+      SELECT * FROM dense ${threshold} ORDER BY score DESC, id`;
     return this.toHits(
       collection,
       await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
@@ -142,16 +156,17 @@ export class PgVectorStore implements VectorStore {
       return [];
     }
     const params: unknown[] = [terms, query.topK];
-    const where = this.whereClause(query.filter, params);
+    const filter = this.filterParams(query.filter, params);
     const similarity = query.embedding
       ? `, 1 - (embedding <=> (SELECT $${params.push(toVectorParam(query.embedding))}::vector)) AS similarity`
       : '';
     const bm25 = bm25Ctes({
       collection,
-      where,
-      perContact: query.filter?.contact_uid !== undefined,
+      contactParam: filter.contact,
+      locationsParam: filter.locations,
       termsParam: '$1',
       limitParam: '$2',
+      postingsPerTerm: this.postingsPerTerm,
     });
     const sql = `WITH ${bm25}
       SELECT ${this.selectList(collection)}, bm25.score${similarity}
@@ -167,31 +182,26 @@ export class PgVectorStore implements VectorStore {
     collection: C,
     query: HybridQuery,
   ): Promise<HybridResult<C>> {
-    const params: unknown[] = [
-      toVectorParam(query.embedding),
-      query.topK,
-      queryTerms(query.text),
-    ];
-    const where = this.whereClause(query.filter, params);
+    const params: unknown[] = [toVectorParam(query.embedding), query.topK, queryTerms(query.text)];
+    const filter = this.filterParams(query.filter, params);
     const table = TABLES[collection];
     const columns = this.selectList(collection);
-    const denseOrder = where
-      ? 'ORDER BY score DESC, id'
-      : 'ORDER BY embedding <=> (SELECT v FROM q)';
+    const dense = await this.denseSql(collection, filter, '$2');
     const bm25 = bm25Ctes({
       collection,
-      where,
-      perContact: query.filter?.contact_uid !== undefined,
+      contactParam: filter.contact,
+      locationsParam: filter.locations,
       termsParam: '$3',
       limitParam: '$2',
+      postingsPerTerm: this.postingsPerTerm,
     });
     // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
     // the event loop's time, and this runs on every /context turn. No query terms (only stop
     // words) leave the BM25 CTEs empty, so the lexical list is simply empty.
     const sql = `
       WITH q AS (SELECT $1::vector AS v),
-      dense AS (SELECT 'dense' AS list, ${columns}, 1 - (embedding <=> q.v) AS score, NULL::float8 AS similarity
-        FROM ${table}, q ${where} ${denseOrder} LIMIT $2),
+      dense AS (SELECT 'dense' AS list, d.*, NULL::float8 AS similarity FROM (${dense}) d
+        ORDER BY d.score DESC, d.id),
       ${bm25},
       lexical AS (SELECT 'lexical' AS list, ${columns}, bm25.score::float8 AS score,
           1 - (embedding <=> q.v) AS similarity
@@ -230,20 +240,90 @@ export class PgVectorStore implements VectorStore {
     return row.n;
   }
 
+  /**
+   * A contact's rows in batches of DELETE_BATCH, each its own short statement, so removing a
+   * history of any size never holds a long lock or runs one long statement; a crash midway
+   * leaves a smaller history that the next call (forget is idempotent) finishes.
+   */
   async deleteContact(contactUid: string, locationUids?: string[]): Promise<number> {
-    return locationUids
-      ? this.db.execute(
-          `DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1 AND location_uid = ANY($2::text[])`,
-          [contactUid, locationUids],
-        )
-      : this.db.execute(`DELETE FROM ${TABLES.conversations} WHERE contact_uid = $1`, [contactUid]);
+    const table = TABLES.conversations;
+    const scope = locationUids ? ' AND location_uid = ANY($3::text[])' : '';
+    let removed = 0;
+    for (;;) {
+      const ids = await this.db.query<{ id: string }>(
+        `SELECT id FROM ${table} WHERE contact_uid = $1${scope} LIMIT $2`,
+        locationUids ? [contactUid, DELETE_BATCH, locationUids] : [contactUid, DELETE_BATCH],
+      );
+      if (ids.length === 0) {
+        break;
+      }
+      removed += await this.database.transaction((tx) =>
+        this.deleteRows(
+          tx,
+          'conversations',
+          ids.map((r) => r.id),
+        ),
+      );
+    }
+    this.largeContacts.forget(contactUid);
+    return removed;
   }
 
-  async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
-    return this.db.execute(
-      `UPDATE ${TABLES.conversations} SET contact_uid = $2 WHERE contact_uid = $1`,
-      [fromContactUid, toContactUid],
+  /**
+   * Deletes rows by id, their postings first in one statement: the FK cascade would delete
+   * them row by row, firing the statistics triggers once per row instead of once.
+   */
+  private async deleteRows(
+    tx: SqlExecutor,
+    collection: CollectionName,
+    ids: string[],
+    keep: string[] = [],
+  ): Promise<number> {
+    const table = TABLES[collection];
+    const params = [ids, keep];
+    await tx.execute(
+      `DELETE FROM ${table}_terms WHERE doc_id = ANY($1::uuid[]) AND NOT (doc_id = ANY($2::uuid[]))`,
+      params,
     );
+    return tx.execute(
+      `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
+      params,
+    );
+  }
+
+  /** A merge: the rows, their postings and the contact's BM25 statistics follow the survivor. */
+  async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
+    const table = TABLES.conversations;
+    const moved = await this.database.transaction(async (tx) => {
+      const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
+        fromContactUid,
+        toContactUid,
+      ]);
+      await tx.execute(`UPDATE ${table}_terms SET contact_uid = $2 WHERE contact_uid = $1`, [
+        fromContactUid,
+        toContactUid,
+      ]);
+      await tx.execute(
+        `WITH gone AS (DELETE FROM lexical_contact_stats WHERE contact_uid = $1 RETURNING docs, terms)
+         INSERT INTO lexical_contact_stats (contact_uid, docs, terms)
+           SELECT $2, docs, terms FROM gone
+         ON CONFLICT (contact_uid) DO UPDATE SET docs = lexical_contact_stats.docs + excluded.docs,
+           terms = lexical_contact_stats.terms + excluded.terms`,
+        [fromContactUid, toContactUid],
+      );
+      await tx.execute(
+        `WITH gone AS (DELETE FROM lexical_contact_term_stats WHERE contact_uid = $1
+           RETURNING term, df)
+         INSERT INTO lexical_contact_term_stats (contact_uid, term, df)
+           SELECT $2, term, df FROM gone ORDER BY term
+         ON CONFLICT (contact_uid, term)
+           DO UPDATE SET df = lexical_contact_term_stats.df + excluded.df`,
+        [fromContactUid, toContactUid],
+      );
+      return rows;
+    });
+    this.largeContacts.forget(fromContactUid, toContactUid);
+    return moved;
   }
 
   /** Bytes on disk of the three tables with their indexes (benchmarks, operators). */
@@ -253,6 +333,20 @@ export class PgVectorStore implements VectorStore {
       [Object.values(TABLES)],
     );
     return Number(row.bytes);
+  }
+
+  /** Builds the own HNSW index of each contact whose history grew large (background job). */
+  maintain(): Promise<IndexSyncReport> {
+    return this.largeContacts.sync();
+  }
+
+  /** The largest contact and a typical one, from the maintained per-contact statistics. */
+  async sampleContacts(): Promise<string[]> {
+    const rows = await this.db.query<{ contact_uid: string }>(
+      `(SELECT contact_uid FROM lexical_contact_stats ORDER BY docs DESC LIMIT 1)
+       UNION ALL (SELECT contact_uid FROM lexical_contact_stats WHERE docs BETWEEN 3 AND 200 LIMIT 3)`,
+    );
+    return rows.map((r) => r.contact_uid);
   }
 
   async isHealthy(): Promise<boolean> {
@@ -271,15 +365,47 @@ export class PgVectorStore implements VectorStore {
     return this.database;
   }
 
-  private whereClause(filter: VectorFilter | undefined, params: unknown[]): string {
-    const clauses: string[] = [];
-    if (filter?.contact_uid !== undefined) {
-      clauses.push(`contact_uid = $${params.push(filter.contact_uid)}`);
+  /** Pushes the filter's values; returns their placeholders. */
+  private filterParams(filter: VectorFilter | undefined, params: unknown[]): FilterParams {
+    return {
+      contact:
+        filter?.contact_uid === undefined ? undefined : `$${params.push(filter.contact_uid)}`,
+      locations:
+        filter?.location_uids === undefined ? undefined : `$${params.push(filter.location_uids)}`,
+      contactUid: filter?.contact_uid,
+    };
+  }
+
+  /**
+   * The dense leg's rows (`score` = cosine), best first, from `q.v`. A contact with a large
+   * history walks its own HNSW index (built by `maintain`); a small one is read whole through
+   * the contact btree and sorted exactly, which is cheap and exact; unfiltered searches walk
+   * the global HNSW index. So the cost is bounded by LARGE_CONTACT_WINDOWS either way.
+   */
+  private async denseSql(
+    collection: CollectionName,
+    filter: FilterParams,
+    limitParam: string,
+  ): Promise<string> {
+    const table = TABLES[collection];
+    const columns = this.selectList(collection);
+    const locations = filter.locations && `location_uid = ANY(${filter.locations}::text[])`;
+    if (filter.contactUid !== undefined && !(await this.largeContacts.indexed(filter.contactUid))) {
+      const where = [`contact_uid = ${filter.contact}`, ...(locations ? [locations] : [])];
+      return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
+        WHERE ${where.join(' AND ')} ORDER BY score DESC, id LIMIT ${limitParam}`;
     }
-    if (filter?.location_uids !== undefined) {
-      clauses.push(`location_uid = ANY($${params.push(filter.location_uids)}::text[])`);
+    if (filter.contactUid !== undefined) {
+      // A large history: the walk of the contact's own HNSW index (a fixed plan, see the
+      // conversations_nearest migration), joined back for the columns.
+      return `SELECT ${columns}, 1 - n.distance AS score
+        FROM conversations_nearest((SELECT v FROM q), ${filter.contact}::text,
+          ${filter.locations ? `${filter.locations}::text[]` : 'NULL'}, ${limitParam}::int) n
+        JOIN ${table} USING (id) ORDER BY score DESC, id`;
     }
-    return clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    return `SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score FROM ${table}
+      ${locations ? `WHERE ${locations}` : ''}
+      ORDER BY embedding <=> (SELECT v FROM q) LIMIT ${limitParam}`;
   }
 
   private selectList(collection: CollectionName): string {
@@ -331,6 +457,7 @@ export class PgVectorStore implements VectorStore {
       ...columns.map(([, type], i) => `$${i + 4}::${type}[]`),
     ];
     const postings = postingsOf(records);
+    const contact = collection === 'conversations' ? ', contact_uid' : '';
     const first = params.length;
     params.push(postings.lengths, postings.docIds, postings.terms, postings.tfs);
     // One statement: the row and its BM25 postings, only for rows that were new (the FK
@@ -342,10 +469,11 @@ export class PgVectorStore implements VectorStore {
          SELECT id, content, embedding::vector, term_count, ${names.join(', ')}
          FROM unnest(${unnestArgs.join(', ')}, $${first + 1}::int[])
            AS t(id, content, embedding, ${names.join(', ')}, term_count)
-         ON CONFLICT (id) DO NOTHING RETURNING id),
+         ON CONFLICT (id) DO NOTHING RETURNING id, term_count${contact}),
        postings AS (
-         INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf)
-         SELECT p.doc_id, p.term, p.tf
+         INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf, doc_len, impact, contact_uid)
+         SELECT p.doc_id, p.term, p.tf, rows.term_count, posting_impact(p.tf, rows.term_count),
+           ${collection === 'conversations' ? 'rows.contact_uid' : 'NULL'}
          FROM unnest($${first + 2}::uuid[], $${first + 3}::text[], $${first + 4}::int[])
            AS p(doc_id, term, tf) JOIN rows ON rows.id = p.doc_id)
        SELECT id FROM rows`,

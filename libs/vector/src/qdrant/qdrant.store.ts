@@ -49,7 +49,7 @@ export interface QdrantStoreOptions {
  *
  * Hybrid search returns the port's two lists from one `query/batch` round trip: dense
  * nearest, BM25 best, and the BM25 candidates re-scored by cosine (each lexical hit's
- * `similarity`). Fusion stays in the reranker, as on pgvector; see the README.
+ * `similarity`). Fusion stays in the reranker, as on pgvector; see docs/architecture.md.
  *
  * A search's `signal` is only checked before the request is sent: the SDK's `query` and
  * `queryBatch` take no signal, and its timeout middleware replaces any `signal` given to

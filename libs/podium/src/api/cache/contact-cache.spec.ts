@@ -79,6 +79,16 @@ describe('MemoryContactCache', () => {
     await expect(sut.get('a')).resolves.toEqual(FOUND);
   });
 
+  it('is bounded in bytes too: long caller-chosen keys evict before maxEntries', async () => {
+    const sut = new MemoryContactCache({ maxEntries: 10 });
+    const key = (i: number) => `ctc_${i}_`.padEnd(10_000, 'x');
+    for (let i = 0; i < 10; i++) {
+      await sut.set(key(i), FOUND, 10_000, []);
+    }
+    await expect(sut.get(key(9))).resolves.toEqual(FOUND);
+    await expect(sut.get(key(0))).resolves.toBeUndefined();
+  });
+
   it('never keeps an entry that an invalidate by one of its aliases could miss', async () => {
     const sut = new MemoryContactCache({ maxEntries: 2 });
     const ids = (n: number) => Array.from({ length: 12 }, (_, i) => `c${n}-alias-${i}`);

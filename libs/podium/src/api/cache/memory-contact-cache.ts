@@ -1,3 +1,4 @@
+import { byteBound, jsonBytes, stringsBytes } from '@app/common';
 import { LRUCache, type Perf } from 'lru-cache';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
@@ -5,6 +6,13 @@ import { type ContactCache } from './contact-cache';
 
 /** Room in the alias index per cached contact (uid, phones, emails, conversations). */
 const ALIASES_PER_ENTRY = 8;
+
+/**
+ * Byte budgets per entry on average: a lookup is ~1 KB of JSON, an alias a short id. Keys are
+ * the caller's identifiers, so the caches are bounded in bytes as well as in entries.
+ */
+const BYTES_PER_ENTRY = 4096;
+const BYTES_PER_ALIAS = 512;
 
 /** Options for {@link MemoryContactCache}. */
 export interface MemoryContactCacheOptions {
@@ -14,8 +22,8 @@ export interface MemoryContactCacheOptions {
 }
 
 /**
- * Per-process cache: right for one replica. Bounded by `maxEntries` (least recently used
- * evicted first); entries expire by their own TTL.
+ * Per-process cache: right for one replica. Bounded by `maxEntries` and by bytes (least
+ * recently used evicted first); entries expire by their own TTL.
  */
 export class MemoryContactCache implements ContactCache {
   private readonly entries: LRUCache<string, ContactLookup>;
@@ -29,12 +37,19 @@ export class MemoryContactCache implements ContactCache {
       // An injected clock must be read on every check, or a test's clock jump is ignored.
       ttlResolution: options.perf ? 0 : 1,
     };
-    this.entries = new LRUCache<string, ContactLookup>(common);
+    this.entries = new LRUCache<string, ContactLookup>({
+      ...common,
+      ...byteBound<ContactLookup>(options.maxEntries * BYTES_PER_ENTRY, jsonBytes),
+    });
     // A contact has several ids, so the alias index gets more room; and an entry never
     // outlives an evicted alias of it, or a webhook's invalidate by that alias would miss.
     this.aliases = new LRUCache<string, string[]>({
       ...common,
       max: options.maxEntries * ALIASES_PER_ENTRY,
+      ...byteBound<string[]>(
+        options.maxEntries * ALIASES_PER_ENTRY * BYTES_PER_ALIAS,
+        stringsBytes,
+      ),
       dispose: (keys, _alias, reason) => {
         if (reason === 'evict') {
           keys.forEach((key) => this.entries.delete(key));

@@ -1,0 +1,222 @@
+/**
+ * A whole organisation's history on the production path: a Postgres store grown in steps
+ * (default 10k → 100k → 1M windows) with a Zipf-like spread of contacts (the heaviest owns
+ * ~4%: ≥ 40,000 windows at 1M) and SGD dialogue text. Per step, with the service started as
+ * in production (its own process) and driven over HTTP:
+ *  - the ingest rate a client sees (`POST /ingest/conversations`, every index live);
+ *  - /context p50/p99 at c=1 and c=8 for typical contacts, for the heaviest, and /search with
+ *    no contact, client-side beside server-side (`meta.elapsed_ms`);
+ *  - the first 30 /context calls after readiness; database bytes per window; the HNSW
+ *    rebuild (reindex) rate.
+ * After the last step: forget the heaviest contact, then a retention sweep of the oldest 10%
+ * of the history, each with its longest statement (sampled from pg_stat_activity).
+ *
+ * Vectors come from a fast deterministic bag-of-words embedder behind an OpenAI-compatible
+ * loopback server (256-d), so the store and the pipeline are what is measured, not a model.
+ * Growth between steps is a bulk load through the service's own parts (see scale-grow.ts).
+ *
+ *   npm run db:test-server -- run -- npm run bench:scale        # a throwaway server
+ *   DATABASE_URL=postgres://… BENCH_SCALE_STEPS=10000,100000 npm run bench:scale
+ * A store that already holds more windows than a step skips that step's growth.
+ */
+import { startFakeOpenAi } from '../test/fakes/openai-server';
+import { bagOfWordsEmbedding,ScaleCorpus } from './support/scale-corpus';
+import { ScaleGrower } from './support/scale-grow';
+import { customerTurns, ScaleProbe, withStatementWatch } from './support/scale-probes';
+import { startServerProcess } from './support/server-process';
+import { printJson } from './support/stats';
+
+const DIMENSION = 256;
+const INGEST_BATCH = 4000;
+
+const steps = (process.env.BENCH_SCALE_STEPS ?? '10000,100000,1000000')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
+const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 300);
+const ingestConversations = Number(process.env.BENCH_SCALE_INGEST_CONVERSATIONS ?? 600);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main() {
+  const databaseUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    throw new Error(
+      'bench:scale runs on a Postgres server: set DATABASE_URL (or use npm run db:test-server -- run -- npm run bench:scale)',
+    );
+  }
+  const embedder = await startFakeOpenAi({ dimension: DIMENSION, embed: bagOfWordsEmbedding });
+  const env = {
+    DATABASE_URL: databaseUrl,
+    EMBEDDING_PROVIDER: 'openai',
+    OPENAI_BASE_URL: embedder.baseURL,
+    OPENAI_API_KEY: 'bench',
+    EMBEDDING_DIMENSION: String(DIMENSION),
+    SEED_DEMO_DATA: 'false',
+  };
+  const corpus = new ScaleCorpus();
+  const grower = new ScaleGrower(corpus, { ...env, DATABASE_STATEMENT_TIMEOUT_MS: '600000' });
+  await grower.open();
+  const texts = customerTurns();
+  const results: unknown[] = [];
+  try {
+    for (const target of steps) {
+      log(`step ${target}: growing`);
+      const grow = await grower.growTo(target, DIMENSION, log);
+      embedder.requests.length = 0;
+      results.push(await measureStep(target, grow, grower, corpus, env, texts));
+      printJson(results[results.length - 1]);
+    }
+    const maintenance = await measureMaintenance(grower, corpus, env);
+    printJson({
+      bench: 'scale',
+      embedder: 'bag-of-words 256-d (deterministic, not a model)',
+      steps: results,
+      maintenance,
+    });
+    printTable(results as StepResult[]);
+  } finally {
+    await grower.close();
+    await embedder.close();
+  }
+}
+
+type StepResult = Awaited<ReturnType<typeof measureStep>>;
+
+async function measureStep(
+  target: number,
+  grow: Awaited<ReturnType<ScaleGrower['growTo']>>,
+  grower: ScaleGrower,
+  corpus: ScaleCorpus,
+  env: Record<string, string>,
+  texts: string[],
+) {
+  const server = await startServerProcess(env);
+  const probe = new ScaleProbe(server.url, texts);
+  try {
+    const typical = await typicalContacts(grower);
+    const heaviest = corpus.contactUid(0);
+    // First calls after readiness: nothing warmed them but the service itself.
+    const first30 = await probe.context(typical, 30, 1);
+    const ingest = await measureIngest(server.url, grower, corpus);
+    await probe.context(typical, 50, 4);
+    const windows = await grower.windows();
+    const [{ bytes }] = await grower.db.query<{ bytes: string }>(
+      `SELECT pg_database_size(current_database())::bigint AS bytes`,
+    );
+    const [{ docs }] = await grower.db.query<{ docs: string }>(
+      `SELECT coalesce(max(docs), 0) AS docs FROM lexical_contact_stats WHERE contact_uid = $1`,
+      [heaviest],
+    );
+    return {
+      step: target,
+      windows,
+      contacts: typical.length,
+      heaviest_windows: Number(docs),
+      bytes_per_window: Math.round(Number(bytes) / windows),
+      database_mb: Math.round(Number(bytes) / 1e6),
+      grow,
+      ingest_http: ingest,
+      first_30_after_ready: first30,
+      context_typical: {
+        c1: await probe.context(typical, requests, 1),
+        c8: await probe.context(typical, requests, 8),
+      },
+      context_heaviest: {
+        c1: await probe.context([heaviest], requests, 1),
+        c8: await probe.context([heaviest], requests, 8),
+      },
+      search_no_contact: {
+        c1: await probe.search(requests, 1),
+        c8: await probe.search(requests, 8),
+      },
+    };
+  } finally {
+    probe.close();
+    await server.stop();
+  }
+}
+
+/** Contacts of a typical size (the middle of the spread), as most callers are. */
+async function typicalContacts(grower: ScaleGrower): Promise<string[]> {
+  const rows = await grower.db.query<{ contact_uid: string }>(
+    `SELECT contact_uid FROM lexical_contact_stats WHERE docs BETWEEN 5 AND 200
+     ORDER BY md5(contact_uid) LIMIT 64`,
+  );
+  return rows.map((r) => r.contact_uid);
+}
+
+/** New conversations through `POST /ingest/conversations`, as a client sends an export. */
+async function measureIngest(url: string, grower: ScaleGrower, corpus: ScaleCorpus) {
+  const before = await grower.windows();
+  const messages = corpus.conversations(
+    grower.conversations,
+    grower.conversations + ingestConversations,
+  );
+  grower.conversations += ingestConversations;
+  const t0 = performance.now();
+  for (let i = 0; i < messages.length; i += INGEST_BATCH) {
+    const response = await fetch(`${url}/ingest/conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(messages.slice(i, i + INGEST_BATCH)),
+    });
+    if (!response.ok) {
+      throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const windows = (await grower.windows()) - before;
+  return {
+    messages: messages.length,
+    windows,
+    messages_per_s: Math.round(messages.length / seconds),
+    windows_per_s: Math.round(windows / seconds),
+  };
+}
+
+/** Forget of the heaviest contact and a retention sweep of the oldest 10%, over HTTP/CLI paths. */
+async function measureMaintenance(
+  grower: ScaleGrower,
+  corpus: ScaleCorpus,
+  env: Record<string, string>,
+) {
+  const heaviest = corpus.contactUid(0);
+  const server = await startServerProcess(env);
+  let forget;
+  try {
+    forget = await withStatementWatch(grower.db, async () => {
+      const response = await fetch(`${server.url}/contacts/${heaviest}/history`, {
+        method: 'DELETE',
+      });
+      return { status: response.status, body: await response.json() };
+    });
+  } finally {
+    await server.stop();
+  }
+  // Conversation i starts at 2022-01-01 + i × 127 s (scale-corpus): the oldest 10% end here.
+  const cutoff = Date.UTC(2022, 0, 1) + Math.floor(grower.conversations * 0.1) * 127_000;
+  const retention = await withStatementWatch(grower.db, () => grower.sweep(new Date(cutoff)));
+  return {
+    forget_heaviest: forget,
+    retention_10_percent: { cutoff: new Date(cutoff).toISOString(), ...retention },
+  };
+}
+
+function printTable(results: StepResult[]) {
+  const p = (x: { client_ms: { p50: number; p99: number } }) =>
+    `${x.client_ms.p50} / ${x.client_ms.p99}`;
+  const lines = [
+    '| windows | ingest msg/s (HTTP) | typical c=1 p50/p99 | typical c=8 | heaviest (windows) c=1 | heaviest c=8 | /search no contact c=1 | first 30 p99 | bytes/window |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.windows} | ${r.ingest_http.messages_per_s} | ${p(r.context_typical.c1)} | ${p(r.context_typical.c8)} | (${r.heaviest_windows}) ${p(r.context_heaviest.c1)} | ${p(r.context_heaviest.c8)} | ${p(r.search_no_contact.c1)} | ${r.first_30_after_ready.client_ms.p99} | ${r.bytes_per_window} |`,
+    ),
+  ];
+  log(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

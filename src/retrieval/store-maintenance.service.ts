@@ -1,0 +1,77 @@
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+
+import { StoreBootstrap } from './store-bootstrap.service';
+
+/** Often enough that a contact which grew large gets its own index within minutes. */
+const EVERY_MS = 10 * 60_000;
+/** The first run waits for the boot's warm-up and first requests to pass. */
+const FIRST_RUN_MS = 15_000;
+
+/**
+ * Runs the store's background upkeep (pgvector: per-contact HNSW indexes for large
+ * histories) on a timer, never on a request's path; a failed run is logged and retried on
+ * the next tick. Replicas coordinate inside the store (a build is claimed by one).
+ */
+/** Counts only: contact ids stay out of the logs. */
+function summary(report: unknown): string {
+  const counts = Object.entries((report ?? {}) as Record<string, unknown>).map(
+    ([key, value]) => `${key} ${Array.isArray(value) ? value.length : String(value)}`,
+  );
+  return counts.join(', ') || 'nothing to do';
+}
+
+@Injectable()
+export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(StoreMaintenance.name);
+  private timer?: NodeJS.Timeout;
+  private first?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly bootstrap: StoreBootstrap,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.store.maintain) {
+      return;
+    }
+    this.first = setTimeout(() => void this.runOnce(), FIRST_RUN_MS);
+    this.timer = setInterval(() => void this.runOnce(), EVERY_MS);
+    this.first.unref();
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.first);
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One run now, unless one is in flight or the store is not up (tests, the CLI). */
+  async runOnce(): Promise<void> {
+    if (this.running || !this.bootstrap.ready || !this.store.maintain) {
+      return this.running;
+    }
+    const started = performance.now();
+    this.running = this.store
+      .maintain()
+      .then((report) =>
+        this.logger.log(
+          `store maintenance done in ${Math.round(performance.now() - started)} ms: ${summary(report)}`,
+        ),
+      )
+      .catch((error: unknown) =>
+        this.logger.warn(`store maintenance failed: ${(error as Error).message}`),
+      )
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+}

@@ -18,6 +18,7 @@ const shared = {
 const DATABASE_SUITES = [
   'database',
   'database-outage',
+  'database-cancel',
   'vector-store',
   'retrieval',
   'openai-embedder',

@@ -158,24 +158,100 @@ onServer('a Postgres that is down at boot (e2e: real app on its own server)', ()
     server?.destroy();
   });
 
+  /** Every route that reads or writes the database, with a body it would accept. */
+  const databaseRoutes: Array<{
+    name: string;
+    call: () => Promise<{ status: number; body: unknown }>;
+  }> = [
+    {
+      name: 'POST /search',
+      call: () =>
+        postJson(`${t.url}/search`, { query: 'rowing machine', contact_uid: 'ctc_boot', top_k: 1 }),
+    },
+    {
+      name: 'POST /ingest/conversations',
+      call: () =>
+        postJson(`${t.url}/ingest/conversations`, [
+          {
+            conversation_uid: 'conv_boot',
+            contact_uid: 'ctc_boot',
+            channel: 'sms',
+            occurred_at: '2026-06-01T12:00:00Z',
+            sender: 'customer',
+            text: 'The treadmill belt slips under load.',
+          },
+        ]),
+    },
+    {
+      name: 'POST /ingest/kb',
+      call: () =>
+        postJson(`${t.url}/ingest/kb`, [
+          { topic_id: 'kb_boot', title: 'Boot', summary: 'Boot topic.', text: 'How to boot.' },
+        ]),
+    },
+    {
+      name: 'DELETE /contacts/{contact_uid}/history',
+      call: async () => {
+        const response = await fetch(`${t.url}/contacts/ctc_forget/history`, { method: 'DELETE' });
+        return { status: response.status, body: await response.json() };
+      },
+    },
+    {
+      name: 'POST /webhooks/podium',
+      call: () =>
+        deliverPodiumEvent(
+          `${t.url}/webhooks/podium`,
+          SECRET,
+          podiumEvent(
+            'message.received',
+            podiumMessage({ contactUid: 'ctc_boot', conversationUid: 'conv_boot', body: 'hello' }),
+          ),
+        ),
+    },
+  ];
+
   it('starts anyway, not ready, and opens and migrates the database once it answers', async () => {
     expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
     const down = await fetch(`${t.url}/health/ready`);
     expect(down.status).toBe(503);
-    const refused = await deliverPodiumEvent(
-      `${t.url}/webhooks/podium`,
-      SECRET,
-      podiumEvent(
-        'message.received',
-        podiumMessage({ contactUid: 'ctc_boot', conversationUid: 'conv_boot', body: 'hello' }),
-      ),
+    for (const route of databaseRoutes) {
+      const refused = await route.call();
+      expect({ route: route.name, status: refused.status, body: refused.body }).toEqual({
+        route: route.name,
+        status: 503,
+        body: expect.objectContaining({
+          error: 'database_unavailable',
+          message: expect.stringMatching(/database is unavailable/),
+        }),
+      });
+    }
+    // Degrades rather than failing (the spec's deadline rule): an empty, partial bundle.
+    const bundle = await postJson<{ meta: { partial: boolean }; historical_excerpts: unknown[] }>(
+      `${t.url}/context`,
+      { transcript: 'the rowing machine display', contact_uid: 'ctc_boot', timeout_ms: 800 },
     );
-    expect(refused.status).toBe(503);
+    expect(bundle.status).toBe(200);
+    expect(bundle.body).toMatchObject({ meta: { partial: true }, historical_excerpts: [] });
+    // The chat's one pre-stream retrieval error (its spec), a 503 like the rest.
+    const chat = await postJson<ErrorBody>(`${t.url}/chat`, {
+      query: 'How do I reset the rowing machine display?',
+      userId: 'demo-employee',
+    });
+    expect(chat.status).toBe(503);
+    expect(chat.body.error).toBe('retrieval_failed');
 
     server.resume();
     await waitFor('readiness once the server answers', async () =>
       (await fetch(`${t.url}/health/ready`)).status === 200 ? true : undefined,
     );
+    // No restart: the same process serves every route once the background open succeeded.
+    for (const route of databaseRoutes) {
+      const served = await route.call();
+      expect({ route: route.name, ok: served.status < 300 }).toEqual({
+        route: route.name,
+        ok: true,
+      });
+    }
     const ingest = await postJson(`${t.url}/ingest/conversations`, [
       {
         conversation_uid: 'conv_boot',

@@ -76,6 +76,7 @@ async function rankCollection(
     embedding: query.embedding,
     text: query.text,
     topK: options.poolK,
+    signal: options.signal,
   });
   const pool = mergeLists(dense, lexical).slice(0, options.poolK);
   if (pool.length === 0) {

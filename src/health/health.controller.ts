@@ -8,7 +8,11 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 import { Public } from '../auth/public.decorator';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
 
-/** Kubernetes probes: liveness says the process runs; readiness says it can serve. */
+/**
+ * Kubernetes probes: liveness says the process runs and can recover by itself (it is down
+ * only when a restart may help: an embedded database that cannot be reopened or has stopped
+ * answering); readiness says it can serve now.
+ */
 @Public({ rateLimit: false })
 @Controller('health')
 export class HealthController {
@@ -25,7 +29,13 @@ export class HealthController {
   @Get('live')
   @HealthCheck()
   live() {
-    return this.health.check([]);
+    return this.health.check([
+      () => {
+        const session = this.indicator.check('database');
+        const live = this.database.liveness();
+        return live.up ? session.up() : session.down({ message: live.reason });
+      },
+    ]);
   }
 
   @Get('ready')

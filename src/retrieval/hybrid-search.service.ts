@@ -49,6 +49,8 @@ export class HybridSearchService {
       text: query,
       topK: poolK,
       filter,
+      // The deadline's abort stops the statement in the database, not just our wait for it.
+      signal,
     });
     return {
       candidates: mergeByRank(dense, lexical).slice(0, poolK),

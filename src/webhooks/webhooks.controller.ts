@@ -92,9 +92,8 @@ export class WebhooksController {
       this.metrics.deliveries.inc({ outcome: 'ignored' });
       return { received: true, ignored: true };
     }
-    if (!this.inbox.ready) {
-      throw new DependencyError('webhooks_not_ready', 'The database is not open yet; retry.');
-    }
+    // A database that is not open yet or unreachable refuses the insert with 503
+    // `database_unavailable`, like every other route: not stored, so not acknowledged.
     const inserted = await this.inbox.insert(delivery.eventId, delivery.type, delivery.envelope);
     this.metrics.deliveries.inc({ outcome: inserted ? 'accepted' : 'duplicate' });
     if (!inserted) {

@@ -1,8 +1,13 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
-import { classifyDatabaseError } from './errors';
-import { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
+import { type EngineHealth, EngineRestart } from './engine-restart';
+import { classifyDatabaseError, DatabaseUnavailableError } from './errors';
+import {
+  type QueryOptions,
+  type SqlClient,
+  type SqlExecutor,
+} from './interfaces/sql-client.interface';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
 import { podiumContacts } from './migrations/1700000000001-podium-contacts';
 import { podiumWebhookEvents } from './migrations/1700000000002-podium-webhook-events';
@@ -46,7 +51,13 @@ export const DEFAULT_DATABASE_OPTIONS = {
 } satisfies Partial<DatabaseOptions>;
 
 /** The answer of {@link Database.check}: up, or down with a reason safe to show. */
-export type DatabaseHealth = { up: true } | { up: false; reason: string };
+export type DatabaseHealth = EngineHealth;
+
+/**
+ * An embedded engine that has had work and answered nothing for this many statement
+ * timeouts is stuck (a WASM statement cannot be interrupted): liveness asks for a restart.
+ */
+const STALL_TIMEOUTS = 4;
 
 /**
  * The service's Postgres (embedded PGlite or `DATABASE_URL`) and its schema, behind the
@@ -54,7 +65,12 @@ export type DatabaseHealth = { up: true } | { up: false; reason: string };
  * dimension: the first `open(dimension)` connects, checks the stored dimension and migrates;
  * later callers share it. In the app, `DatabaseModule` opens it at module init. A server
  * that cannot be reached fails `open` with a retryable `database_unavailable`, and the next
- * `open` tries again.
+ * `open` tries again. Until it is open, every statement fails with `database_unavailable`.
+ *
+ * An embedded PGlite worker that dies is replaced: calls in flight fail with
+ * `database_unavailable`, the same data dir is reopened (and migrated: `memory://` comes
+ * back empty) in a new worker, with backoff ({@link EngineRestart}); {@link liveness} goes
+ * down when that keeps failing or the worker stops answering.
  */
 export class Database implements SqlExecutor {
   private readonly logger = new Logger(Database.name);
@@ -62,10 +78,16 @@ export class Database implements SqlExecutor {
   private opening?: Promise<void>;
   private signalOpen!: () => void;
   private readonly opened = new Promise<void>((resolve) => (this.signalOpen = resolve));
+  /** The embedder's dimension, from the first open: a replaced engine is opened with it. */
+  private dimension?: number;
+  private readonly restart = new EngineRestart(this.logger, () =>
+    this.open(this.dimension as number),
+  );
 
   constructor(private readonly options: DatabaseOptions) {}
 
   open(dimension: number): Promise<void> {
+    this.dimension = dimension;
     this.opening ??= this.connect(dimension).catch((error: unknown) => {
       this.opening = undefined; // let a retry (DatabaseOpener, StoreBootstrap) start over
       throw error;
@@ -87,25 +109,36 @@ export class Database implements SqlExecutor {
     return this.options.databaseUrl ? 'postgres' : 'pglite';
   }
 
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
-    return this.requireClient().query<T>(sql, params);
+  // Async, so a database that is not open rejects like any other failure, never throws.
+
+  /** One statement; `options.signal` stops it early (see {@link QueryOptions}). */
+  async query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<T[]> {
+    return this.requireClient().query<T>(sql, params, options);
   }
 
   /** A hot read as a named statement, planned once per session (see {@link SqlClient}). */
-  queryPrepared<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
-    return this.requireClient().queryPrepared<T>(sql, params);
+  async queryPrepared<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<T[]> {
+    return this.requireClient().queryPrepared<T>(sql, params, options);
   }
 
-  execute(sql: string, params?: unknown[]): Promise<number> {
+  async execute(sql: string, params?: unknown[]): Promise<number> {
     return this.requireClient().execute(sql, params);
   }
 
-  exec(script: string): Promise<void> {
+  async exec(script: string): Promise<void> {
     return this.requireClient().exec(script);
   }
 
   /** Runs `work` in one transaction; it commits when `work` resolves, else rolls back. */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.requireClient().transaction(work);
   }
 
@@ -131,16 +164,63 @@ export class Database implements SqlExecutor {
     return { up: false, reason: error.message };
   }
 
+  /**
+   * Liveness: down only when restarting the process may help, i.e. the embedded engine
+   * could not be reopened several times in a row, or has answered nothing for
+   * {@link STALL_TIMEOUTS} statement timeouts. A server that is down is readiness' business.
+   */
+  liveness(): DatabaseHealth {
+    const restart = this.restart.health();
+    if (!restart.up) {
+      return restart;
+    }
+    const stalledMs = this.client?.stalledMs?.() ?? 0;
+    if (stalledMs > STALL_TIMEOUTS * this.statementTimeoutMs) {
+      return {
+        up: false,
+        reason: `the embedded database has answered nothing for ${Math.round(stalledMs / 1000)} s`,
+      };
+    }
+    return { up: true };
+  }
+
   async close(): Promise<void> {
+    this.restart.stop();
+    // An open under way (a start-up retry, a replacement) finishes first: else it would
+    // leave a connection behind this close.
+    await this.opening?.catch(() => undefined);
     const client = this.client;
     this.client = undefined;
     this.opening = undefined;
     await client?.close();
   }
 
+  private get statementTimeoutMs(): number {
+    return this.options.statementTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.statementTimeoutMs;
+  }
+
+  /** The embedded worker died by itself: fail fast meanwhile, and open a new one. */
+  private replace(lost: SqlClient): void {
+    if (this.client !== lost) {
+      return; // it died while opening (that open fails and is retried) or was replaced
+    }
+    this.client = undefined;
+    this.opening = undefined;
+    this.logger.error('the embedded database worker died; reopening the data dir in a new one');
+    // The old client releases the data-dir lock before the new one takes it.
+    void lost
+      .close()
+      .catch(() => undefined)
+      .then(() => this.restart.start());
+  }
+
+  /**
+   * Not open yet (the server was unreachable at boot and the open is being retried) is an
+   * outage like any other: a 503 `database_unavailable` the caller may retry, not a 500.
+   */
   private requireClient(): SqlClient {
     if (!this.client) {
-      throw new Error('Database used before open()');
+      throw new DatabaseUnavailableError('it is not open yet');
     }
     return this.client;
   }
@@ -177,16 +257,17 @@ export class Database implements SqlExecutor {
 
   private async openClient(): Promise<SqlClient> {
     if (!this.options.databaseUrl) {
-      return PgliteClient.open(
-        this.options.dataDir,
-        `SET hnsw.ef_search = ${HNSW_EF_SEARCH}; SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}`,
-      );
+      return PgliteClient.open({
+        dataDir: this.options.dataDir,
+        sessionSettings: `SET hnsw.ef_search = ${HNSW_EF_SEARCH}; SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}`,
+        statementTimeoutMs: this.statementTimeoutMs,
+        onExit: (lost) => this.replace(lost),
+      });
     }
     const client = new PgClient({
       url: this.options.databaseUrl,
       poolMax: this.options.poolMax ?? DEFAULT_DATABASE_OPTIONS.poolMax,
-      statementTimeoutMs:
-        this.options.statementTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.statementTimeoutMs,
+      statementTimeoutMs: this.statementTimeoutMs,
       connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
       // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
       // JIT compiles a plan whose cost estimate is large (a scan at 1M rows) for hundreds of

@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 
 import { Logger } from '@nestjs/common';
-import { Pool, type PoolClient, type QueryResult } from 'pg';
+import { Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 
 import { classifyDatabaseError } from '../errors';
-import { type SqlClient, type SqlExecutor } from '../interfaces/sql-client.interface';
+import {
+  type QueryOptions,
+  type SqlClient,
+  type SqlExecutor,
+} from '../interfaces/sql-client.interface';
+import { CancellableStatements } from './pg-cancel';
 
 /** How the service talks to a Postgres server (`DATABASE_URL`). */
 export interface PgPoolOptions {
@@ -53,13 +58,15 @@ function executor(target: Queryable): SqlExecutor {
 /**
  * A pooled connection to a Postgres server (node-postgres). The pool reconnects on demand,
  * so after an outage the next statement simply works; while the server is away statements
- * fail fast with `database_unavailable` instead of hanging.
+ * fail fast with `database_unavailable` instead of hanging. A read given a signal is
+ * cancelled on the server when it aborts (see {@link CancellableStatements}).
  */
 export class PgClient implements SqlClient {
   readonly engine = 'postgres';
   private readonly logger = new Logger(PgClient.name);
   private readonly pool: Pool;
   private readonly runner: SqlExecutor;
+  private readonly cancellable: CancellableStatements;
 
   constructor(options: PgPoolOptions) {
     const settings = {
@@ -82,6 +89,10 @@ export class PgClient implements SqlClient {
       this.logger.warn(`idle database connection lost: ${describeConnectionError(error)}`);
     });
     this.runner = executor(this.pool);
+    this.cancellable = new CancellableStatements(this.pool, {
+      url: options.url,
+      graceMs: options.connectTimeoutMs,
+    });
   }
 
   /** Connects once, so a wrong URL or a down server fails the start-up with its reason. */
@@ -89,20 +100,29 @@ export class PgClient implements SqlClient {
     await this.query('SELECT 1');
   }
 
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
-    return this.runner.query<T>(sql, params);
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+    options?: QueryOptions,
+  ): Promise<T[]> {
+    return options?.signal
+      ? this.cancellableRows<T>({ text: sql, values: params }, options.signal)
+      : this.runner.query<T>(sql, params);
   }
 
   /**
    * node-postgres keeps a named statement per connection: the first use on a connection
    * parses it, later ones only bind and execute.
    */
-  queryPrepared<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return run(
-      async () =>
-        single(await this.pool.query({ name: statementName(sql), text: sql, values: params }))
-          .rows as T[],
-    );
+  queryPrepared<T = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+    options?: QueryOptions,
+  ): Promise<T[]> {
+    const statement = { name: statementName(sql), text: sql, values: params };
+    return options?.signal
+      ? this.cancellableRows<T>(statement, options.signal)
+      : run(async () => single(await this.pool.query(statement)).rows as T[]);
   }
 
   execute(sql: string, params?: unknown[]): Promise<number> {
@@ -141,6 +161,11 @@ export class PgClient implements SqlClient {
 
   async close(): Promise<void> {
     await this.pool.end();
+    await this.cancellable.close();
+  }
+
+  private cancellableRows<T>(statement: QueryConfig, signal: AbortSignal): Promise<T[]> {
+    return run(async () => single(await this.cancellable.run(statement, signal)).rows as T[]);
   }
 }
 

@@ -6,8 +6,9 @@
  *
  * Protocol (main → worker): `{ id, op, ... }` with op `open` (dataDir, settings), `query` /
  * `execute` / `exec` (sql, params, tx?), `prepared` (sql, params), `begin` / `commit` /
- * `rollback` (tx), `close`.
- * Worker → main: `{ id, value }` or `{ id, error: { message, code, ... } }`.
+ * `rollback` (tx), `close`; and `cancel` (target: the id of a call its caller gave up on).
+ * Worker → main: `{ id, value }` or `{ id, error: { message, code, ... } }`, one per op but
+ * `cancel` (a dropped call is answered with an error nobody reads).
  */
 export const PGLITE_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -74,6 +75,40 @@ function runPrepared(sql, params) {
   );
 }
 
+/**
+ * Work outside a transaction waits here, in arrival order, rather than in PGlite's own lock
+ * queue, and it also waits here while a transaction is open (PGlite would hold it at its
+ * lock): a call cancelled meanwhile (its caller's deadline passed) is then dropped before it
+ * runs, instead of spending the single session on an answer nobody reads. Statements inside
+ * a transaction, commit and rollback bypass this queue, so a transaction always finishes.
+ */
+let tail = Promise.resolve();
+/** Settles when the open transaction has ended (undefined: none is open). */
+let openTx;
+/** Ids of queued work not yet finished, and those of them whose caller gave up. */
+const live = new Set();
+const cancelled = new Set();
+const dropped = () => Object.assign(new Error('cancelled before it ran'), { name: 'AbortError' });
+
+function inOrder(id, work) {
+  live.add(id);
+  const run = tail.then(async () => {
+    while (openTx) {
+      await openTx;
+    }
+    if (cancelled.has(id)) {
+      throw dropped();
+    }
+    return work();
+  });
+  const done = () => {
+    live.delete(id);
+    cancelled.delete(id);
+  };
+  tail = run.then(done, done);
+  return run;
+}
+
 const rowCount = (r) => r.rowCount ?? r.affectedRows ?? 0;
 const errorFields = (e) => {
   const out = { message: String((e && e.message) || e), name: (e && e.name) || 'Error' };
@@ -109,11 +144,26 @@ async function handle(msg) {
           (tx) =>
             new Promise((commit, rollback) => {
               Object.assign(entry, { tx, commit, rollback });
+              if (cancelled.has(msg.id)) {
+                // Its caller gave up while it waited: nobody would ever end it.
+                rollback(dropped());
+                return;
+              }
               transactions.set(msg.tx, entry);
+              const ended = entry.done.then(
+                () => undefined,
+                () => undefined,
+              );
+              openTx = ended;
+              void ended.then(() => {
+                if (openTx === ended) openTx = undefined;
+              });
               started(null);
             }),
         );
-        entry.done.catch((error) => (entry.tx ? undefined : failed(error)));
+        entry.done.catch((error) =>
+          entry.tx && !cancelled.has(msg.id) ? undefined : failed(error),
+        );
       });
     case 'commit':
     case 'rollback': {
@@ -136,8 +186,18 @@ async function handle(msg) {
   }
 }
 
+/** Everything that takes PGlite's transaction lock queues (see inOrder). */
+const QUEUED = new Set(['query', 'execute', 'exec', 'prepared', 'begin', 'close']);
+
 parentPort.on('message', (msg) => {
-  handle(msg).then(
+  if (msg.op === 'cancel') {
+    if (live.has(msg.target)) {
+      cancelled.add(msg.target);
+    }
+    return;
+  }
+  const queued = QUEUED.has(msg.op) && msg.tx === undefined;
+  (queued ? inOrder(msg.id, () => handle(msg)) : handle(msg)).then(
     (value) => parentPort.postMessage({ id: msg.id, value }),
     (error) => parentPort.postMessage({ id: msg.id, error: errorFields(error) }),
   );

@@ -2,8 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 import { lockDataDir } from '../data-dir-lock';
-import { DatabaseUnavailableError } from '../errors';
-import { type SqlClient, type SqlExecutor } from '../interfaces/sql-client.interface';
+import { DatabaseTimeoutError, DatabaseUnavailableError } from '../errors';
+import {
+  type QueryOptions,
+  type SqlClient,
+  type SqlExecutor,
+} from '../interfaces/sql-client.interface';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 
 type Op =
@@ -20,9 +24,33 @@ interface Reply {
   error?: { message: string; name: string } & Record<string, string>;
 }
 
+/** How one call may end early: its caller's signal, or its time limit (0: none). */
+interface CallLimits {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+/** Longest wait for a clean close before the worker is terminated anyway. */
+const CLOSE_TIMEOUT_MS = 5000;
+
 /** A Postgres error rebuilt on this side of the thread boundary, `code` and all. */
 function toError(fields: NonNullable<Reply['error']>): Error {
   return Object.assign(new Error(fields.message), fields);
+}
+
+export interface PgliteClientOptions {
+  /** `memory://` for RAM, else a directory (created and locked against a second process). */
+  dataDir: string;
+  /** SQL run once per session (e.g. `SET hnsw.ef_search = 100`). */
+  sessionSettings: string;
+  /**
+   * Longest a call may take, its wait in the queue included (`DATABASE_STATEMENT_TIMEOUT_MS`);
+   * past it the call fails with `database_timeout`. Scripts (`exec`: migrations, which may
+   * build an index) and open/close are not limited.
+   */
+  statementTimeoutMs: number;
+  /** Called once if the worker dies by itself (not by {@link PgliteClient.close}). */
+  onExit?: (client: PgliteClient) => void;
 }
 
 /**
@@ -31,6 +59,12 @@ function toError(fields: NonNullable<Reply['error']>): Error {
  * (p99 event-loop stalls of 100–200 ms under load). Here the main thread only posts messages
  * and receives rows. One session: PGlite queues statements, and a transaction holds that
  * queue until it commits or rolls back.
+ *
+ * A running WASM statement cannot be interrupted, so a time limit or an aborted signal ends
+ * the *call* at once (`database_timeout`, or the signal's reason) and drops the statement if
+ * it is still queued; one already running finishes and its answer is discarded. A worker
+ * that dies fails every call in flight with `database_unavailable` and reports `onExit`:
+ * the owner ({@link Database}) opens a new one on the same data dir.
  */
 export class PgliteClient implements SqlClient {
   readonly engine = 'pglite';
@@ -41,9 +75,14 @@ export class PgliteClient implements SqlClient {
   private nextId = 1;
   private nextTx = 1;
   private stopped?: Error;
+  /** Messages the worker has not answered yet, abandoned calls included. */
+  private unanswered = 0;
+  /** When the worker last answered, or was first given work after being idle. */
+  private progressAt = performance.now();
 
   private constructor(
     private readonly worker: Worker,
+    private readonly options: PgliteClientOptions,
     private readonly unlock?: () => void,
   ) {
     worker.on('message', (reply: Reply) => this.settle(reply));
@@ -51,8 +90,9 @@ export class PgliteClient implements SqlClient {
     worker.on('exit', () => this.fail(new Error('exited')));
   }
 
-  /** Opens `dataDir` (`memory://` for RAM) in a new worker, locking it against a second process. */
-  static async open(dataDir: string, sessionSettings: string): Promise<PgliteClient> {
+  /** Opens the data dir in a new worker, locking it against a second process. */
+  static async open(options: PgliteClientOptions): Promise<PgliteClient> {
+    const { dataDir } = options;
     let unlock: (() => void) | undefined;
     if (!dataDir.startsWith('memory://')) {
       mkdirSync(dataDir, { recursive: true });
@@ -65,9 +105,12 @@ export class PgliteClient implements SqlClient {
         vectorPath: require.resolve('@electric-sql/pglite-pgvector'),
       },
     });
-    const client = new PgliteClient(worker, unlock);
+    const client = new PgliteClient(worker, options, unlock);
     try {
-      await client.call({ op: 'open', dataDir, settings: sessionSettings });
+      await client.call(
+        { op: 'open', dataDir, settings: options.sessionSettings },
+        { timeoutMs: 0 },
+      );
       return client;
     } catch (error) {
       await client.terminate();
@@ -75,20 +118,36 @@ export class PgliteClient implements SqlClient {
     }
   }
 
-  query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.call({ op: 'query', sql, params }) as Promise<T[]>;
+  /**
+   * How long the worker has had work and answered nothing (0 when idle): a worker stuck in
+   * a statement that never ends is alive to Node but useless (see `Database.liveness`).
+   */
+  stalledMs(): number {
+    return this.unanswered > 0 ? performance.now() - this.progressAt : 0;
   }
 
-  queryPrepared<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.call({ op: 'prepared', sql, params }) as Promise<T[]>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+    options?: QueryOptions,
+  ): Promise<T[]> {
+    return this.call({ op: 'query', sql, params }, this.limits(options)) as Promise<T[]>;
+  }
+
+  queryPrepared<T = Record<string, unknown>>(
+    sql: string,
+    params: unknown[] = [],
+    options?: QueryOptions,
+  ): Promise<T[]> {
+    return this.call({ op: 'prepared', sql, params }, this.limits(options)) as Promise<T[]>;
   }
 
   execute(sql: string, params: unknown[] = []): Promise<number> {
-    return this.call({ op: 'execute', sql, params }) as Promise<number>;
+    return this.call({ op: 'execute', sql, params }, this.limits()) as Promise<number>;
   }
 
   async exec(script: string): Promise<void> {
-    await this.call({ op: 'exec', sql: script });
+    await this.call({ op: 'exec', sql: script }, { timeoutMs: 0 });
   }
 
   /** One session is all PGlite has: the work runs on it, between other callers' statements. */
@@ -98,34 +157,41 @@ export class PgliteClient implements SqlClient {
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const tx = this.nextTx++;
-    await this.call({ op: 'begin', tx });
+    await this.call({ op: 'begin', tx }, this.limits());
     let result: T;
     try {
       result = await work({
         query: <R>(sql: string, params: unknown[] = []) =>
-          this.call({ op: 'query', sql, params, tx }) as Promise<R[]>,
+          this.call({ op: 'query', sql, params, tx }, this.limits()) as Promise<R[]>,
         execute: (sql: string, params: unknown[] = []) =>
-          this.call({ op: 'execute', sql, params, tx }) as Promise<number>,
+          this.call({ op: 'execute', sql, params, tx }, this.limits()) as Promise<number>,
         exec: async (sql: string) => {
-          await this.call({ op: 'exec', sql, tx });
+          await this.call({ op: 'exec', sql, tx }, { timeoutMs: 0 });
         },
       });
     } catch (error) {
-      await this.call({ op: 'rollback', tx }).catch(() => undefined);
+      await this.call({ op: 'rollback', tx }, this.limits()).catch(() => undefined);
       throw error;
     }
-    await this.call({ op: 'commit', tx });
+    await this.call({ op: 'commit', tx }, this.limits());
     return result;
   }
 
   async close(): Promise<void> {
     try {
       if (!this.stopped) {
-        await this.call({ op: 'close' });
+        this.stopped = new DatabaseUnavailableError('the embedded database is closing');
+        await this.post({ op: 'close' }, { timeoutMs: CLOSE_TIMEOUT_MS });
       }
+    } catch {
+      // A worker that cannot close cleanly is terminated below all the same.
     } finally {
       await this.terminate();
     }
+  }
+
+  private limits(options?: QueryOptions): CallLimits {
+    return { signal: options?.signal, timeoutMs: this.options.statementTimeoutMs };
   }
 
   private async terminate(): Promise<void> {
@@ -134,20 +200,61 @@ export class PgliteClient implements SqlClient {
     this.unlock?.();
   }
 
-  private call(message: Op): Promise<unknown> {
+  private call(message: Op, limits: CallLimits): Promise<unknown> {
     if (this.stopped) {
       return Promise.reject(this.stopped);
     }
+    return this.post(message, limits);
+  }
+
+  /**
+   * Posts one message and waits for its answer, its time limit, or its signal. A call that
+   * ends early tells the worker, which drops the work if it has not started.
+   */
+  private post(message: Op, { signal, timeoutMs }: CallLimits): Promise<unknown> {
+    if (signal?.aborted) {
+      return Promise.reject(signal.reason as Error);
+    }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+      };
+      const giveUp = (error: Error) => {
+        done();
+        this.worker.postMessage({ id: 0, op: 'cancel', target: id });
+        reject(error);
+      };
+      const onAbort = () => giveUp(signal?.reason as Error);
+      this.pending.set(id, {
+        resolve: (value) => {
+          done();
+          resolve(value);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => giveUp(new DatabaseTimeoutError()), timeoutMs);
+        timer.unref();
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.unanswered++ === 0) {
+        this.progressAt = performance.now();
+      }
       this.worker.postMessage({ id, ...message });
     });
   }
 
   private settle(reply: Reply): void {
+    this.unanswered = Math.max(0, this.unanswered - 1);
+    this.progressAt = performance.now();
     const waiter = this.pending.get(reply.id);
-    this.pending.delete(reply.id);
     if (reply.error) {
       waiter?.reject(toError(reply.error));
     } else {
@@ -157,10 +264,15 @@ export class PgliteClient implements SqlClient {
 
   /** The worker died (a WASM trap, out of memory): nobody waits forever, nothing runs after. */
   private fail(cause: Error): void {
+    const unexpected = !this.stopped;
     this.stopped ??= new DatabaseUnavailableError(`the embedded database worker ${cause.message}`);
-    for (const waiter of this.pending.values()) {
+    this.unanswered = 0;
+    for (const waiter of [...this.pending.values()]) {
       waiter.reject(this.stopped);
     }
     this.pending.clear();
+    if (unexpected) {
+      this.options.onExit?.(this);
+    }
   }
 }

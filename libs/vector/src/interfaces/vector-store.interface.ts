@@ -50,6 +50,11 @@ export interface DenseQuery {
   filter?: VectorFilter;
   /** Drop hits whose cosine is below this. */
   scoreThreshold?: number;
+  /**
+   * Aborting stops the search: the call rejects with the signal's reason and the store
+   * stops the work where it can (see each implementation).
+   */
+  signal?: AbortSignal;
 }
 
 export interface LexicalQuery {
@@ -58,6 +63,11 @@ export interface LexicalQuery {
   embedding?: number[];
   topK: number;
   filter?: VectorFilter;
+  /**
+   * Aborting stops the search: the call rejects with the signal's reason and the store
+   * stops the work where it can (see each implementation).
+   */
+  signal?: AbortSignal;
 }
 
 export interface HybridQuery {
@@ -66,6 +76,11 @@ export interface HybridQuery {
   /** Per list. */
   topK: number;
   filter?: VectorFilter;
+  /**
+   * Aborting stops the search: the call rejects with the signal's reason and the store
+   * stops the work where it can (see each implementation).
+   */
+  signal?: AbortSignal;
 }
 
 /** Both first-stage lists; lexical hits carry `similarity` (cosine to the query vector). */

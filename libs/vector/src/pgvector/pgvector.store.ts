@@ -141,7 +141,10 @@ export class PgVectorStore implements VectorStore {
     const dense = await this.denseSql(collection, filter, '$2');
     const sql = `WITH q AS (SELECT $1::vector AS v), dense AS (${dense})
       SELECT * FROM dense ${threshold} ORDER BY score DESC, id`;
-    return this.toHits(collection, await this.db.queryPrepared<Row>(sql, params));
+    return this.toHits(
+      collection,
+      await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
+    );
   }
 
   async lexicalSearch<C extends CollectionName>(
@@ -169,7 +172,10 @@ export class PgVectorStore implements VectorStore {
       SELECT ${this.selectList(collection)}, bm25.score${similarity}
       FROM bm25 JOIN ${TABLES[collection]} t ON t.id = bm25.doc_id
       ORDER BY bm25.score DESC, t.id`;
-    return this.toHits(collection, await this.db.queryPrepared<Row>(sql, params));
+    return this.toHits(
+      collection,
+      await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
+    );
   }
 
   async hybridSearch<C extends CollectionName>(
@@ -201,7 +207,9 @@ export class PgVectorStore implements VectorStore {
           1 - (embedding <=> q.v) AS similarity
         FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ORDER BY bm25.score DESC, t.id)
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
-    const rows = await this.db.queryPrepared<Row & { list: 'dense' | 'lexical' }>(sql, params);
+    const rows = await this.db.queryPrepared<Row & { list: 'dense' | 'lexical' }>(sql, params, {
+      signal: query.signal,
+    });
     return {
       dense: this.toHits(
         collection,

@@ -50,6 +50,10 @@ export interface QdrantStoreOptions {
  * Hybrid search returns the port's two lists from one `query/batch` round trip: dense
  * nearest, BM25 best, and the BM25 candidates re-scored by cosine (each lexical hit's
  * `similarity`). Fusion stays in the reranker, as on pgvector; see docs/architecture.md.
+ *
+ * A search's `signal` is only checked before the request is sent: the SDK's `query` and
+ * `queryBatch` take no signal, and its timeout middleware replaces any `signal` given to
+ * fetch. A request in flight runs until it answers or reaches `timeoutMs`.
  */
 export class QdrantStore implements VectorStore {
   private readonly logger = new Logger(QdrantStore.name);
@@ -161,6 +165,7 @@ export class QdrantStore implements VectorStore {
     collection: C,
     query: DenseQuery,
   ): Promise<VectorHit<C>[]> {
+    query.signal?.throwIfAborted();
     if (scopesToNothing(query.filter)) {
       return [];
     }
@@ -179,6 +184,7 @@ export class QdrantStore implements VectorStore {
     collection: C,
     query: LexicalQuery,
   ): Promise<VectorHit<C>[]> {
+    query.signal?.throwIfAborted();
     const sparse = encodeQuery(query.text);
     if (!sparse.indices.length || scopesToNothing(query.filter)) {
       return [];
@@ -197,6 +203,7 @@ export class QdrantStore implements VectorStore {
     collection: C,
     query: HybridQuery,
   ): Promise<HybridResult<C>> {
+    query.signal?.throwIfAborted();
     if (scopesToNothing(query.filter)) {
       return { dense: [], lexical: [] };
     }

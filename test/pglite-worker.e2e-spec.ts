@@ -1,0 +1,133 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as Threads from 'node:worker_threads';
+
+import { withDeadline } from '@app/common';
+import { Database } from '@app/database';
+
+import { waitFor } from './support/wait';
+
+const DIMENSION = 8;
+// The module object itself (an `import *` would be a copy): the code under test reads
+// `Worker` from it when it starts a worker.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const threads = require('node:worker_threads') as typeof Threads;
+const RealWorker = threads.Worker;
+
+/**
+ * Every PGlite worker thread the code under test starts, so a test can kill one as a WASM
+ * trap or an out-of-memory would. `failNext` makes the following ones die at once.
+ */
+function watchWorkers() {
+  const started: Threads.Worker[] = [];
+  let failing = false;
+  const spy = jest
+    .spyOn(threads, 'Worker')
+    .mockImplementation((source: string | URL, options?: Threads.WorkerOptions) => {
+      const worker = failing
+        ? new RealWorker('process.exit(1)', { eval: true })
+        : new RealWorker(source, options);
+      started.push(worker);
+      return worker;
+    });
+  return {
+    started,
+    latest: () => started[started.length - 1],
+    failNext: (on: boolean) => (failing = on),
+    restore: () => spy.mockRestore(),
+  };
+}
+
+/** Resolves once `database` is inside a transaction; it ends at `release()` (or never). */
+async function holdTransaction(database: Database): Promise<{ release(): void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  database
+    .transaction(async () => {
+      entered();
+      await gate;
+    })
+    .catch(() => undefined);
+  await inside;
+  return { release };
+}
+
+/**
+ * The embedded engine's failure modes: a dead worker is replaced on the same data dir, a
+ * call that takes too long fails with `database_timeout`, and a worker that cannot be
+ * replaced takes liveness down. PGlite only: a server's process is not ours to replace.
+ */
+describe('the embedded PGlite worker (replacement, timeouts, liveness)', () => {
+  let dataDir: string;
+  let workers: ReturnType<typeof watchWorkers>;
+  let database: Database;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cb-pglite-'));
+    workers = watchWorkers();
+    database = new Database({ dataDir, statementTimeoutMs: 1000 });
+    await database.open(DIMENSION);
+    await database.exec('CREATE TABLE probe (n int); INSERT INTO probe VALUES (1)');
+  });
+  afterEach(async () => {
+    workers.restore();
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('fails the calls in flight when the worker dies, then reopens the same data dir in a new one', async () => {
+    await holdTransaction(database);
+    const inFlight = database.query('SELECT n FROM probe');
+    await workers.latest().terminate();
+    await expect(inFlight).rejects.toMatchObject({
+      code: 'database_unavailable',
+      message: expect.stringMatching(/embedded database worker exited/),
+    });
+
+    const rows = await waitFor('a new worker to answer', () =>
+      database.query<{ n: number }>('SELECT n FROM probe').catch(() => undefined),
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+    expect(workers.started).toHaveLength(2);
+    // The data dir is still locked, by this process, for the new worker.
+    const lock = join(dataDir, '.context-bridge.lock');
+    expect(existsSync(lock) && readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    expect(database.liveness()).toEqual({ up: true });
+    expect(await database.check()).toEqual({ up: true });
+  });
+
+  it('fails a call that outlasts the statement timeout with database_timeout, and drops it', async () => {
+    const held = await holdTransaction(database);
+    const outcome = await withDeadline(10_000, () =>
+      database.query('INSERT INTO probe VALUES (2) RETURNING n'),
+    );
+    expect(outcome).toMatchObject({ status: 'error', error: { code: 'database_timeout' } });
+    held.release();
+    // Queued behind the insert: had the insert run, this would see its row.
+    await expect(database.query('SELECT n FROM probe ORDER BY n')).resolves.toEqual([{ n: 1 }]);
+  });
+
+  it('reports not live while the worker cannot be replaced, and live again once it is', async () => {
+    workers.failNext(true);
+    await workers.latest().terminate();
+    await waitFor('liveness to go down', () =>
+      Promise.resolve(database.liveness().up ? undefined : database.liveness()),
+    );
+    expect(database.liveness()).toEqual({
+      up: false,
+      reason: expect.stringMatching(/could not be reopened \(\d+ attempts in a row/),
+    });
+    await expect(database.query('SELECT 1')).rejects.toMatchObject({
+      code: 'database_unavailable',
+    });
+
+    workers.failNext(false);
+    await waitFor('a worker that opens', () =>
+      database.query<{ n: number }>('SELECT n FROM probe').catch(() => undefined),
+    );
+    expect(database.liveness()).toEqual({ up: true });
+  });
+});

@@ -1,6 +1,7 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
+import { type Leadership, type LockScope, whileLeading, withAdvisoryLocks } from './advisory-locks';
 import { classifyDatabaseError } from './errors';
 import { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
@@ -106,6 +107,19 @@ export class Database implements SqlExecutor {
   /** Runs `work` in one transaction; it commits when `work` resolves, else rolls back. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.requireClient().transaction(work);
+  }
+
+  /**
+   * Runs `work` holding the cross-replica locks of `keys` in `scope` (Postgres advisory
+   * locks; a pass-through on single-process PGlite). See {@link withAdvisoryLocks}.
+   */
+  withLocks<T>(scope: LockScope, keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    return withAdvisoryLocks(this.requireClient(), scope, keys, work);
+  }
+
+  /** Runs the periodic job `name` unless another replica is running it now. See {@link whileLeading}. */
+  whileLeading<T>(name: string, work: () => Promise<T>): Promise<Leadership<T>> {
+    return whileLeading(this.requireClient(), name, work);
   }
 
   /** Readiness: one round trip, bounded so a hung server cannot hang the probe. */

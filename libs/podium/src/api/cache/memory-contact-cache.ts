@@ -1,7 +1,7 @@
 import { LRUCache, type Perf } from 'lru-cache';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
-import { type ContactCache } from './contact-cache';
+import { type CacheRead, type ContactCache, DEFAULT_INVALIDATION_GUARD_MS } from './contact-cache';
 
 /** Room in the alias index per cached contact (uid, phones, emails, conversations). */
 const ALIASES_PER_ENTRY = 8;
@@ -9,6 +9,8 @@ const ALIASES_PER_ENTRY = 8;
 /** Options for {@link MemoryContactCache}. */
 export interface MemoryContactCacheOptions {
   maxEntries: number;
+  /** How long an invalidation is remembered for {@link ContactCache.set}'s guard: longer than any lookup. */
+  guardMs?: number;
   /** Clock for TTL checks; tests inject a fake one. */
   perf?: Perf;
 }
@@ -20,6 +22,9 @@ export interface MemoryContactCacheOptions {
 export class MemoryContactCache implements ContactCache {
   private readonly entries: LRUCache<string, ContactLookup>;
   private readonly aliases: LRUCache<string, string[]>;
+  /** Identifier → the invalidation count when it was last invalidated. */
+  private readonly invalidated: LRUCache<string, number>;
+  private invalidations = 0;
 
   constructor(options: MemoryContactCacheOptions) {
     const common = {
@@ -41,13 +46,34 @@ export class MemoryContactCache implements ContactCache {
         }
       },
     });
+    this.invalidated = new LRUCache<string, number>({
+      ...common,
+      max: options.maxEntries * ALIASES_PER_ENTRY,
+      ttl: options.guardMs ?? DEFAULT_INVALIDATION_GUARD_MS,
+    });
   }
 
   get(key: string): Promise<ContactLookup | undefined> {
     return Promise.resolve(this.entries.get(key));
   }
 
-  set(key: string, lookup: ContactLookup, ttlMs: number, aliases: string[]): Promise<void> {
+  read(key: string): Promise<CacheRead> {
+    return Promise.resolve({ lookup: this.entries.get(key), stamp: this.invalidations });
+  }
+
+  set(
+    key: string,
+    lookup: ContactLookup,
+    ttlMs: number,
+    aliases: string[],
+    stamp?: number,
+  ): Promise<boolean> {
+    if (
+      stamp !== undefined &&
+      [key, ...aliases].some((id) => (this.invalidated.get(id) ?? -Infinity) > stamp)
+    ) {
+      return Promise.resolve(false);
+    }
     this.entries.set(key, lookup, { ttl: ttlMs });
     for (const alias of aliases) {
       if (alias !== key) {
@@ -55,10 +81,11 @@ export class MemoryContactCache implements ContactCache {
         this.aliases.set(alias, keys.includes(key) ? keys : [...keys, key], { ttl: ttlMs });
       }
     }
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 
   invalidate(identifier: string): Promise<void> {
+    this.invalidated.set(identifier, ++this.invalidations);
     for (const key of this.aliases.get(identifier) ?? []) {
       this.entries.delete(key);
     }
@@ -68,6 +95,7 @@ export class MemoryContactCache implements ContactCache {
   }
 
   close(): Promise<void> {
+    this.invalidated.clear();
     this.entries.clear();
     this.aliases.clear();
     return Promise.resolve();

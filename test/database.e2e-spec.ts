@@ -25,6 +25,7 @@ const MIGRATIONS = [
   'WebhookLeasesTombstoneTimesPodiumCredentials1700000000006',
   'DropFullTextColumns1700000000007',
   'ScalePostings1700000000008',
+  'WebhookLeaseOwner1700000000009',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>
@@ -130,7 +131,12 @@ describe(`the SQL port on ${TEST_ENGINE}`, () => {
       WHERE label = ANY($1::text[]) AND id >= $2 ORDER BY id`;
 
     it('answers exactly as query() does, for every new set of parameters', async () => {
-      for (const params of [[['a', 'b'], 0], [['c'], 3], [['none'], 0], [['a', 'c'], 2]]) {
+      for (const params of [
+        [['a', 'b'], 0],
+        [['c'], 3],
+        [['none'], 0],
+        [['a', 'c'], 2],
+      ]) {
         const prepared = await sut.queryPrepared(byLabel, params);
         expect(prepared).toEqual(await sut.query(byLabel, params));
       }

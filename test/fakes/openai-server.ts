@@ -115,6 +115,8 @@ export async function startFakeOpenAi(
     apiKey?: string;
     /** How a text embeds; default {@link fakeEmbedding} (hash noise, no structure). */
     embed?: (text: string, dimension: number) => number[];
+    /** Latency of each embeddings answer, asked per request (so it may vary); default none. */
+    embedDelayMs?: () => number;
   } = {},
 ): Promise<FakeOpenAi> {
   const embed = options.embed ?? fakeEmbedding;
@@ -169,6 +171,10 @@ export async function startFakeOpenAi(
       const headers: Record<string, string> =
         failure.status === 429 ? { 'retry-after': String(failure.retryAfterSeconds ?? 0) } : {};
       return send(res, failure.status, errorBody(failure.status), headers);
+    }
+    const delayMs = options.embedDelayMs?.() ?? 0;
+    if (delayMs > 0) {
+      await hold(res, delayMs);
     }
     const input = body.input;
     const texts = typeof input === 'string' ? [input] : (input as string[]);

@@ -13,6 +13,18 @@ const SCOPE_IDS: Record<LockScope, number> = {
   job: 0x63620003,
 };
 
+/** The scope of each replica's presence lock (see {@link ReplicaPresence}). */
+export const REPLICA_LOCK_SCOPE = 0x63620004;
+
+/**
+ * SQL true when the replica whose id is in `column` is gone (its presence lock is free), for
+ * taking over what it leased. A try-lock, not a read of `pg_locks` (which would lock every
+ * partition of the server's lock table); what it takes is released with the statement's
+ * transaction. False for a NULL id (leased on PGlite, or before replica ids existed).
+ */
+export const replicaGone = (column: string): string =>
+  `(${column} IS NOT NULL AND pg_try_advisory_xact_lock(${REPLICA_LOCK_SCOPE}, ${column}))`;
+
 /**
  * Waiting for another replica's lock is not a slow statement: a rebuild holds its lock while
  * it embeds a group of conversations, which can outlast `statement_timeout`. Bounded anyway,

@@ -1,7 +1,13 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
-import { type Leadership, type LockScope, whileLeading, withAdvisoryLocks } from './advisory-locks';
+import {
+  type Leadership,
+  type LockScope,
+  REPLICA_LOCK_SCOPE,
+  whileLeading,
+  withAdvisoryLocks,
+} from './advisory-locks';
 import { classifyDatabaseError } from './errors';
 import { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
 import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
@@ -13,8 +19,10 @@ import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statist
 import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
 import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
 import { scalePostings } from './migrations/1700000000008-scale-postings';
+import { webhookLeaseOwner } from './migrations/1700000000009-webhook-lease-owner';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
+import { ReplicaPresence } from './pg/replica-presence';
 import { PgliteClient } from './pglite/pglite.client';
 
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
@@ -59,6 +67,7 @@ export type DatabaseHealth = { up: true } | { up: false; reason: string };
 export class Database implements SqlExecutor {
   private readonly logger = new Logger(Database.name);
   private client?: SqlClient;
+  private presence?: ReplicaPresence;
   private opening?: Promise<void>;
   private signalOpen!: () => void;
   private readonly opened = new Promise<void>((resolve) => (this.signalOpen = resolve));
@@ -80,6 +89,14 @@ export class Database implements SqlExecutor {
 
   get isOpen(): boolean {
     return this.client !== undefined;
+  }
+
+  /**
+   * This process's replica id on a Postgres server, held as an advisory lock while it lives
+   * (see {@link ReplicaPresence}); `null` on single-process PGlite.
+   */
+  get replicaId(): number | null {
+    return this.presence?.id ?? null;
   }
 
   /** Which engine serves: `pglite` (embedded) or `postgres` (DATABASE_URL). */
@@ -141,8 +158,11 @@ export class Database implements SqlExecutor {
 
   async close(): Promise<void> {
     const client = this.client;
+    const presence = this.presence;
     this.client = undefined;
+    this.presence = undefined;
     this.opening = undefined;
+    await presence?.stop();
     await client?.close();
   }
 
@@ -167,11 +187,16 @@ export class Database implements SqlExecutor {
         webhookLeasesTombstoneTimesPodiumCredentials,
         dropFullTextColumns,
         scalePostings,
+        webhookLeaseOwner,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
+    }
+    if (this.options.databaseUrl) {
+      this.presence = new ReplicaPresence(this.options.databaseUrl, REPLICA_LOCK_SCOPE);
+      await this.presence.start();
     }
     this.client = client;
     this.logger.log(

@@ -65,7 +65,7 @@ describe('several replicas on one Postgres and one Redis', () => {
   let openai: FakeOpenAi;
   let podium: FakePodium;
   let replicas: AppProcess[] = [];
-  let delay = (): number => 0;
+  let delay = (_texts: readonly string[]): number => 0;
   let turn = 0;
 
   /** The round-robin client: each call goes to the next replica. */
@@ -102,7 +102,7 @@ describe('several replicas on one Postgres and one Redis', () => {
     sql = new Client({ connectionString: database.url });
     await sql.connect();
     redis = await startRedis();
-    openai = await startFakeOpenAi({ embedDelayMs: () => delay() });
+    openai = await startFakeOpenAi({ embedDelayMs: (texts) => delay(texts) });
     podium = await startFakePodium();
     // The first boot migrates; the others start together once the schema is there.
     replicas = [await start()];
@@ -166,41 +166,55 @@ describe('several replicas on one Postgres and one Redis', () => {
     );
 
   it('webhooks for the same conversations on alternating replicas, and one export ingested on two at once', async () => {
-    delay = () => Math.floor(Math.random() * 60);
-    // Four conversations, their turns interleaved and delivered round-robin, in bursts, so
-    // the replicas' workers rebuild the same conversation at the same time.
+    const CONVERSATIONS = 4;
+    const TURNS = 10;
     const sent: string[] = [];
-    const events = [];
-    for (let t = 0; t < 10; t++) {
-      for (let c = 0; c < 4; c++) {
-        const message = podiumMessage({
-          body: `webhook conversation ${c} turn ${t}: the oak bookcase`,
-          contactUid: `00000000-0000-0000-0000-00000000010${c}`,
-          conversationUid: `wh-conv-${c}`,
-          createdAt: new Date(BASE + (c * 100 + t) * 60_000).toISOString(),
-        });
-        sent.push(message.uid);
-        events.push(podiumEvent(t % 2 ? 'message.sent' : 'message.received', message));
-      }
+    const event = (c: number, t: number) => {
+      const message = podiumMessage({
+        body: `webhook conversation ${c} turn ${t}: the oak bookcase`,
+        contactUid: `00000000-0000-0000-0000-00000000010${c}`,
+        conversationUid: `wh-conv-${c}`,
+        createdAt: new Date(BASE + (c * 100 + t) * 60_000).toISOString(),
+      });
+      sent.push(message.uid);
+      return podiumEvent(t % 2 ? 'message.sent' : 'message.received', message);
+    };
+    const deliver = async (app: AppProcess, e: ReturnType<typeof event>) =>
+      expect((await deliverPodiumEvent(`${app.url}/webhooks/podium`, SECRET, e)).status).toBe(202);
+    const embedding = (text: string) =>
+      waitFor(`an embedding of “${text}”`, async () =>
+        openai.requests.some((r) => JSON.stringify(r.body.input).includes(text)) ? true : undefined,
+      );
+
+    // The turns but the last two, interleaved across conversations, round-robin, in bursts.
+    delay = () => Math.floor(Math.random() * 60);
+    for (let t = 0; t < TURNS - 2; t++) {
+      await Promise.all(
+        Array.from({ length: CONVERSATIONS }, (_, c) => deliver(next(), event(c, t))),
+      );
     }
+    await inboxSettled();
+
+    // Then per conversation the next-to-last turn on one replica, whose rebuild embeds slowly,
+    // and the last turn on another while that rebuild is still under way: the later snapshot
+    // must win, wherever each rebuild runs. Meanwhile one export goes to two replicas at once.
+    const last = `turn ${TURNS - 1}:`;
+    const nextToLast = `turn ${TURNS - 2}:`;
+    delay = (texts) =>
+      texts.some((t) => t.includes(nextToLast)) && !texts.some((t) => t.includes(last)) ? 800 : 0;
     const exported = exportOf('ctc-export', 6, 9, 'export');
     const [a, b] = [next(), next()];
-    const deliveries = (async () => {
-      for (let i = 0; i < events.length; i += 4) {
-        const burst = events.slice(i, i + 4);
-        const acks = await Promise.all(
-          burst.map((e) => deliverPodiumEvent(`${next().url}/webhooks/podium`, SECRET, e)),
-        );
-        acks.forEach((ack) => expect(ack.status).toBe(202));
-      }
-    })();
-    const ingests = await Promise.all([
+    const [first, second] = await Promise.all([
       post(a, '/ingest/conversations', exported),
       post(b, '/ingest/conversations', exported),
-      deliveries,
+      ...Array.from({ length: CONVERSATIONS }, async (_, c) => {
+        await deliver(replicas[c % replicas.length], event(c, TURNS - 2));
+        await embedding(`webhook conversation ${c} ${nextToLast}`);
+        await deliver(replicas[(c + 1) % replicas.length], event(c, TURNS - 1));
+      }),
     ]);
-    expect(ingests[0].status).toBe(200);
-    expect(ingests[1].status).toBe(200);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
     await inboxSettled();
 
     const stored = await rows<{ message_id: string }>(

@@ -115,8 +115,8 @@ export async function startFakeOpenAi(
     apiKey?: string;
     /** How a text embeds; default {@link fakeEmbedding} (hash noise, no structure). */
     embed?: (text: string, dimension: number) => number[];
-    /** Latency of each embeddings answer, asked per request (so it may vary); default none. */
-    embedDelayMs?: () => number;
+    /** Latency of each embeddings answer, asked per request with its texts; default none. */
+    embedDelayMs?: (texts: readonly string[]) => number;
   } = {},
 ): Promise<FakeOpenAi> {
   const embed = options.embed ?? fakeEmbedding;
@@ -172,12 +172,12 @@ export async function startFakeOpenAi(
         failure.status === 429 ? { 'retry-after': String(failure.retryAfterSeconds ?? 0) } : {};
       return send(res, failure.status, errorBody(failure.status), headers);
     }
-    const delayMs = options.embedDelayMs?.() ?? 0;
+    const input = body.input;
+    const texts = typeof input === 'string' ? [input] : (input as string[]);
+    const delayMs = Array.isArray(texts) ? (options.embedDelayMs?.(texts) ?? 0) : 0;
     if (delayMs > 0) {
       await hold(res, delayMs);
     }
-    const input = body.input;
-    const texts = typeof input === 'string' ? [input] : (input as string[]);
     if (
       !Array.isArray(texts) ||
       texts.length === 0 ||

@@ -11,7 +11,12 @@
  */
 import { Client } from 'pg';
 
+import { Database } from '@app/database';
+
+import { type AppConfig } from '../src/config/app-config';
+import { type ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { chunkConversations } from '../src/conversations/conversation-windows';
+import { HistoryRetention } from '../src/conversations/history-retention';
 import { startFakeOpenAi, type FakeOpenAi } from '../test/fakes/openai-server';
 import { startFakePodium, podiumContact, type FakePodium } from '../test/fakes/podium-server';
 import {
@@ -413,6 +418,60 @@ describe('several replicas on one Postgres and one Redis', () => {
     await lookup; // began before the acknowledgement: it may still see the contact
     for (const app of [b, a, b]) {
       expect(await live(app, '+15550188')).not.toHaveProperty('phone');
+    }
+  });
+
+  it('the hourly retention sweep runs on one replica at a time; rebuilds of one conversation queue across replicas', async () => {
+    // Two replicas' databases (separate pools) on the same server, as two processes have.
+    const [one, two] = [0, 1].map(() => new Database({ dataDir: '', databaseUrl: database.url }));
+    await Promise.all([one.open(1536), two.open(1536)]);
+    try {
+      let finish!: () => void;
+      const sweeping = new Promise<void>((resolve) => (finish = resolve));
+      const purged: string[] = [];
+      const retention = (name: string, db: Database) =>
+        new HistoryRetention(
+          {
+            purgeBefore: async () => {
+              purged.push(name);
+              await sweeping;
+              return { conversations: 0, inserted: 0, skipped: 0, removed: 0 };
+            },
+          } as unknown as ConversationMemory,
+          db,
+          { history: { retentionDays: 30 } } as AppConfig,
+        );
+      const first = retention('one', one).sweepIfLeader();
+      await waitFor('the first sweep running', async () => (purged.length ? true : undefined));
+      await expect(retention('two', two).sweepIfLeader()).resolves.toEqual({ ran: false });
+      finish();
+      await expect(first).resolves.toMatchObject({ ran: true });
+      await expect(retention('two', two).sweepIfLeader()).resolves.toMatchObject({ ran: true });
+      expect(purged).toEqual(['one', 'two']);
+
+      // A rebuild's lock: the second replica's work starts only once the first's has ended.
+      const order: string[] = [];
+      let release!: () => void;
+      const held = one.withLocks('conversation', ['ctc\u001fconv', 'ctc\u001fother'], async () => {
+        order.push('one starts');
+        await new Promise<void>((resolve) => (release = resolve));
+        order.push('one ends');
+      });
+      await waitFor('the first lock held', async () => (order.length ? true : undefined));
+      const queued = two.withLocks('conversation', ['ctc\u001fconv'], async () => {
+        order.push('two runs');
+      });
+      await waitFor('the second replica waiting on the lock', async () => {
+        const [row] = await rows<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+        );
+        return row.n > 0 ? true : undefined;
+      });
+      release();
+      await Promise.all([held, queued]);
+      expect(order).toEqual(['one starts', 'one ends', 'two runs']);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
     }
   });
 });

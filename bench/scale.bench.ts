@@ -20,7 +20,7 @@
  * A store that already holds more windows than a step skips that step's growth.
  */
 import { startFakeOpenAi } from '../test/fakes/openai-server';
-import { ScaleCorpus, bagOfWordsEmbedding } from './support/scale-corpus';
+import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
 import { ScaleGrower } from './support/scale-grow';
 import { customerTurns, ScaleProbe, withStatementWatch } from './support/scale-probes';
 import { startServerProcess } from './support/server-process';
@@ -188,7 +188,7 @@ async function measureMaintenance(
       const response = await fetch(`${server.url}/contacts/${heaviest}/history`, {
         method: 'DELETE',
       });
-      return { status: response.status, body: (await response.json()) as unknown };
+      return { status: response.status, body: await response.json() };
     });
   } finally {
     await server.stop();

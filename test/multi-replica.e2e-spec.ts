@@ -9,16 +9,15 @@
  *
  * Runs in the e2e-postgres project only: PGlite is one process by design.
  */
-import { Client } from 'pg';
-
 import { Database } from '@app/database';
+import { Client } from 'pg';
 
 import { type AppConfig } from '../src/config/app-config';
 import { type ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { chunkConversations } from '../src/conversations/conversation-windows';
 import { HistoryRetention } from '../src/conversations/history-retention';
-import { startFakeOpenAi, type FakeOpenAi } from '../test/fakes/openai-server';
-import { startFakePodium, podiumContact, type FakePodium } from '../test/fakes/podium-server';
+import { type FakeOpenAi, startFakeOpenAi } from '../test/fakes/openai-server';
+import { type FakePodium, podiumContact, startFakePodium } from '../test/fakes/podium-server';
 import {
   contactEventData,
   deliverPodiumEvent,
@@ -70,8 +69,12 @@ describe('several replicas on one Postgres and one Redis', () => {
   let openai: FakeOpenAi;
   let podium: FakePodium;
   let replicas: AppProcess[] = [];
-  let delay = (_texts: readonly string[]): number => 0;
+  let delay: (texts: readonly string[]) => number = () => 0;
   let turn = 0;
+
+  /** Waits (polling, no fixed sleep) until `check` holds. */
+  const until = (what: string, check: () => boolean) =>
+    waitFor(what, () => Promise.resolve(check() ? true : undefined));
 
   /** The round-robin client: each call goes to the next replica. */
   const next = () => replicas[turn++ % replicas.length];
@@ -187,8 +190,8 @@ describe('several replicas on one Postgres and one Redis', () => {
     const deliver = async (app: AppProcess, e: ReturnType<typeof event>) =>
       expect((await deliverPodiumEvent(`${app.url}/webhooks/podium`, SECRET, e)).status).toBe(202);
     const embedding = (text: string) =>
-      waitFor(`an embedding of “${text}”`, async () =>
-        openai.requests.some((r) => JSON.stringify(r.body.input).includes(text)) ? true : undefined,
+      until(`an embedding of “${text}”`, () =>
+        openai.requests.some((r) => JSON.stringify(r.body.input).includes(text)),
       );
 
     // The turns but the last two, interleaved across conversations, round-robin, in bursts.
@@ -250,12 +253,10 @@ describe('several replicas on one Postgres and one Redis', () => {
     delay = () => 1_500;
     const embedsBefore = openai.requests.length;
     const ingest = post(b, '/ingest/conversations', history);
-    await waitFor('B embedding the contact’s windows', async () =>
+    await until('B embedding the contact’s windows', () =>
       openai.requests
         .slice(embedsBefore)
-        .some((r) => JSON.stringify(r.body.input).includes('forget conversation'))
-        ? true
-        : undefined,
+        .some((r) => JSON.stringify(r.body.input).includes('forget conversation')),
     );
     const forget = await post(a, `/contacts/${contact}/history`, undefined, 'DELETE');
     expect(forget.status).toBe(200);
@@ -316,12 +317,10 @@ describe('several replicas on one Postgres and one Redis', () => {
     const exported = exportOf('ctc-crash', 4, 7, 'crash-export');
     const embedsBefore = openai.requests.length;
     const inFlight = post(victim, '/ingest/conversations', exported).catch(() => undefined);
-    await waitFor('the victim embedding the export', async () =>
+    await until('the victim embedding the export', () =>
       openai.requests
         .slice(embedsBefore)
-        .some((r) => JSON.stringify(r.body.input).includes('crash-export conversation'))
-        ? true
-        : undefined,
+        .some((r) => JSON.stringify(r.body.input).includes('crash-export conversation')),
     );
     await waitFor('the victim holding webhook leases', async () => {
       const [row] = await rows<{ n: number }>(
@@ -395,9 +394,7 @@ describe('several replicas on one Postgres and one Redis', () => {
     podium.script({ answerAfter: new Promise<void>((resolve) => (release = resolve)) });
     const asked = podium.contactRequests.length;
     const lookup = live(b, '+15550188');
-    await waitFor('B’s lookup at Podium', async () =>
-      podium.contactRequests.length > asked ? true : undefined,
-    );
+    await until('B’s lookup at Podium', () => podium.contactRequests.length > asked);
     podium.remove(inFlight.uid);
     const second = await deliverPodiumEvent(
       `${a.url}/webhooks/podium`,
@@ -442,7 +439,7 @@ describe('several replicas on one Postgres and one Redis', () => {
           { history: { retentionDays: 30 } } as AppConfig,
         );
       const first = retention('one', one).sweepIfLeader();
-      await waitFor('the first sweep running', async () => (purged.length ? true : undefined));
+      await until('the first sweep running', () => purged.length > 0);
       await expect(retention('two', two).sweepIfLeader()).resolves.toEqual({ ran: false });
       finish();
       await expect(first).resolves.toMatchObject({ ran: true });
@@ -457,9 +454,10 @@ describe('several replicas on one Postgres and one Redis', () => {
         await new Promise<void>((resolve) => (release = resolve));
         order.push('one ends');
       });
-      await waitFor('the first lock held', async () => (order.length ? true : undefined));
-      const queued = two.withLocks('conversation', ['ctc\u001fconv'], async () => {
+      await until('the first lock held', () => order.length > 0);
+      const queued = two.withLocks('conversation', ['ctc\u001fconv'], () => {
         order.push('two runs');
+        return Promise.resolve();
       });
       await waitFor('the second replica waiting on the lock', async () => {
         const [row] = await rows<{ n: number }>(

@@ -1,7 +1,6 @@
-import { type INestApplicationContext } from '@nestjs/common';
-
 import { Database } from '@app/database';
 import { VECTOR_STORE, type VectorRecord, type VectorStore } from '@app/vector';
+import { type INestApplicationContext } from '@nestjs/common';
 
 import { toStoredMessage } from '../../src/conversations/conversation-memory.service';
 import { chunkConversations } from '../../src/conversations/conversation-windows';

@@ -14,6 +14,9 @@ const shared = {
   testEnvironment: 'node',
 };
 
+/** Suites that need a Postgres server: several processes share one database (PGlite is one). */
+const SERVER_ONLY_SUITES = ['multi-replica'].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
+
 /** The suites whose behaviour depends on the database engine. */
 const DATABASE_SUITES = [
   'database',
@@ -35,11 +38,16 @@ module.exports = {
   testTimeout: 120000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{src,libs}/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: SERVER_ONLY_SUITES,
+    },
     {
       ...shared,
       displayName: 'e2e-postgres',
-      testMatch: DATABASE_SUITES,
+      testMatch: [...DATABASE_SUITES, ...SERVER_ONLY_SUITES],
       setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
       globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',
       globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',

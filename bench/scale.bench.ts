@@ -20,7 +20,7 @@
  * A store that already holds more windows than a step skips that step's growth.
  */
 import { startFakeOpenAi } from '../test/fakes/openai-server';
-import { bagOfWordsEmbedding,ScaleCorpus } from './support/scale-corpus';
+import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
 import { ScaleGrower } from './support/scale-grow';
 import { customerTurns, ScaleProbe, withStatementWatch } from './support/scale-probes';
 import { startServerProcess } from './support/server-process';

@@ -26,6 +26,7 @@ const MIGRATIONS = [
   'DropFullTextColumns1700000000007',
   'ScalePostings1700000000008',
   'LargeContactNearest1700000000009',
+  'WebhookLeaseOwner1700000000010',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

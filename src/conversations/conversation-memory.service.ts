@@ -1,4 +1,5 @@
 import { contentHash } from '@app/common';
+import { Database } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import {
@@ -16,7 +17,7 @@ import {
   uniqueKeys,
 } from '../relational/conversation-messages.repository';
 import { chunkConversations, type WindowMessage } from './conversation-windows';
-import { KeyedLock } from './keyed-lock';
+import { ReplicaLocks } from './replica-locks';
 
 /** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
 export interface IncomingMessage extends WindowMessage {
@@ -71,17 +72,26 @@ const forgotten = (m: StoredMessage, tombstones: HistoryTombstone[]) =>
  * Conversation memory: messages are stored once and are the source of truth; a
  * conversation's windows are derived from all its stored messages whenever it changes, so
  * the stored windows do not depend on how the messages were split into requests.
+ *
+ * Every read-then-write sequence runs under a lock that holds across replicas: a
+ * conversation's rebuild (read messages and ledger, embed, write windows) under the
+ * conversation's lock, so two replicas rebuilding one conversation cannot leave the older
+ * snapshot's windows behind; storing messages and forgetting a contact under the contact's
+ * lock, so a message checked against the tombstones is not stored after the forget.
  */
 @Injectable()
 export class ConversationMemory {
-  private readonly locks = new KeyedLock();
+  private readonly locks: ReplicaLocks;
 
   constructor(
+    database: Database,
     private readonly messages: ConversationMessagesRepository,
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
-  ) {}
+  ) {
+    this.locks = new ReplicaLocks(database);
+  }
 
   /**
    * Stores the messages (minus forgotten ones) and rebuilds their conversations. Messages
@@ -90,8 +100,8 @@ export class ConversationMemory {
    */
   async add(incoming: readonly IncomingMessage[], onProgress?: RebuildProgress) {
     const rows = incoming.map(toStoredMessage);
-    const contacts = rows.map((m) => `contact:${m.contact_uid}`);
-    const kept = await this.locks.run(contacts, async () => {
+    const contacts = rows.map((m) => m.contact_uid);
+    const kept = await this.locks.run('contact', contacts, async () => {
       const tombstones = await this.messages.tombstones(rows.map((m) => m.contact_uid));
       const allowed = tombstones.length ? rows.filter((m) => !forgotten(m, tombstones)) : rows;
       await this.messages.save(allowed);
@@ -114,7 +124,9 @@ export class ConversationMemory {
     const total: RebuildReport = { inserted: 0, skipped: 0, removed: 0 };
     for (let i = 0; i < keys.length; i += GROUP) {
       const group = keys.slice(i, i + GROUP);
-      const report = await this.locks.run(group.map(keyOf), () => this.rebuildGroup(group, full));
+      const report = await this.locks.run('conversation', group.map(keyOf), () =>
+        this.rebuildGroup(group, full),
+      );
       total.inserted += report.inserted;
       total.skipped += report.skipped;
       total.removed += report.removed;
@@ -139,7 +151,7 @@ export class ConversationMemory {
     locations: readonly string[] | undefined,
     now = new Date(),
   ): Promise<{ location_uids: string[] | null; conversations: number; windows_removed: number }> {
-    const keys = await this.locks.run([`contact:${contactUid}`], () =>
+    const keys = await this.locks.run('contact', [contactUid], () =>
       this.messages.forget(contactUid, locations, now),
     );
     // In some locations only: the conversations keep their other locations' windows, so they
@@ -148,13 +160,17 @@ export class ConversationMemory {
     // so no rebuild in flight writes one back; windows stored before messages were kept
     // (not in the ledger) go the same way.
     const rebuilt = locations ? (await this.rebuild(keys)).removed : 0;
-    const byContact = await this.locks.run(locations ? [] : keys.map(keyOf), async () => {
-      const removed = await this.store.deleteContact(contactUid, locations && [...locations]);
-      if (!locations) {
-        await this.messages.dropContactWindows(contactUid);
-      }
-      return removed;
-    });
+    const byContact = await this.locks.run(
+      'conversation',
+      locations ? [] : keys.map(keyOf),
+      async () => {
+        const removed = await this.store.deleteContact(contactUid, locations && [...locations]);
+        if (!locations) {
+          await this.messages.dropContactWindows(contactUid);
+        }
+        return removed;
+      },
+    );
     await this.contacts.invalidate(contactUid);
     return {
       location_uids: locations ? [...locations] : null,

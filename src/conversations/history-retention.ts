@@ -1,3 +1,4 @@
+import { Database } from '@app/database';
 import {
   Inject,
   Injectable,
@@ -13,10 +14,14 @@ const DAY_MS = 86_400_000;
 /** Often enough that history is never much older than the retention; cheap when idle. */
 const SWEEP_EVERY_MS = 60 * 60_000;
 
+/** The sweep's advisory-lock name: one replica sweeps at a time. */
+export const RETENTION_JOB = 'history-retention';
+
 /**
  * HISTORY_RETENTION_DAYS: an hourly sweep deletes older messages and rebuilds the
  * conversations that lost some (their remaining messages keep their windows). Off when the
- * setting is unset.
+ * setting is unset. Every replica schedules it; a replica whose tick finds another one
+ * sweeping skips its turn (the sweep is idempotent, so a later turn elsewhere is harmless).
  */
 @Injectable()
 export class HistoryRetention implements OnApplicationBootstrap, OnModuleDestroy {
@@ -26,6 +31,7 @@ export class HistoryRetention implements OnApplicationBootstrap, OnModuleDestroy
 
   constructor(
     private readonly memory: ConversationMemory,
+    private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,15 +57,23 @@ export class HistoryRetention implements OnApplicationBootstrap, OnModuleDestroy
     return this.memory.purgeBefore(new Date(now.getTime() - days * DAY_MS));
   }
 
+  /**
+   * One scheduled turn: sweeps unless another replica is sweeping now. Returns what it did
+   * (`ran: false`: skipped).
+   */
+  async sweepIfLeader(now = new Date()) {
+    const outcome = await this.database.whileLeading(RETENTION_JOB, () => this.sweep(now));
+    if (outcome.ran && outcome.value.conversations) {
+      this.logger.log(`retention: ${outcome.value.conversations} conversations purged`);
+    }
+    return outcome;
+  }
+
   private async sweepInBackground(): Promise<void> {
     if (this.running) {
       return;
     }
-    this.running = this.sweep()
-      .then(
-        (r) =>
-          r.conversations && this.logger.log(`retention: ${r.conversations} conversations purged`),
-      )
+    this.running = this.sweepIfLeader()
       .catch((error: unknown) =>
         this.logger.warn(`retention sweep failed: ${(error as Error).message}`),
       )

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database } from '@app/database';
+import { Database, replicaGone } from '@app/database';
 import { Injectable } from '@nestjs/common';
 
 /** A pending event handed to the worker under a lease. */
@@ -57,19 +57,24 @@ export class WebhookInbox {
     return inserted === 1;
   }
 
-  /** Leases up to `limit` due events, oldest first, under a new token, and counts the attempt. */
+  /**
+   * Leases up to `limit` due events, oldest first, under a new token and this replica's id,
+   * and counts the attempt. Due: never leased, lease run out, or leased by a replica that is
+   * gone (its process died: its presence lock is free), so a crash does not hold its events
+   * back for the rest of their lease.
+   */
   async claim(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
     const rows = await this.database.query<ClaimedEvent>(
-      `UPDATE ${TABLE} SET attempts = attempts + 1, lease_token = $3,
+      `UPDATE ${TABLE} SET attempts = attempts + 1, lease_token = $3, lease_owner = $4,
          locked_until = now() + $2::int * interval '1 millisecond'
        WHERE event_id IN (
          SELECT event_id FROM ${TABLE}
          WHERE processed_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now()
-           AND (locked_until IS NULL OR locked_until < now())
+           AND (locked_until IS NULL OR locked_until < now() OR ${replicaGone('lease_owner')})
          ORDER BY received_at, event_id LIMIT $1
          FOR UPDATE SKIP LOCKED)
        RETURNING event_id, type, payload, attempts, received_at, lease_token`,
-      [limit, leaseMs, randomUUID()],
+      [limit, leaseMs, randomUUID(), this.database.replicaId],
     );
     return rows
       .map((r) => ({ ...r, received_at: new Date(r.received_at) }))

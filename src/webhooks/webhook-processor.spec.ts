@@ -128,6 +128,16 @@ describe('WebhookProcessor', () => {
     },
   );
 
+  it('on arrival, a contact event drops the cached contacts and touches nothing else', async () => {
+    const sut = build();
+    const deleted = event('contact.deleted', { before: { uid: 'ctc-gone' }, after: null });
+    await sut.invalidateOnArrival('contact.deleted', deleted.payload!);
+    const message = event('message.received', { body: 'hi' });
+    await sut.invalidateOnArrival('message.received', message.payload!);
+    await sut.invalidateOnArrival('contact.updated', { data: null, metadata: {} });
+    expect(calls).toEqual(['invalidate ctc-gone']);
+  });
+
   it('a message processed after its contact was deleted or merged cannot undo that', async () => {
     const ingestConversations = oneIngested();
     const sut = build(

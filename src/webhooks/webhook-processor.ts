@@ -10,6 +10,7 @@ import {
   type ContactKeying,
   type HandledEventType,
   isHandledEventType,
+  type PodiumEnvelope,
   toAction,
   WebhookPayloadError,
 } from './podium-events';
@@ -47,6 +48,28 @@ export class WebhookProcessor {
     for (const id of contactUids) {
       signal?.throwIfAborted();
       await this.contacts.invalidate(id);
+    }
+  }
+
+  /**
+   * Drops the cached live copies of the contacts a contact event changes, on arrival, before
+   * the delivery is acknowledged: from then on no replica serves the old live fields (the
+   * cache is shared, and so is its guard against a lookup in flight writing one back). The
+   * worker does it again when it processes the event; a payload it cannot read is left to
+   * the worker to dead-letter.
+   */
+  async invalidateOnArrival(type: string, envelope: PodiumEnvelope): Promise<void> {
+    if (!isHandledEventType(type) || !type.startsWith('contact.')) {
+      return;
+    }
+    let action;
+    try {
+      action = toAction(type, envelope.data, new Date(), this.keying);
+    } catch {
+      return;
+    }
+    if (action.kind === 'invalidate' || action.kind === 'delete' || action.kind === 'merge') {
+      await this.invalidateAll(action.contactUids);
     }
   }
 

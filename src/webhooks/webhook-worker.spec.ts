@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError } from '@app/database';
+import { type Database, DatabaseUnavailableError } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 
@@ -116,6 +116,12 @@ describe('WebhookWorker', () => {
       new WebhookMetrics({ registry: new Registry() } as MetricsService),
       strictDouble<ContactTombstones>({ purgeExpired }),
       { webhooks: { deadLetterRetentionHours } } as AppConfig,
+      strictDouble<Database>({
+        whileLeading: async <T>(_name: string, work: () => Promise<T>) => ({
+          ran: true as const,
+          value: await work(),
+        }),
+      }),
     );
   afterEach(() => jest.useRealTimers());
 

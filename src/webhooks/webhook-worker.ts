@@ -1,5 +1,5 @@
 import { DomainError, withDeadline } from '@app/common';
-import { DatabaseUnavailableError } from '@app/database';
+import { Database, DatabaseUnavailableError } from '@app/database';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -42,6 +42,9 @@ export const WORKER = {
   purgeEveryMs: 60 * 60_000,
 } as const;
 
+/** The purge's advisory-lock name: one replica purges at a time. */
+export const WEBHOOK_PURGE_JOB = 'webhook-inbox-purge';
+
 /** An error text safe to store: our own messages only, never an unknown error's (it may quote data). */
 function describe(error: unknown): string {
   if (error instanceof WebhookPayloadError || error instanceof DomainError) {
@@ -75,6 +78,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     private readonly metrics: WebhookMetrics,
     private readonly tombstones: ContactTombstones,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly database: Database,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -154,9 +158,12 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   private async drain(): Promise<void> {
     if (Date.now() - this.lastPurge > WORKER.purgeEveryMs) {
       this.lastPurge = Date.now();
-      await this.inbox.purgeProcessed();
-      await this.inbox.redactDeadLetters(this.config.webhooks.deadLetterRetentionHours);
-      await this.tombstones.purgeExpired();
+      // Every replica drains; the hourly purge runs on whichever gets there first.
+      await this.database.whileLeading(WEBHOOK_PURGE_JOB, async () => {
+        await this.inbox.purgeProcessed();
+        await this.inbox.redactDeadLetters(this.config.webhooks.deadLetterRetentionHours);
+        await this.tombstones.purgeExpired();
+      });
     }
     if (this.inHand.size > 0) {
       // A previous drain failed mid-batch (the database went away): without this its leases

@@ -8,6 +8,7 @@ import { type AppConfig } from '../config/app-config';
 import { type MetricsService } from '../metrics/metrics.service';
 import { type WebhookInbox } from '../relational/webhook-inbox';
 import { WebhookMetrics } from './webhook-metrics';
+import { type WebhookProcessor } from './webhook-processor';
 import { type WebhookWorker } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';
 
@@ -32,18 +33,21 @@ describe('WebhooksController', () => {
   let insert: jest.Mock;
   let kick: jest.Mock;
   let status: jest.Mock;
+  let invalidateOnArrival: jest.Mock;
   let registry: Registry;
 
   const build = (webhookSecret?: string, webhookToleranceMs = 5 * 60_000) => {
     insert = jest.fn();
     kick = jest.fn();
     status = jest.fn();
+    invalidateOnArrival = jest.fn().mockResolvedValue(undefined);
     registry = new Registry();
     return new WebhooksController(
       { webhooks: { secret: webhookSecret, toleranceMs: webhookToleranceMs } } as AppConfig,
       strictDouble<WebhookInbox>({ ready: true, insert }),
       strictDouble<WebhookWorker>({ kick }),
       new WebhookMetrics({ registry } as MetricsService),
+      strictDouble<WebhookProcessor>({ invalidateOnArrival }),
     );
   };
   const reply = () => strictDouble<FastifyReply>({ status });
@@ -123,6 +127,20 @@ describe('WebhooksController', () => {
     );
     expect(status).toHaveBeenCalledWith(202);
     expect(kick).toHaveBeenCalledTimes(1);
+  });
+
+  it('drops the cached contact before it acknowledges a contact event', async () => {
+    const sut = build(SECRET);
+    insert.mockResolvedValue(true);
+    const d = delivery(event('contact.deleted', 'evt-7'));
+    await sut.podium(d.raw, d.timestamp, d.signature, reply());
+    expect(invalidateOnArrival).toHaveBeenCalledWith(
+      'contact.deleted',
+      event('contact.deleted', 'evt-7'),
+    );
+    expect(invalidateOnArrival.mock.invocationCallOrder[0]).toBeLessThan(
+      insert.mock.invocationCallOrder[0],
+    );
   });
 
   it('answers a redelivery 200 as a duplicate without waking the worker', async () => {

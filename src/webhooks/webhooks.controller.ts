@@ -15,6 +15,7 @@ import {
   verifyPodiumSignature,
 } from './podium-signature';
 import { WebhookMetrics } from './webhook-metrics';
+import { WebhookProcessor } from './webhook-processor';
 import { WebhookWorker } from './webhook-worker';
 
 /** A delivery whose signature does not prove it came from Podium (401, nothing stored). */
@@ -34,7 +35,9 @@ export interface WebhookAck {
 
 /**
  * `POST /webhooks/podium`: verify, persist, acknowledge; the work happens in the
- * background worker. The answer costs one HMAC and one INSERT, well inside Podium's 5 s.
+ * background worker. The answer costs one HMAC and one INSERT (and, for a contact event, a
+ * cache invalidation, so no replica serves the old live fields once Podium has our
+ * acknowledgement), well inside Podium's 5 s.
  */
 // No API key: Podium authenticates each delivery with its HMAC signature instead.
 @Public()
@@ -46,6 +49,7 @@ export class WebhooksController {
     private readonly inbox: WebhookInbox,
     private readonly worker: WebhookWorker,
     private readonly metrics: WebhookMetrics,
+    private readonly processor: WebhookProcessor,
   ) {}
 
   @Post('podium')
@@ -94,6 +98,7 @@ export class WebhooksController {
     }
     // A database that is not open yet or unreachable refuses the insert with 503
     // `database_unavailable`, like every other route: not stored, so not acknowledged.
+    await this.processor.invalidateOnArrival(delivery.type, delivery.envelope);
     const inserted = await this.inbox.insert(delivery.eventId, delivery.type, delivery.envelope);
     this.metrics.deliveries.inc({ outcome: inserted ? 'accepted' : 'duplicate' });
     if (!inserted) {

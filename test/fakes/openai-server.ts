@@ -115,6 +115,8 @@ export async function startFakeOpenAi(
     apiKey?: string;
     /** How a text embeds; default {@link fakeEmbedding} (hash noise, no structure). */
     embed?: (text: string, dimension: number) => number[];
+    /** Latency of each embeddings answer, asked per request with its texts; default none. */
+    embedDelayMs?: (texts: readonly string[]) => number;
   } = {},
 ): Promise<FakeOpenAi> {
   const embed = options.embed ?? fakeEmbedding;
@@ -172,6 +174,10 @@ export async function startFakeOpenAi(
     }
     const input = body.input;
     const texts = typeof input === 'string' ? [input] : (input as string[]);
+    const delayMs = Array.isArray(texts) ? (options.embedDelayMs?.(texts) ?? 0) : 0;
+    if (delayMs > 0) {
+      await hold(res, delayMs);
+    }
     if (
       !Array.isArray(texts) ||
       texts.length === 0 ||

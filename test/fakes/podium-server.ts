@@ -98,7 +98,12 @@ export type PodiumScript =
   | { status: 401 }
   | { status: 500 | 502 | 503 }
   | { delayMs: number }
-  | { hang: true };
+  | { hang: true }
+  /**
+   * Looks the contact up on arrival, then sends that answer once `release` resolves: a
+   * lookup in flight while the contact changes (answers what Podium held when it was asked).
+   */
+  | { answerAfter: Promise<void> };
 
 export interface FakePodium {
   /** Value for PODIUM_BASE_URL (`…/v4`). */
@@ -128,6 +133,8 @@ export interface FakePodium {
   /** Every access and refresh token ever issued (to prove none leak anywhere). */
   issuedSecrets(): string[];
   upsert(...contacts: PodiumWireContact[]): void;
+  /** Deletes a contact, as deleting it in Podium would (later lookups get 404). */
+  remove(uid: string): void;
   script(...steps: PodiumScript[]): void;
   /** Every access token issued so far now gets 401 `unauthenticated`. */
   expireAccessTokens(): void;
@@ -195,6 +202,7 @@ export async function startFakePodium(
     contactRequests: [],
     issuedSecrets: () => [...issued],
     upsert: (...list) => list.forEach((c) => contacts.set(c.uid, c)),
+    remove: (uid) => contacts.delete(uid),
     script: (...s) => steps.push(...s),
     expireAccessTokens: () => accessTokens.forEach((_, token) => accessTokens.set(token, 0)),
     close: () => Promise.resolve(),
@@ -260,6 +268,18 @@ export async function startFakePodium(
     const step = steps.shift();
     if (step && 'hang' in step) {
       return hold(res, 3_600_000);
+    }
+    if (step && 'answerAfter' in step) {
+      const snapshot = find(identifier);
+      await Promise.race([step.answerAfter, hold(res, 60_000)]);
+      return snapshot
+        ? send(res, 200, {
+            data: snapshot,
+            metadata: {
+              url: `https://api.podium.com/v4/contacts/${encodeURIComponent(identifier)}`,
+            },
+          })
+        : podiumError(res, 404, 'resource_not_found', 'Contact not found.');
     }
     if (step && 'delayMs' in step) {
       await hold(res, step.delayMs);

@@ -1,6 +1,13 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
 
+import {
+  type Leadership,
+  type LockScope,
+  REPLICA_LOCK_SCOPE,
+  whileLeading,
+  withAdvisoryLocks,
+} from './advisory-locks';
 import { type EngineHealth, EngineRestart } from './engine-restart';
 import { classifyDatabaseError, DatabaseUnavailableError } from './errors';
 import {
@@ -18,8 +25,10 @@ import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/17000
 import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
 import { scalePostings } from './migrations/1700000000008-scale-postings';
 import { largeContactNearest } from './migrations/1700000000009-large-contact-nearest';
+import { webhookLeaseOwner } from './migrations/1700000000010-webhook-lease-owner';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
+import { ReplicaPresence } from './pg/replica-presence';
 import { PgliteClient } from './pglite/pglite.client';
 
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
@@ -75,6 +84,7 @@ const STALL_TIMEOUTS = 4;
 export class Database implements SqlExecutor {
   private readonly logger = new Logger(Database.name);
   private client?: SqlClient;
+  private presence?: ReplicaPresence;
   private opening?: Promise<void>;
   private signalOpen!: () => void;
   private readonly opened = new Promise<void>((resolve) => (this.signalOpen = resolve));
@@ -102,6 +112,14 @@ export class Database implements SqlExecutor {
 
   get isOpen(): boolean {
     return this.client !== undefined;
+  }
+
+  /**
+   * This process's replica id on a Postgres server, held as an advisory lock while it lives
+   * (see {@link ReplicaPresence}); `null` on single-process PGlite.
+   */
+  get replicaId(): number | null {
+    return this.presence?.id ?? null;
   }
 
   /** Which engine serves: `pglite` (embedded) or `postgres` (DATABASE_URL). */
@@ -147,6 +165,19 @@ export class Database implements SqlExecutor {
     return this.requireClient().session(work);
   }
 
+  /**
+   * Runs `work` holding the cross-replica locks of `keys` in `scope` (Postgres advisory
+   * locks; a pass-through on single-process PGlite). See {@link withAdvisoryLocks}.
+   */
+  async withLocks<T>(scope: LockScope, keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    return withAdvisoryLocks(this.requireClient(), scope, keys, work);
+  }
+
+  /** Runs the periodic job `name` unless another replica is running it now. See {@link whileLeading}. */
+  async whileLeading<T>(name: string, work: () => Promise<T>): Promise<Leadership<T>> {
+    return whileLeading(this.requireClient(), name, work);
+  }
+
   /** Readiness: one round trip, bounded so a hung server cannot hang the probe. */
   async check(timeoutMs = 2000): Promise<DatabaseHealth> {
     if (!this.client) {
@@ -190,8 +221,11 @@ export class Database implements SqlExecutor {
     // leave a connection behind this close.
     await this.opening?.catch(() => undefined);
     const client = this.client;
+    const presence = this.presence;
     this.client = undefined;
+    this.presence = undefined;
     this.opening = undefined;
+    await presence?.stop();
     await client?.close();
   }
 
@@ -240,11 +274,16 @@ export class Database implements SqlExecutor {
         dropFullTextColumns,
         scalePostings,
         largeContactNearest,
+        webhookLeaseOwner,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
+    }
+    if (this.options.databaseUrl) {
+      this.presence = new ReplicaPresence(this.options.databaseUrl, REPLICA_LOCK_SCOPE);
+      await this.presence.start();
     }
     this.client = client;
     this.logger.log(

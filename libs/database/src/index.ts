@@ -4,6 +4,7 @@ export {
   type DatabaseOptions,
   DEFAULT_DATABASE_OPTIONS,
 } from './database';
+export { type Leadership, type LockScope, replicaGone } from './advisory-locks';
 export { DatabaseModule } from './database.module';
 export { DatabaseTimeoutError, DatabaseUnavailableError, classifyDatabaseError } from './errors';
 export { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';

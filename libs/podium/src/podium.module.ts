@@ -7,7 +7,11 @@ import { ApiPodiumContacts } from './api/api-podium-contacts';
 import { type ContactCache } from './api/cache/contact-cache';
 import { MemoryContactCache } from './api/cache/memory-contact-cache';
 import { RedisContactCache } from './api/cache/redis-contact-cache';
-import { type PodiumApiOptions, resolvePodiumApiOptions } from './api/podium-api.options';
+import {
+  invalidationGuardMs,
+  type PodiumApiOptions,
+  resolvePodiumApiOptions,
+} from './api/podium-api.options';
 import { DatabaseRefreshTokenStore, parseTokenEncryptionKey } from './api/refresh-token-store';
 import { PODIUM_CONTACTS, type PodiumContacts } from './interfaces/podium-contacts.interface';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
@@ -72,9 +76,12 @@ async function createContactCache(
   }
   const redis = connection?.client;
   if (!connection || !redis) {
-    return new MemoryContactCache({ maxEntries: options.cacheMaxEntries });
+    return new MemoryContactCache({
+      maxEntries: options.cacheMaxEntries,
+      guardMs: invalidationGuardMs(options),
+    });
   }
-  const cache = new RedisContactCache(redis);
+  const cache = new RedisContactCache(redis, invalidationGuardMs(options));
   if (!(await connection.waitUntilReady(REDIS_BOOT_WAIT_MS))) {
     // The URL may hold a password: log the error name only.
     new Logger('PodiumModule').warn(

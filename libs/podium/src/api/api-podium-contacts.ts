@@ -15,7 +15,6 @@ import {
   ConsecutiveBreaker,
   handleWhen,
 } from 'cockatiel';
-import { LRUCache } from 'lru-cache';
 
 import {
   type ContactLookup,
@@ -79,8 +78,6 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
   private readonly breaker: CircuitBreakerPolicy;
   private readonly cache?: ContactCache;
   private readonly now: () => number;
-  /** When each identifier was last invalidated, so a lookup already in flight is not cached. */
-  private readonly invalidatedAt: LRUCache<string, number>;
   /** Podium's 429 asked us not to call before this time. */
   private notBefore = 0;
   /** The API refused a valid-looking token (403, or 401 twice) since the last success. */
@@ -115,25 +112,16 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
       ),
     );
     this.breaker.onReset(() => this.logger.log('Podium answered a probe; live lookups resume'));
-    this.invalidatedAt = new LRUCache<string, number>({
-      max: options.cacheMaxEntries,
-      // Keyed by webhook-supplied ids: bounded in bytes too (~100 bytes an entry).
-      ...byteBound<number>(options.cacheMaxEntries * 256, () => NUMBER_BYTES),
-      // Longer than any lookup can take (a few request ceilings), so none outlives its record.
-      ttl: 4 * options.requestTimeoutMs + options.maxRetryWaitMs,
-    });
   }
 
   async getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup> {
     // Out of time before anything was sent: not a Podium failure, and not a breaker probe.
     signal?.throwIfAborted();
-    if (this.cache) {
-      const cached = await untilAborted(this.cache.get(contactUid), signal);
-      if (cached) {
-        return cached;
-      }
+    // The read's stamp guards the write-back: see remember().
+    const read = this.cache ? await untilAborted(this.cache.read(contactUid), signal) : {};
+    if (read.lookup) {
+      return read.lookup;
     }
-    const startedAt = this.now();
     let fetched: Fetched;
     try {
       fetched = await this.throughBreaker(() => this.fetch(contactUid, signal));
@@ -144,7 +132,7 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
       throw error;
     }
     this.apiAuthRejected = false;
-    this.remember(contactUid, fetched, startedAt);
+    this.remember(contactUid, fetched, read.stamp);
     return fetched.lookup;
   }
 
@@ -154,7 +142,6 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
    * mark a `contact.deleted` webhook done while the shared cache keeps serving the contact.
    */
   async invalidate(contactUid: string): Promise<void> {
-    this.invalidatedAt.set(contactUid, this.now());
     try {
       await this.cache?.invalidate(contactUid);
     } catch (error) {
@@ -300,15 +287,13 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     }
   }
 
-  /** Caches the answer unless the contact was invalidated while it was being fetched. */
-  private remember(contactUid: string, fetched: Fetched, startedAt: number): void {
-    if (!this.cache) {
-      return;
-    }
-    const stale = [contactUid, ...fetched.aliases].some(
-      (id) => (this.invalidatedAt.get(id) ?? -Infinity) >= startedAt,
-    );
-    if (stale) {
+  /**
+   * Caches the answer unless the contact (by any of its identifiers) was invalidated while it
+   * was being fetched, on this replica or, with a shared cache, any other: the cache refuses
+   * a write whose stamp predates an invalidation. No stamp (the read failed): not cached.
+   */
+  private remember(contactUid: string, fetched: Fetched, stamp: number | undefined): void {
+    if (!this.cache || stamp === undefined) {
       return;
     }
     const ttlMs =
@@ -316,6 +301,8 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
         ? this.options.cacheTtlMs
         : Math.min(this.options.cacheTtlMs, this.options.notFoundTtlMs);
     // Not awaited: the caller has its answer; a failed write is only a later miss.
-    this.cache.set(contactUid, fetched.lookup, ttlMs, fetched.aliases).catch(() => undefined);
+    this.cache
+      .set(contactUid, fetched.lookup, ttlMs, fetched.aliases, stamp)
+      .catch(() => undefined);
   }
 }

@@ -88,3 +88,11 @@ export function resolvePodiumApiOptions(
     cacheMaxEntries: options.cacheMaxEntries ?? d.cacheMaxEntries,
   };
 }
+
+/**
+ * How long the contact cache remembers an invalidation for its write-back guard: longer than
+ * any lookup can take (a few request ceilings and a 429 wait), so none outlives its record.
+ */
+export function invalidationGuardMs(options: ResolvedPodiumApiOptions): number {
+  return 4 * options.requestTimeoutMs + options.maxRetryWaitMs;
+}

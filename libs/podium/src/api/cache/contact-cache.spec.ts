@@ -5,7 +5,12 @@ import { startRedis, type TestRedis } from '../../../../../test/support/redis';
 import { type ContactLookup, type LiveContact } from '../../interfaces/podium-contacts.interface';
 import { type ContactCache } from './contact-cache';
 import { MemoryContactCache } from './memory-contact-cache';
-import { ALIAS_KEY_PREFIX, CONTACT_KEY_PREFIX, RedisContactCache } from './redis-contact-cache';
+import {
+  ALIAS_KEY_PREFIX,
+  CONTACT_KEY_PREFIX,
+  INVALIDATED_KEY_PREFIX,
+  RedisContactCache,
+} from './redis-contact-cache';
 
 const FOUND: ContactLookup = {
   status: 'found',
@@ -56,6 +61,22 @@ function behavesLikeAContactCache(
     await sut.set('b@example.com', { status: 'not_found' }, 10_000, []);
     await sut.invalidate('uid-a');
     await expect(sut.get('b@example.com')).resolves.toEqual({ status: 'not_found' });
+  });
+
+  it('refuses to write back a lookup read before an invalidation of it or an alias', async () => {
+    const before = await sut.read('pat@example.com');
+    expect(before.lookup).toBeUndefined();
+    await sut.invalidate('uid-1'); // e.g. contact.deleted while the lookup was in flight
+    await expect(sut.set('pat@example.com', FOUND, 10_000, ['uid-1'], before.stamp)).resolves.toBe(
+      false,
+    );
+    await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
+
+    const after = await sut.read('pat@example.com');
+    await expect(sut.set('pat@example.com', FOUND, 10_000, ['uid-1'], after.stamp)).resolves.toBe(
+      true,
+    );
+    await expect(sut.read('pat@example.com')).resolves.toMatchObject({ lookup: FOUND });
   });
 }
 
@@ -131,6 +152,18 @@ describe('RedisContactCache (real redis-server)', () => {
       () => Promise.resolve(connected()),
       (ms) => new Promise((r) => setTimeout(r, ms)),
     );
+  });
+
+  it('shares the write-back guard: an invalidation on one replica stops another’s write-back', async () => {
+    const replicaA = connected();
+    const replicaB = new RedisContactCache(raw); // another process's client, same server
+    const missed = await replicaB.read('pat@example.com');
+    await replicaA.invalidate('pat@example.com');
+    await expect(
+      replicaB.set('pat@example.com', FOUND, 10_000, ['uid-1'], missed.stamp),
+    ).resolves.toBe(false);
+    await expect(replicaA.get('pat@example.com')).resolves.toBeUndefined();
+    expect(await raw.pttl(`${INVALIDATED_KEY_PREFIX}pat@example.com`)).toBeGreaterThan(0);
   });
 
   it('stores the lookup as JSON with a TTL, and aliases as sets', async () => {

@@ -2,7 +2,7 @@ import { byteBound, jsonBytes, stringsBytes } from '@app/common';
 import { LRUCache, type Perf } from 'lru-cache';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
-import { type ContactCache } from './contact-cache';
+import { type CacheRead, type ContactCache, DEFAULT_INVALIDATION_GUARD_MS } from './contact-cache';
 
 /** Room in the alias index per cached contact (uid, phones, emails, conversations). */
 const ALIASES_PER_ENTRY = 8;
@@ -17,6 +17,8 @@ const BYTES_PER_ALIAS = 512;
 /** Options for {@link MemoryContactCache}. */
 export interface MemoryContactCacheOptions {
   maxEntries: number;
+  /** How long an invalidation is remembered for {@link ContactCache.set}'s guard: longer than any lookup. */
+  guardMs?: number;
   /** Clock for TTL checks; tests inject a fake one. */
   perf?: Perf;
 }
@@ -28,6 +30,9 @@ export interface MemoryContactCacheOptions {
 export class MemoryContactCache implements ContactCache {
   private readonly entries: LRUCache<string, ContactLookup>;
   private readonly aliases: LRUCache<string, string[]>;
+  /** Identifier → the invalidation count when it was last invalidated. */
+  private readonly invalidated: LRUCache<string, number>;
+  private invalidations = 0;
 
   constructor(options: MemoryContactCacheOptions) {
     const common = {
@@ -56,13 +61,34 @@ export class MemoryContactCache implements ContactCache {
         }
       },
     });
+    this.invalidated = new LRUCache<string, number>({
+      ...common,
+      max: options.maxEntries * ALIASES_PER_ENTRY,
+      ttl: options.guardMs ?? DEFAULT_INVALIDATION_GUARD_MS,
+    });
   }
 
   get(key: string): Promise<ContactLookup | undefined> {
     return Promise.resolve(this.entries.get(key));
   }
 
-  set(key: string, lookup: ContactLookup, ttlMs: number, aliases: string[]): Promise<void> {
+  read(key: string): Promise<CacheRead> {
+    return Promise.resolve({ lookup: this.entries.get(key), stamp: this.invalidations });
+  }
+
+  set(
+    key: string,
+    lookup: ContactLookup,
+    ttlMs: number,
+    aliases: string[],
+    stamp?: number,
+  ): Promise<boolean> {
+    if (
+      stamp !== undefined &&
+      [key, ...aliases].some((id) => (this.invalidated.get(id) ?? -Infinity) > stamp)
+    ) {
+      return Promise.resolve(false);
+    }
     this.entries.set(key, lookup, { ttl: ttlMs });
     for (const alias of aliases) {
       if (alias !== key) {
@@ -70,10 +96,11 @@ export class MemoryContactCache implements ContactCache {
         this.aliases.set(alias, keys.includes(key) ? keys : [...keys, key], { ttl: ttlMs });
       }
     }
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 
   invalidate(identifier: string): Promise<void> {
+    this.invalidated.set(identifier, ++this.invalidations);
     for (const key of this.aliases.get(identifier) ?? []) {
       this.entries.delete(key);
     }
@@ -83,6 +110,7 @@ export class MemoryContactCache implements ContactCache {
   }
 
   close(): Promise<void> {
+    this.invalidated.clear();
     this.entries.clear();
     this.aliases.clear();
     return Promise.resolve();

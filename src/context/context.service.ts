@@ -18,6 +18,7 @@ import {
 } from '../retrieval/hybrid-search.service';
 import { AdmissionGate } from './admission-gate';
 import { type ContextBundle, type ContextRequestDto, type HistoricalExcerpt } from './context.dto';
+import * as spans from './context-spans';
 import { toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
 
@@ -111,13 +112,17 @@ export class ContextService implements OnModuleDestroy {
     const left = () => Math.max(0, deadline - performance.now());
     const stages: Record<string, number> = { ...before };
 
-    const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
-      // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
-      this.coalescer.feed(
-        request.call_id &&
-          `${request.location_uid ?? tenant.scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
-        request.transcript,
-      ),
+    const coalesced = await spans.stageWithDeadline(
+      'context.coalesce',
+      Math.min(COALESCE_MAX_MS, left()),
+      () =>
+        // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
+        this.coalescer.feed(
+          request.call_id &&
+            `${request.location_uid ?? tenant.scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
+          request.transcript,
+        ),
+      spans.coalesceAttributes,
     );
     stages.coalesce_ms = round(coalesced.ms);
     const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
@@ -129,8 +134,11 @@ export class ContextService implements OnModuleDestroy {
       ...(tenant.locations ? { location_uids: tenant.locations } : {}),
     };
     const live: Promise<DeadlineResult<ContactLookup> | undefined> = request.contact_uid
-      ? withDeadline(left(), (signal) =>
-          this.podium.getContact(request.contact_uid as string, signal),
+      ? spans.stageWithDeadline(
+          'context.live_lookup',
+          left(),
+          (signal) => this.podium.getContact(request.contact_uid as string, signal),
+          spans.liveAttributes,
         )
       : Promise.resolve(undefined);
     const retrieval = this.retrieve(query, filter, request, left, stages);
@@ -145,10 +153,18 @@ export class ContextService implements OnModuleDestroy {
 
     const contact = toBundleContact(liveOutcome);
     const redactStart = performance.now();
-    const { excerpts: redacted, counts } = this.redaction.redactBundle(ranked.excerpts);
+    const { excerpts: redacted, counts } = spans.stage(
+      'context.redact',
+      () => this.redaction.redactBundle(ranked.excerpts),
+      spans.redactAttributes,
+    );
     stages.redact_ms = round(performance.now() - redactStart);
     const budgetStart = performance.now();
-    const budget = this.prompt.enforceBudget(redacted, request.max_tokens ?? defaults.maxTokens);
+    const budget = spans.stage(
+      'context.budget',
+      () => this.prompt.enforceBudget(redacted, request.max_tokens ?? defaults.maxTokens),
+      spans.budgetAttributes,
+    );
     stages.budget_ms = round(performance.now() - budgetStart);
 
     const liveMissed = liveOutcome !== undefined && liveOutcome.status !== 'ok';
@@ -242,8 +258,11 @@ export class ContextService implements OnModuleDestroy {
     if (candidates.length === 0) {
       return { excerpts: [], reranked: false, missed: false };
     }
-    const scored = await withDeadline(left(), (signal) =>
-      this.reranker.score(query, candidates, signal),
+    const scored = await spans.stageWithDeadline(
+      'context.rerank',
+      left(),
+      (signal) => this.reranker.score(query, candidates, signal),
+      (result) => spans.rerankAttributes(result, candidates.length, this.reranker.name),
     );
     stages.rerank_ms = round(scored.ms);
     // A reranker that returns the wrong count or non-finite scores is treated as failed.

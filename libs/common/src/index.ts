@@ -5,3 +5,4 @@ export * from './lexical-terms';
 export * from './root-module';
 export * from './startup-retry';
 export * from './cooperative';
+export * from './tracing';

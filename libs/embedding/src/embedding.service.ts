@@ -1,4 +1,4 @@
-import { DependencyError, InvalidInputError } from '@app/common';
+import { DependencyError, inSpan, InvalidInputError, recordingSpan } from '@app/common';
 import {
   Inject,
   Injectable,
@@ -83,7 +83,15 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     if (texts.some((t) => t.trim().length === 0)) {
       throw new InvalidInputError('empty_text', 'Cannot embed an empty text.');
     }
-    return this.provider.embedBatch(texts, signal, 'bulk');
+    return inSpan(
+      'embedding.documents',
+      () => this.provider.embedBatch(texts, signal, 'bulk'),
+      () => ({
+        'embedding.texts': texts.length,
+        'embedding.provider': this.modelInfo?.provider ?? 'loading',
+      }),
+      { requireParent: true },
+    );
   }
 
   /** Embeds one query, served from the LRU cache when the same text was seen recently. */
@@ -92,12 +100,23 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     if (key.length === 0) {
       throw new InvalidInputError('empty_text', 'Cannot embed an empty query.');
     }
-    const cached = this.queryCache?.get(key);
-    if (cached) {
-      return cached;
-    }
-    const [vector] = await this.provider.embedBatch([key], signal, 'query');
-    this.queryCache?.set(key, vector);
-    return vector;
+    return inSpan(
+      'embedding.query',
+      async () => {
+        const cached = this.queryCache?.get(key);
+        recordingSpan()?.setAttributes({
+          'embedding.cache_hit': cached !== undefined,
+          'embedding.provider': this.modelInfo?.provider ?? 'loading',
+        });
+        if (cached) {
+          return cached;
+        }
+        const [vector] = await this.provider.embedBatch([key], signal, 'query');
+        this.queryCache?.set(key, vector);
+        return vector;
+      },
+      undefined,
+      { requireParent: true },
+    );
   }
 }

@@ -207,7 +207,7 @@ describe('OpenTelemetry traces (OTLP/HTTP to a loopback collector)', () => {
     expect(collector.bodies.flatMap(leaked)).toEqual([]);
   });
 
-  it("puts the trace id on every log line of the request, and no PII on any line", () => {
+  it('puts the trace id on every log line of the request, and no PII on any line', () => {
     const lines = server.stdout.map((line) => JSON.parse(line) as Record<string, unknown>);
     const ofRequest = lines.filter((line) => line.request_id === contextRequestId);
     expect(ofRequest.length).toBeGreaterThan(0);

@@ -31,6 +31,7 @@ const DATABASE_SUITES = [
   'podium-webhooks',
   'webhook-state',
   'conversation-memory',
+  'tracing',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

@@ -27,6 +27,8 @@ import { IngestModule } from './ingest/ingest.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
+import { traceIds } from './tracing/trace-ids';
+import { TracingModule } from './tracing/tracing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
 
@@ -52,6 +54,8 @@ export class AppModule {
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             customProps: (req) => ({ request_id: (req as { id?: string }).id }),
+            // trace_id and span_id on every line logged inside a trace (none with tracing off).
+            mixin: traceIds,
             autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
           },
         }),
@@ -82,6 +86,7 @@ export class AppModule {
         WebhooksModule,
         AdaptersModule,
         WidgetModule,
+        TracingModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

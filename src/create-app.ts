@@ -11,6 +11,7 @@ import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
+import { traceIds } from './tracing/trace-ids';
 
 /** Default JSON body limit; the ingest module raises it for its routes. */
 const BODY_LIMIT = 1024 * 1024;
@@ -53,6 +54,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
+  const config = app.get<AppConfig>(APP_CONFIG);
 
   const fastify = app.getHttpAdapter().getInstance();
   // The first hook of every request: deadlines (/context) count from here, not from the
@@ -101,6 +103,16 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     void reply.header('x-request-id', request.id);
     done();
   });
+  if (config.telemetry.enabled) {
+    // The trace this request belongs to (the caller's, when it sent a `traceparent`).
+    fastify.addHook('onRequest', (_request, reply, done) => {
+      const { trace_id } = traceIds();
+      if (trace_id) {
+        void reply.header('x-trace-id', trace_id);
+      }
+      done();
+    });
+  }
   // Absurdly nested JSON parses fine but overflows class-transformer's recursion (a 500).
   fastify.addHook('preValidation', (request, _reply, done) => {
     done(
@@ -109,13 +121,12 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
         : undefined,
     );
   });
-  const config = app.get<AppConfig>(APP_CONFIG);
   if (config.security.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.security.corsOrigins.includes('*') ? true : config.security.corsOrigins,
       methods: ['GET', 'POST', 'OPTIONS'],
       allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-request-id'],
-      exposedHeaders: ['x-request-id', 'retry-after'],
+      exposedHeaders: ['x-request-id', 'x-trace-id', 'retry-after'],
       maxAge: 600,
     });
   }

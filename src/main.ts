@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+// First: the traced libraries must be patched before anything loads them (tracing/tracing.ts).
+import './tracing/preload';
 
 import { Logger } from '@nestjs/common';
 
 import { ConfigModule } from './config/config.module';
 import { InvalidEnvironmentError } from './config/load-config';
 import { createApp } from './create-app';
+import { startTracing } from './tracing/tracing';
 
 async function main(): Promise<void> {
   let config;
@@ -18,6 +21,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  startTracing(config.telemetry);
   const app = await createApp(config);
   if (config.security.apiKeys.length === 0) {
     // Refused at boot when NODE_ENV=production; elsewhere, say it once and loudly.

@@ -1,4 +1,4 @@
-import { DomainError, InvalidInputError } from '@app/common';
+import { DomainError, inSpan, InvalidInputError } from '@app/common';
 import { type GenerationRequest, LlmService } from '@app/llm';
 import { TokenCounter } from '@app/prompt';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -7,6 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type ChatRequestDto } from './chat.dto';
 import { type ChatEvent, type Citation, OUT_OF_SCOPE_TEXT } from './chat-events';
 import { conversation, systemPrompt, userPrompt } from './chat-prompt';
+import { GenerationSpan, retrievalAttributes } from './chat-spans';
 import { KbRetrievalService } from './kb-retrieval.service';
 
 /** Shorter questions carry too little to retrieve on (`query_too_short`). */
@@ -61,7 +62,11 @@ export class ChatService {
         `The query must have at least ${MIN_QUERY_CHARS} characters.`,
       );
     }
-    const kb = await this.retrieval.retrieve(query, body.userId, signal);
+    const kb = await inSpan(
+      'chat.retrieval',
+      () => this.retrieval.retrieve(query, body.userId, signal),
+      retrievalAttributes,
+    );
     if (kb.merged.length === 0) {
       return { kind: 'out_of_scope' };
     }
@@ -83,10 +88,24 @@ export class ChatService {
       yield* this.outOfScope();
       return;
     }
+    const span = new GenerationSpan(this.tokens, prepared.request);
+    try {
+      yield* this.generate(prepared, signal, span);
+    } finally {
+      span.end(); // however the stream ended, the consumer stopping early included
+    }
+  }
+
+  private async *generate(
+    prepared: Extract<PreparedAnswer, { kind: 'generate' }>,
+    signal: AbortSignal,
+    span: GenerationSpan,
+  ): AsyncGenerator<ChatEvent> {
     let held = '';
     let streaming = false;
     try {
       for await (const delta of this.llm.stream(prepared.request, signal)) {
+        span.delta(delta);
         if (signal.aborted) {
           return;
         }
@@ -105,6 +124,7 @@ export class ChatService {
         return;
       }
       const known = error instanceof DomainError;
+      span.settle('failed', known ? error.code : (error as Error).name);
       this.logger.warn(`answer generation failed: ${known ? error.code : (error as Error).name}`);
       yield {
         type: 'error',
@@ -117,6 +137,7 @@ export class ChatService {
     if (signal.aborted) {
       return;
     }
+    span.settle(streaming ? 'answered' : 'out_of_scope');
     if (!streaming) {
       // Too short, or the model's own "not covered" reply: either way, no grounded answer.
       yield* this.outOfScope();

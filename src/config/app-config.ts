@@ -108,6 +108,15 @@ export interface AppConfig {
     vapiSecret?: string;
   };
   seedDemoData: boolean;
+  /**
+   * OpenTelemetry traces (`src/tracing/`). The SDK reads its standard `OTEL_*` variables
+   * itself; this says whether to start it at all and under which service name.
+   */
+  telemetry: {
+    /** An OTLP endpoint (or the console exporter) is set and the SDK is not disabled. */
+    enabled: boolean;
+    serviceName: string;
+  };
 }
 
 export const APP_CONFIG = 'APP_CONFIG';

@@ -8,6 +8,7 @@ import { PodiumEnv } from './env/podium.env';
 import { SecurityEnv } from './env/security.env';
 import { ServerEnv } from './env/server.env';
 import { StorageEnv } from './env/storage.env';
+import { TelemetryEnv } from './env/telemetry.env';
 
 export { CHAT_AUTH_MODES } from './env/security.env';
 export { LOG_LEVELS, NODE_ENVS } from './env/server.env';
@@ -27,4 +28,5 @@ export class EnvSchema extends IntersectionType(
   ChatEnv,
   SecurityEnv,
   AdaptersEnv,
+  TelemetryEnv,
 ) {}

@@ -86,6 +86,16 @@ function crossFieldProblems(env: EnvSchema): string[] {
   return problems;
 }
 
+/** Off unless configured: an exporter with somewhere to send to, and no kill switch. */
+function tracingEnabled(env: EnvSchema): boolean {
+  const exporter = env.OTEL_TRACES_EXPORTER ?? 'otlp';
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return (
+    env.OTEL_SDK_DISABLED !== true &&
+    (exporter === 'console' || (exporter === 'otlp' && endpoint !== undefined))
+  );
+}
+
 /**
  * Validates `raw` (the environment over `.env`, read by `ConfigModule.load`) and maps it into
  * the typed config.
@@ -226,6 +236,10 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     adapters: { vapiSecret: env.VAPI_SECRET },
     // Demo data belongs in the embedded store only, unless explicitly asked for; never in
     // production unless the demo set is allowed there.
+    telemetry: {
+      enabled: tracingEnabled(env),
+      serviceName: env.OTEL_SERVICE_NAME ?? 'context-bridge',
+    },
     seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
   };
 }

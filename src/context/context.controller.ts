@@ -1,3 +1,4 @@
+import { inSpan } from '@app/common';
 import { type BuiltPrompt } from '@app/prompt';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -8,6 +9,7 @@ import { ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './cont
 import { ContextService } from './context.service';
 import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
 import { ContextPromptService } from './context-prompt.service';
+import { bundleAttributes } from './context-spans';
 
 @ApiTags('context bridge')
 @Controller('context')
@@ -31,7 +33,11 @@ export class ContextController {
     @ArrivedAt() arrivedAt: number,
     @CallerScope() scope?: LocationScope,
   ): Promise<ContextBundle> {
-    return this.context.build(body, scope, arrivedAt);
+    return inSpan(
+      'context.build',
+      () => this.context.build(body, scope, arrivedAt),
+      bundleAttributes,
+    );
   }
 
   /** The spec's `transcript_to_llm`. */

@@ -12,6 +12,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { type HybridPool, HybridSearchService } from '../retrieval/hybrid-search.service';
 import { AdmissionGate } from './admission-gate';
 import { type ContextBundle, type ContextRequestDto } from './context.dto';
+import * as spans from './context-spans';
 import { EvidenceAssembler, type ScoredCandidate, scoredPool } from './evidence/evidence-assembler';
 import { toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
@@ -105,13 +106,17 @@ export class ContextService implements OnModuleDestroy {
     const left = () => Math.max(0, deadline - performance.now());
     const stages: Record<string, number> = { ...before };
 
-    const coalesced = await withDeadline(Math.min(COALESCE_MAX_MS, left()), () =>
-      // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
-      this.coalescer.feed(
-        request.call_id &&
-          `${request.location_uid ?? tenant.scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
-        request.transcript,
-      ),
+    const coalesced = await spans.stageWithDeadline(
+      'context.coalesce',
+      Math.min(COALESCE_MAX_MS, left()),
+      () =>
+        // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
+        this.coalescer.feed(
+          request.call_id &&
+            `${request.location_uid ?? tenant.scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
+          request.transcript,
+        ),
+      spans.coalesceAttributes,
     );
     stages.coalesce_ms = round(coalesced.ms);
     const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
@@ -123,8 +128,11 @@ export class ContextService implements OnModuleDestroy {
       ...(tenant.locations ? { location_uids: tenant.locations } : {}),
     };
     const live: Promise<DeadlineResult<ContactLookup> | undefined> = request.contact_uid
-      ? withDeadline(left(), (signal) =>
-          this.podium.getContact(request.contact_uid as string, signal),
+      ? spans.stageWithDeadline(
+          'context.live_lookup',
+          left(),
+          (signal) => this.podium.getContact(request.contact_uid as string, signal),
+          spans.liveAttributes,
         )
       : Promise.resolve(undefined);
     const retrieval = this.retrieve(query, filter, request, left, stages);
@@ -138,11 +146,16 @@ export class ContextService implements OnModuleDestroy {
     const liveOutcome = answer && scopeLive(answer, tenant.scope);
 
     const contact = toBundleContact(liveOutcome);
-    const assembled = this.evidence.assemble(
-      query,
-      ranked.pool,
-      this.evidence.limits(request.final_k),
-      request.max_tokens ?? defaults.maxTokens,
+    const assembled = spans.stage(
+      'context.evidence',
+      () =>
+        this.evidence.assemble(
+          query,
+          ranked.pool,
+          this.evidence.limits(request.final_k),
+          request.max_tokens ?? defaults.maxTokens,
+        ),
+      spans.evidenceAttributes,
     );
     Object.assign(stages, assembled.timings);
 
@@ -237,8 +250,11 @@ export class ContextService implements OnModuleDestroy {
     if (candidates.length === 0) {
       return { pool: [], reranked: false, missed: false };
     }
-    const scored = await withDeadline(left(), (signal) =>
-      this.reranker.score(query, candidates, signal),
+    const scored = await spans.stageWithDeadline(
+      'context.rerank',
+      left(),
+      (signal) => this.reranker.score(query, candidates, signal),
+      (result) => spans.rerankAttributes(result, candidates.length, this.reranker.name),
     );
     stages.rerank_ms = round(scored.ms);
     // A reranker that returns the wrong count or non-finite scores is treated as failed.

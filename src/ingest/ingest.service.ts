@@ -1,4 +1,4 @@
-import { contentHash, Cooperative, uuidFromHash } from '@app/common';
+import { contentHash, Cooperative, inSpan, uuidFromHash } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { RedactionService } from '@app/redaction';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -17,6 +17,14 @@ import {
 } from './ingest.dto';
 import { type IngestBody, recordsFromBody, validateRecords } from './record-validation';
 import { chunkText } from './text-chunker';
+
+/** The counts of an ingest request, as span attributes. */
+const reportAttributes = (report: IngestReport) => ({
+  'ingest.received': report.received,
+  'ingest.inserted': report.inserted,
+  'ingest.skipped': report.skipped,
+  'ingest.failed': report.failed.length,
+});
 
 /** Called after each stored batch, for the CLI's progress bar. */
 export type ProgressListener = (done: number, total: number) => void;
@@ -43,16 +51,28 @@ export class IngestService {
    * send only records carrying one of its locations, else 403 and nothing is stored.
    */
   async ingestConversationsBody(input: IngestBody, scope: LocationScope): Promise<IngestReport> {
-    const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
-    assertRecordsInScope(scope, records);
-    return this.ingestConversations(records, failed);
+    return inSpan(
+      'ingest.conversations',
+      () => {
+        const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
+        assertRecordsInScope(scope, records);
+        return this.ingestConversations(records, failed);
+      },
+      reportAttributes,
+    );
   }
 
   /** A `POST /ingest/kb` body: the knowledge base is shared, so a bound key gets 403 first. */
   async ingestKbBody(input: IngestBody, scope: LocationScope): Promise<IngestReport> {
     assertUnbound(scope, 'the shared knowledge base');
-    const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
-    return this.ingestKb(records, failed);
+    return inSpan(
+      'ingest.kb',
+      () => {
+        const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
+        return this.ingestKb(records, failed);
+      },
+      reportAttributes,
+    );
   }
 
   async ingestConversations(

@@ -155,6 +155,20 @@ export class WebhookInbox {
     );
   }
 
+  /**
+   * Events accepted and not yet settled (processed or dead-lettered), and the age in seconds
+   * of the oldest of them (0 when none). Reads only the partial index of pending rows, so
+   * its cost follows the backlog, not the table.
+   */
+  async backlog(): Promise<{ events: number; oldestSeconds: number }> {
+    const [row] = await this.database.query<{ events: number; oldest: number | null }>(
+      `SELECT count(*)::int AS events,
+         EXTRACT(EPOCH FROM now() - min(received_at))::float8 AS oldest
+       FROM ${TABLE} WHERE processed_at IS NULL AND failed_at IS NULL`,
+    );
+    return { events: Number(row?.events ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+  }
+
   /** Forgets processed events older than the retention; returns how many. */
   async purgeProcessed(): Promise<number> {
     return this.database.execute(

@@ -1,3 +1,4 @@
+import { inSpan } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 import { type RerankCandidate } from '@app/rerank';
 import {
@@ -44,14 +45,27 @@ export class HybridSearchService {
     const t0 = performance.now();
     const embedding = await this.embedding.embedQuery(query, signal);
     const t1 = performance.now();
-    const { dense, lexical } = await this.store.hybridSearch('conversations', {
-      embedding,
-      text: query,
-      topK: poolK,
-      filter,
-      // The deadline's abort stops the statement in the database, not just our wait for it.
-      signal,
-    });
+    // Dense and lexical lists come from one statement: one span, both counts. The deadline's
+    // abort stops the statement in the database, not just our wait for it.
+    const { dense, lexical } = await inSpan(
+      'retrieval.hybrid_search',
+      () =>
+        this.store.hybridSearch('conversations', {
+          embedding,
+          text: query,
+          topK: poolK,
+          filter,
+          signal,
+        }),
+      (lists) => ({
+        'retrieval.pool_k': poolK,
+        'retrieval.dense_hits': lists.dense.length,
+        'retrieval.lexical_hits': lists.lexical.length,
+        'retrieval.top_cosine': lists.dense[0]?.score ?? 0,
+        'retrieval.contact_filter': filter.contact_uid !== undefined,
+        'retrieval.location_filter': filter.location_uids !== undefined,
+      }),
+    );
     return {
       candidates: mergeByRank(dense, lexical).slice(0, poolK),
       timings: { embed_ms: t1 - t0, search_ms: performance.now() - t1 },

@@ -1,4 +1,4 @@
-import { DomainError, withDeadline } from '@app/common';
+import { DomainError, inSpan, recordingSpan, withDeadline } from '@app/common';
 import { Database, DatabaseUnavailableError } from '@app/database';
 import {
   type BeforeApplicationShutdown,
@@ -186,10 +186,23 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private async handle(event: ClaimedEvent): Promise<void> {
+  /** Each event is a trace of its own: it runs long after the delivery's request ended. */
+  private handle(event: ClaimedEvent): Promise<void> {
+    return inSpan('webhook.process', () => this.process(event), undefined, {
+      root: true,
+      attributes: {
+        'webhook.event_type': event.type,
+        'webhook.attempt': event.attempts,
+        'webhook.lag_ms': Date.now() - event.received_at.getTime(),
+      },
+    });
+  }
+
+  private async process(event: ClaimedEvent): Promise<void> {
     if (!(await this.inbox.renew(event, WORKER.leaseMs))) {
       // Its lease ran out while it waited in the batch and another replica has it now.
       this.inHand.delete(event.event_id);
+      recordingSpan()?.setAttribute('webhook.outcome', 'lease_lost');
       return;
     }
     // The signal aborts at the deadline, so a timed-out event stops instead of running on
@@ -205,6 +218,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       await this.inbox.markProcessed(event);
       this.inHand.delete(event.event_id);
       this.metrics.events.inc({ type, outcome: result.value.outcome });
+      recordingSpan()?.setAttribute('webhook.outcome', result.value.outcome);
       this.metrics.lag.observe((Date.now() - event.received_at.getTime()) / 1000);
       return;
     }
@@ -216,6 +230,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
     if (permanent || event.attempts >= WORKER.maxAttempts) {
       await this.inbox.markFailed(event, reason, this.config.webhooks.deadLetterRetentionHours > 0);
       this.metrics.events.inc({ type, outcome: 'dead' });
+      recordingSpan()?.setAttribute('webhook.outcome', 'dead');
       // Ids and types only: payloads hold customer text.
       this.logger.error(
         `webhook event ${event.event_id} (${type}) dead-lettered after ${event.attempts} attempt(s): ${reason}`,
@@ -224,6 +239,7 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       const delay = WORKER.backoffMs[Math.min(event.attempts, WORKER.backoffMs.length) - 1];
       await this.inbox.scheduleRetry(event, reason, delay);
       this.metrics.events.inc({ type, outcome: 'retried' });
+      recordingSpan()?.setAttribute('webhook.outcome', 'retried');
       this.logger.warn(
         `webhook event ${event.event_id} (${type}) failed attempt ${event.attempts}, retry in ${delay} ms: ${reason}`,
       );

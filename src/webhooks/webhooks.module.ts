@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { RelationalModule } from '../relational/relational.module';
+import { WebhookBacklogMetrics } from './webhook-backlog-metrics';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookProcessor } from './webhook-processor';
 import { WebhookWorker } from './webhook-worker';
@@ -15,7 +16,7 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [IngestModule, ConversationsModule, RelationalModule],
   controllers: [WebhooksController],
-  providers: [WebhookMetrics, WebhookProcessor, WebhookWorker],
+  providers: [WebhookMetrics, WebhookBacklogMetrics, WebhookProcessor, WebhookWorker],
   exports: [WebhookWorker],
 })
 export class WebhooksModule {}

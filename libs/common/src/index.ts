@@ -7,3 +7,4 @@ export * from './lexical-terms';
 export * from './root-module';
 export * from './startup-retry';
 export * from './cooperative';
+export * from './tracing';

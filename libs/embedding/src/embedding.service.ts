@@ -1,4 +1,11 @@
-import { byteBound, DependencyError, InvalidInputError, numbersBytes } from '@app/common';
+import {
+  byteBound,
+  DependencyError,
+  inSpan,
+  InvalidInputError,
+  numbersBytes,
+  recordingSpan,
+} from '@app/common';
 import {
   Inject,
   Injectable,
@@ -90,7 +97,15 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     if (texts.some((t) => t.trim().length === 0)) {
       throw new InvalidInputError('empty_text', 'Cannot embed an empty text.');
     }
-    return this.provider.embedBatch(texts, signal, 'bulk');
+    return inSpan(
+      'embedding.documents',
+      () => this.provider.embedBatch(texts, signal, 'bulk'),
+      () => ({
+        'embedding.texts': texts.length,
+        'embedding.provider': this.modelInfo?.provider ?? 'loading',
+      }),
+      { requireParent: true },
+    );
   }
 
   /** Embeds one query, served from the LRU cache when the same text was seen recently. */
@@ -99,12 +114,23 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     if (key.length === 0) {
       throw new InvalidInputError('empty_text', 'Cannot embed an empty query.');
     }
-    const cached = this.queryCache?.get(key);
-    if (cached) {
-      return cached;
-    }
-    const [vector] = await this.provider.embedBatch([key], signal, 'query');
-    this.queryCache?.set(key, vector);
-    return vector;
+    return inSpan(
+      'embedding.query',
+      async () => {
+        const cached = this.queryCache?.get(key);
+        recordingSpan()?.setAttributes({
+          'embedding.cache_hit': cached !== undefined,
+          'embedding.provider': this.modelInfo?.provider ?? 'loading',
+        });
+        if (cached) {
+          return cached;
+        }
+        const [vector] = await this.provider.embedBatch([key], signal, 'query');
+        this.queryCache?.set(key, vector);
+        return vector;
+      },
+      undefined,
+      { requireParent: true },
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 
-import { DependencyError } from '@app/common';
+import { DependencyError, tracer } from '@app/common';
 import { Logger } from '@nestjs/common';
+import { context, type Link, type Span, trace } from '@opentelemetry/api';
 
 import { type BulkBatching } from '../embedding.module-definition';
 import {
@@ -30,6 +31,9 @@ export const MAX_EMBED_CHARS = 2000;
 interface Pending extends QueuedText {
   resolve: (vector: number[]) => void;
   reject: (error: Error) => void;
+  /** The caller's span (tracing on): it learns its queue wait; the batch span links to it. */
+  span?: Span;
+  queuedAt: number;
 }
 
 interface WorkerReply {
@@ -53,6 +57,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private readonly queue = new LaneQueue<Pending>();
   /** The one batch each busy worker is running. */
   private readonly inFlight = new Map<Worker, Pending[]>();
+  /** The span of each busy worker's batch (tracing on only). */
+  private readonly batchSpans = new Map<Worker, Span>();
   private nextId = 1;
   private closing = false;
   private workerData?: Record<string, string>;
@@ -105,11 +111,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     if (this.workers.size === 0) {
       return Promise.reject(new DependencyError('embedder_not_ready', 'Embedder is not loaded.'));
     }
+    const span = trace.getActiveSpan();
+    const queuedAt = performance.now();
     const pending: Pending[] = [];
     const results = texts.map(
       (text) =>
         new Promise<number[]>((resolve, reject) => {
-          pending.push({ text: text.slice(0, MAX_EMBED_CHARS), signal, resolve, reject });
+          pending.push({ text: text.slice(0, MAX_EMBED_CHARS), signal, resolve, reject, span, queuedAt });
         }),
     );
     // A batch pads every text to its longest (attention is quadratic in that length), so bulk
@@ -195,6 +203,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private replace(worker: Worker): void {
     const batch = this.inFlight.get(worker) ?? [];
     this.inFlight.delete(worker);
+    this.batchSpans.get(worker)?.setAttribute('error.type', 'worker_exit');
+    this.batchSpans.get(worker)?.end();
+    this.batchSpans.delete(worker);
     this.workers.delete(worker);
     const idleAt = this.idle.indexOf(worker);
     if (idleAt >= 0) {
@@ -213,6 +224,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private settle(worker: Worker, reply: WorkerReply): void {
     const batch = this.inFlight.get(worker) ?? [];
     this.inFlight.delete(worker);
+    this.batchSpans.get(worker)?.end();
+    this.batchSpans.delete(worker);
     batch.forEach((pending, i) => {
       const vector = reply.vectors?.[i];
       if (vector) {
@@ -238,8 +251,42 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       }
       const worker = this.idle.pop() as Worker;
       this.inFlight.set(worker, batch);
+      this.traceBatch(worker, batch);
       worker.postMessage({ id: this.nextId++, texts: batch.map((p) => p.text) });
     }
+  }
+
+  /**
+   * Tracing on: each caller's span learns how long its texts queued (the last one dispatched
+   * waited longest), and the batch gets a span of its own, a child of its first caller's
+   * span and linked to the others' (a batch serves several requests).
+   */
+  private traceBatch(worker: Worker, batch: Pending[]): void {
+    const spans = [...new Set(batch.map((p) => p.span).filter((s) => s?.isRecording()))];
+    if (spans.length === 0) {
+      return;
+    }
+    const now = performance.now();
+    batch.forEach((p) =>
+      p.span?.setAttribute('embedding.queue_wait_ms', Math.round((now - p.queuedAt) * 10) / 10),
+    );
+    const links: Link[] = spans.slice(1).map((s) => ({ context: (s as Span).spanContext() }));
+    const parent = trace.setSpan(context.active(), spans[0] as Span);
+    this.batchSpans.set(
+      worker,
+      tracer().startSpan(
+        'embedding.worker.batch',
+        {
+          links,
+          attributes: {
+            'embedding.batch_size': batch.length,
+            'embedding.callers': spans.length,
+            'embedding.workers_busy': this.inFlight.size,
+          },
+        },
+        parent,
+      ),
+    );
   }
 
   /** For health checks: workers alive. */

@@ -1,11 +1,4 @@
-import {
-  byteBound,
-  DependencyError,
-  DomainError,
-  NUMBER_BYTES,
-  sleep,
-  untilAborted,
-} from '@app/common';
+import { DependencyError, DomainError, sleep, untilAborted } from '@app/common';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   BrokenCircuitError,

@@ -1,0 +1,130 @@
+/**
+ * What OpenTelemetry tracing costs /context: two server processes on the same demo store, one
+ * with tracing off (the default) and one exporting every span (always-on sampling, OTLP
+ * http/protobuf) to a loopback sink, measured in interleaved rounds at concurrency 1 and 8,
+ * so the box's noise falls on both alike. Requests differ in text, so every one embeds.
+ *
+ *   npm run bench:tracing   # BENCH_ROUNDS (3), BENCH_REQUESTS (c=1: 100, c=8: 4× that)
+ *
+ * The sink shares the box's cores with the servers (a real collector would not), so the
+ * "on" figures include the cost of receiving the spans too.
+ */
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
+
+import { JsonClient } from './support/http-client';
+import { startServerProcess } from './support/server-process';
+import { printJson, runConcurrent, summarize } from './support/stats';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+const LEVELS = [1, 8];
+const PHRASES = [
+  'can you check my order number',
+  'the leg on my table is scratched',
+  'when will my dining table ship',
+  'I want to return two of the chairs',
+  'please text me when it ships',
+];
+
+/** An OTLP/HTTP endpoint that accepts and drops every export, counting the bytes. */
+async function startSink(): Promise<{ url: string; bytes: () => number; close(): void }> {
+  let bytes = 0;
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    request.on('end', () => response.writeHead(200).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytes: () => bytes,
+    close: () => server.close(),
+  };
+}
+
+async function main() {
+  const sink = await startSink();
+  const common = { DATA_DIR: 'memory://', SEED_DEMO_DATA: 'true' };
+  const servers = {
+    off: await startServerProcess(common),
+    on: await startServerProcess({
+      ...common,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_TRACES_SAMPLER: 'always_on',
+    }),
+  };
+  const clients = { off: new JsonClient(servers.off.url), on: new JsonClient(servers.on.url) };
+  type Mode = keyof typeof servers;
+  const samples: Record<string, { latencies: number[]; rps: number[]; partial: number }> = {};
+  let seq = 0;
+  const run = async (mode: Mode, concurrency: number, total: number) => {
+    let partial = 0;
+    const result = await runConcurrent(total, concurrency, async () => {
+      const i = seq++;
+      const { status, body } = await clients[mode].post<{ meta: { partial: boolean } }>(
+        '/context',
+        {
+          transcript: `${PHRASES[i % PHRASES.length]} (ref ${i})`,
+          contact_uid: 'ctc_demo_alice',
+        },
+      );
+      if (status !== 200) {
+        throw new Error(`HTTP ${status}`);
+      }
+      partial += body.meta.partial ? 1 : 0;
+    });
+    return { ...result, partial };
+  };
+  try {
+    // Warm both (JIT, caches, connections) before anything counts.
+    for (const mode of ['off', 'on'] as Mode[]) {
+      await run(mode, 8, 64);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const concurrency of LEVELS) {
+        // Alternate which mode goes first, so a drift in the box's load hits both.
+        const order: Mode[] = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+        for (const mode of order) {
+          const total = concurrency === 1 ? REQUESTS : REQUESTS * 4;
+          const result = await run(mode, concurrency, total);
+          const key = `${mode}/c${concurrency}`;
+          samples[key] ??= { latencies: [], rps: [], partial: 0 };
+          samples[key].latencies.push(...result.latencies);
+          samples[key].rps.push(Math.round((total / result.wallMs) * 10000) / 10);
+          samples[key].partial += result.partial;
+        }
+      }
+    }
+  } finally {
+    await Promise.all([servers.off.stop(), servers.on.stop()]);
+    sink.close();
+  }
+  const results = Object.fromEntries(
+    Object.entries(samples).map(([key, s]) => [
+      key,
+      {
+        ...summarize(s.latencies),
+        rps_per_round: s.rps,
+        rps_mean: Math.round((s.rps.reduce((a, b) => a + b, 0) / s.rps.length) * 10) / 10,
+        partial: s.partial,
+      },
+    ]),
+  );
+  const ratio = (c: number) =>
+    Math.round(
+      ((results[`on/c${c}`].rps_mean) / (results[`off/c${c}`].rps_mean)) *
+        1000,
+    ) / 1000;
+  printJson({
+    bench: 'tracing-overhead',
+    rounds: ROUNDS,
+    results,
+    throughput_on_over_off: Object.fromEntries(LEVELS.map((c) => [`c${c}`, ratio(c)])),
+    exported_kb: Math.round(sink.bytes() / 1024),
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

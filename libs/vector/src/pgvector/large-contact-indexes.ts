@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { type Database } from '@app/database';
+import { type Database, type SqlExecutor } from '@app/database';
 
 /**
  * Above this many windows a contact gets its own HNSW index (partial on its id) and its dense
@@ -32,11 +32,12 @@ const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
  */
 export class LargeContactIndexes {
   private readonly known = new Map<string, { indexed: boolean; until: number }>();
+  private syncing = false;
 
   constructor(
     private readonly database: Pick<
       Database,
-      'queryPrepared' | 'query' | 'execute' | 'session' | 'engine'
+      'queryPrepared' | 'session' | 'engine'
     >,
     private readonly largeAbove = LARGE_CONTACT_WINDOWS,
     private readonly now: () => number = Date.now,
@@ -63,10 +64,36 @@ export class LargeContactIndexes {
     contactUids.forEach((uid) => this.known.delete(uid));
   }
 
-  /** Builds the indexes of contacts past the threshold, drops those of contacts gone. */
+  /**
+   * Builds the indexes of contacts past the threshold, drops those of contacts gone. One
+   * builder at a time across replicas (a session advisory lock; two concurrent CREATE INDEX
+   * CONCURRENTLY on one table deadlock): a replica that finds it held skips this round.
+   */
   async sync(): Promise<IndexSyncReport> {
     const report: IndexSyncReport = { created: [], dropped: [] };
-    const wanted = await this.database.query<{ contact_uid: string }>(
+    if (this.syncing) {
+      return report;
+    }
+    this.syncing = true;
+    try {
+      await this.database.session(async (s) => {
+        const [lock] = await s.query<{ held: boolean }>(
+          `SELECT pg_try_advisory_lock(hashtext('context_bridge:large_contact_indexes')) AS held`,
+        );
+        if (!lock?.held) {
+          return;
+        }
+        await s.exec(`SET statement_timeout = 0`);
+        await this.syncOn(s, report);
+      });
+    } finally {
+      this.syncing = false;
+    }
+    return report;
+  }
+
+  private async syncOn(s: SqlExecutor, report: IndexSyncReport): Promise<void> {
+    const wanted = await s.query<{ contact_uid: string }>(
       `SELECT s.contact_uid FROM lexical_contact_stats s
        LEFT JOIN large_contact_indexes i ON i.contact_uid = s.contact_uid
        WHERE s.docs > $1 AND (i.contact_uid IS NULL
@@ -75,29 +102,26 @@ export class LargeContactIndexes {
       [this.largeAbove, BUILDS_PER_SYNC],
     );
     for (const { contact_uid: contact } of wanted) {
-      if (await this.build(contact)) {
+      if (await this.build(s, contact)) {
         report.created.push(contact);
       }
     }
-    const gone = await this.database.query<{ contact_uid: string; index_name: string }>(
+    const gone = await s.query<{ contact_uid: string; index_name: string }>(
       `SELECT i.contact_uid, i.index_name FROM large_contact_indexes i
        LEFT JOIN lexical_contact_stats s ON s.contact_uid = i.contact_uid
        WHERE i.ready AND s.contact_uid IS NULL`,
     );
     for (const { contact_uid: contact, index_name: name } of gone) {
-      await this.database.execute(`DELETE FROM large_contact_indexes WHERE contact_uid = $1`, [
-        contact,
-      ]);
-      await this.database.session((s) => s.exec(`DROP INDEX IF EXISTS ${name}`));
+      await s.execute(`DELETE FROM large_contact_indexes WHERE contact_uid = $1`, [contact]);
+      await s.exec(`DROP INDEX IF EXISTS ${name}`);
       this.forget(contact);
       report.dropped.push(contact);
     }
-    return report;
   }
 
-  private async build(contact: string): Promise<boolean> {
+  private async build(s: SqlExecutor, contact: string): Promise<boolean> {
     const name = `podium_conversations_hnsw_${createHash('sha256').update(contact).digest('hex').slice(0, 20)}`;
-    const claimed = await this.database.query(
+    const claimed = await s.query(
       `INSERT INTO large_contact_indexes (contact_uid, index_name) VALUES ($1, $2)
        ON CONFLICT (contact_uid) DO UPDATE SET claimed_at = now()
          WHERE NOT large_contact_indexes.ready
@@ -110,16 +134,13 @@ export class LargeContactIndexes {
     }
     // CONCURRENTLY: ingest into the table goes on while the index builds (Postgres server).
     const concurrently = this.database.engine === 'postgres' ? 'CONCURRENTLY' : '';
-    await this.database.session(async (s) => {
-      await s.exec(`SET statement_timeout = 0`);
-      // A build that died leaves an invalid index under the name: start over.
-      await s.exec(`DROP INDEX ${concurrently} IF EXISTS ${name}`);
-      await s.exec(
-        `CREATE INDEX ${concurrently} ${name} ON podium_conversations
-         USING hnsw (embedding vector_cosine_ops) WHERE contact_uid = ${literal(contact)}`,
-      );
-    });
-    await this.database.execute(
+    // A build that died leaves an invalid index under the name: start over.
+    await s.exec(`DROP INDEX ${concurrently} IF EXISTS ${name}`);
+    await s.exec(
+      `CREATE INDEX ${concurrently} ${name} ON podium_conversations
+       USING hnsw (embedding vector_cosine_ops) WHERE contact_uid = ${literal(contact)}`,
+    );
+    await s.execute(
       `UPDATE large_contact_indexes SET ready = true WHERE contact_uid = $1`,
       [contact],
     );

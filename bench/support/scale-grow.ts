@@ -20,7 +20,7 @@ export interface GrowReport {
   windows_per_s: number;
   hnsw_rebuild_s: number;
   /** The rebuild's rate over the whole store: the reindex rate. */
-  hnsw_windows_per_s: number;
+  hnsw_windows_per_s: number | null;
   contact_indexes: number;
   contact_indexes_s: number;
 }
@@ -138,7 +138,7 @@ export class ScaleGrower {
       seconds: Number(growSeconds.toFixed(1)),
       windows_per_s: Math.round((windows - start.windows) / growSeconds),
       hnsw_rebuild_s: Number(hnswSeconds.toFixed(1)),
-      hnsw_windows_per_s: Math.round(windows / Math.max(hnswSeconds, 0.001)),
+      hnsw_windows_per_s: hnsw.length ? Math.round(windows / hnswSeconds) : null,
       contact_indexes: contactIndexes,
       contact_indexes_s: Number(contactIndexSeconds.toFixed(1)),
     };

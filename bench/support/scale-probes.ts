@@ -106,7 +106,7 @@ export async function withStatementWatch<T>(
         `SELECT extract(epoch FROM clock_timestamp() - query_start)::float8 AS s,
                 left(regexp_replace(query, '\\s+', ' ', 'g'), 120) AS query
          FROM pg_stat_activity
-         WHERE state = 'active' AND pid <> pg_backend_pid() AND query NOT ILIKE '%pg_stat_activity%'
+         WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND query NOT ILIKE '%pg_stat_activity%'
          ORDER BY s DESC LIMIT 1`,
       );
       if (rows[0] && rows[0].s > longest.s) {

@@ -2,7 +2,7 @@ import { PromptService } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
 import { type RerankCandidate, RERANKER, type Reranker } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 
 import { HybridSearchService } from '../retrieval/hybrid-search.service';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
@@ -34,7 +34,7 @@ const PARALLEL = 10;
  * boot", has the figures). Remote rerankers are not called.
  */
 @Injectable()
-export class ContextWarmup implements OnApplicationBootstrap {
+export class ContextWarmup implements OnModuleInit {
   private readonly logger = new Logger(ContextWarmup.name);
 
   constructor(
@@ -46,10 +46,16 @@ export class ContextWarmup implements OnApplicationBootstrap {
     private readonly prompt: PromptService,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.bootstrap.ready) {
-      return; // the store is still coming up (retried in the background): nothing to warm
-    }
+  /**
+   * A task of the store's start-up, so it runs before readiness goes up whenever the store
+   * comes up: at boot, or later after the database was unreachable at boot. (Checking for a
+   * ready store at application bootstrap skipped it whenever the database opened late.)
+   */
+  onModuleInit(): void {
+    this.bootstrap.beforeReady(() => this.warm(), 'last');
+  }
+
+  async warm(): Promise<void> {
     const started = performance.now();
     const excerpts = TURNS.map((content, i) => ({ content, rerank_score: 1 - i / 10 }));
     try {

@@ -27,6 +27,7 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
   /** Why readiness is down while `ready` is false. */
   notReadyReason = 'schema not migrated yet';
   private readonly tasks: ReadyTask[] = [];
+  private readonly lastTasks: ReadyTask[] = [];
   private readonly retry = new StartupRetry(
     new Logger(StoreBootstrap.name),
     { down: 'vector store not ready', failed: 'vector store start-up failed' },
@@ -42,8 +43,13 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
    * Runs `task` once the store is up, before it reports ready: at boot, before the server
    * listens; after an outage at boot, before readiness goes up. Register at module init.
    */
-  beforeReady(task: ReadyTask): void {
-    this.tasks.push(task);
+  beforeReady(task: ReadyTask, when: 'first' | 'last' = 'first'): void {
+    // `last`: after every other task (a warm-up that should see what a seed wrote).
+    if (when === 'last') {
+      this.lastTasks.push(task);
+    } else {
+      this.tasks.push(task);
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,7 +57,7 @@ export class StoreBootstrap implements OnApplicationBootstrap, OnApplicationShut
     await this.retry.run(
       () => this.store.init(dimension),
       async () => {
-        for (const task of this.tasks) {
+        for (const task of [...this.tasks, ...this.lastTasks]) {
           await task();
         }
         this.ready = true;

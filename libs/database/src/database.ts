@@ -34,9 +34,10 @@ import { PgliteClient } from './pglite/pglite.client';
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
 export const HNSW_EF_SEARCH = 100;
 /**
- * A filtered HNSW scan (a contact with a large history) keeps walking the graph until the
- * LIMIT is met instead of returning what the first ef_search candidates left after the
- * filter; the store re-sorts the few rows it returns, so relaxed order loses nothing.
+ * A filtered walk of the global HNSW index (a location-scoped key searching without a
+ * contact) keeps going until the LIMIT is met instead of returning what the first ef_search
+ * candidates left after the filter; the store re-sorts the rows, so relaxed order loses
+ * nothing. (A large contact's own index sets this inside `conversations_nearest()`.)
  */
 export const HNSW_ITERATIVE_SCAN = 'relaxed_order';
 

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { type ContextBundle } from '../src/context/context.dto';
 import { ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { chunkConversations, type WindowMessage } from '../src/conversations/conversation-windows';
+import { HistoryPurge } from '../src/conversations/history-purge';
 import { HistoryRetention } from '../src/conversations/history-retention';
 import { IngestService } from '../src/ingest/ingest.service';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
@@ -269,6 +270,61 @@ describe.each<StoreKind>(['pgvector', 'qdrant'])(
       });
       expect(await messagesOf(contact)).toBe(0);
       expect(await windowsOf(contact)).toEqual([]);
+    });
+
+    it('a forget that stops early is unreadable at once; the background purge finishes it', async () => {
+      const contact = `ctc_forget_pending_${kind}`;
+      const memory = t.app.get(ConversationMemory);
+      const purge = t.app.get(HistoryPurge);
+      await ingest([
+        ...TEXTS.slice(0, 6).map((_, i) => message(contact, 'conv_p', i)),
+        ...TEXTS.slice(0, 4).map((_, i) => message(contact, 'conv_q', i)),
+      ]);
+      expect((await windowsOf(contact)).length).toBeGreaterThan(1);
+
+      // As if the inline time ran out at once, and no purge started (a crash right after).
+      const kick = memory.onPendingForget;
+      memory.onPendingForget = undefined;
+      const stopped = new AbortController();
+      stopped.abort();
+      const forgetAt = new Date(T0 + 30 * 60_000);
+      let report;
+      try {
+        report = await memory.forgetContact(contact, undefined, forgetAt, stopped.signal);
+      } finally {
+        memory.onPendingForget = kick;
+      }
+      expect(report).toMatchObject({ location_uids: null, conversations: 2, pending: true });
+      expect(await messagesOf(contact)).toBe(10);
+      const search = await postJson<SearchResponseDto>(`${t.url}/search`, {
+        query: 'walnut dining table cracked leg',
+        contact_uid: contact,
+      });
+      expect(search.body.hits).toEqual([]);
+      expect((await context(contact, 'my walnut table leg')).body.historical_excerpts).toEqual([]);
+
+      // The conversation goes on after the forget: only the new message is read, and kept.
+      const later = {
+        ...message(contact, 'conv_p', 40),
+        text: 'The courier left the leg at the back door.',
+      };
+      await ingest([later]);
+      expect(await windowsOf(contact)).toEqual(expect.arrayContaining(expectedWindows([later])));
+      const found = await postJson<SearchResponseDto>(`${t.url}/search`, {
+        query: 'courier left the leg at the back door',
+        contact_uid: contact,
+      });
+      expect(found.body.hits.map((h) => h.content)).toEqual([expectedWindows([later])[0].content]);
+
+      purge.kick();
+      await purge.idle();
+      expect(await messagesOf(contact)).toBe(1);
+      expect(await windowsOf(contact)).toEqual(expectedWindows([later]));
+      const [tombstone] = await sql<{ pending: boolean }>(
+        `SELECT purged_at IS NULL AS pending FROM history_tombstones WHERE contact_uid = $1`,
+        [contact],
+      );
+      expect(tombstone.pending).toBe(false);
     });
 
     it('retention purges older messages and rebuilds the conversation from the rest', async () => {

@@ -27,6 +27,7 @@ const MIGRATIONS = [
   'ScalePostings1700000000008',
   'LargeContactNearest1700000000009',
   'WebhookLeaseOwner1700000000010',
+  'BackgroundForget1700000000011',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

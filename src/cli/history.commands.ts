@@ -30,7 +30,10 @@ export function registerHistoryCommands(program: Command): void {
       print(
         await withAppContext(async (ctx) => ({
           contact_uid: contactUid,
-          ...(await ctx.get(ConversationMemory).forgetContact(contactUid, o.location)),
+          // The CLI process ends after the command: it deletes everything before it answers.
+          ...(await ctx
+            .get(ConversationMemory)
+            .forgetContact(contactUid, o.location, new Date(), Infinity)),
         })),
       ),
     );

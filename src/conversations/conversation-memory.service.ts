@@ -17,6 +17,7 @@ import {
   uniqueKeys,
 } from '../relational/conversation-messages.repository';
 import { chunkConversations, type WindowMessage } from './conversation-windows';
+import { FORGET_INLINE_MS, type ForgetReport, ForgottenHistory } from './forgotten-history';
 import { ReplicaLocks } from './replica-locks';
 
 /** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
@@ -82,6 +83,9 @@ const forgotten = (m: StoredMessage, tombstones: HistoryTombstone[]) =>
 @Injectable()
 export class ConversationMemory {
   private readonly locks: ReplicaLocks;
+  private readonly forgotten: ForgottenHistory;
+  /** Called when a forget left rows to delete (the background purge starts at once). */
+  onPendingForget?: () => void;
 
   constructor(
     database: Database,
@@ -91,6 +95,9 @@ export class ConversationMemory {
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
   ) {
     this.locks = new ReplicaLocks(database);
+    this.forgotten = new ForgottenHistory(messages, store, contacts, this.locks, (keys) =>
+      this.rebuild(keys),
+    );
   }
 
   /**
@@ -143,40 +150,40 @@ export class ConversationMemory {
 
   /**
    * Forgets a contact's history, in `locations` only when given (a location-bound key's
-   * scope, or the CLI's --location): tombstone and messages first, in one transaction, then
-   * windows, then the live cache. Says which locations it covered (`null`: all of them).
+   * scope, or the CLI's --location). Deletes for `inline` ms (Infinity: to the end) or until
+   * that signal aborts (see {@link ForgottenHistory}): what is left is already unreadable,
+   * and `purgeForgotten` (the background job) deletes it.
    */
   async forgetContact(
     contactUid: string,
     locations: readonly string[] | undefined,
     now = new Date(),
-  ): Promise<{ location_uids: string[] | null; conversations: number; windows_removed: number }> {
-    const keys = await this.locks.run('contact', [contactUid], () =>
-      this.messages.forget(contactUid, locations, now),
-    );
-    // In some locations only: the conversations keep their other locations' windows, so they
-    // are rebuilt. The whole contact: every window goes, deleted by contact in batches (far
-    // cheaper than rebuilding each conversation to nothing), under the conversations' locks
-    // so no rebuild in flight writes one back; windows stored before messages were kept
-    // (not in the ledger) go the same way.
-    const rebuilt = locations ? (await this.rebuild(keys)).removed : 0;
-    const byContact = await this.locks.run(
-      'conversation',
-      locations ? [] : keys.map(keyOf),
-      async () => {
-        const removed = await this.store.deleteContact(contactUid, locations && [...locations]);
-        if (!locations) {
-          await this.messages.dropContactWindows(contactUid);
-        }
-        return removed;
-      },
-    );
-    await this.contacts.invalidate(contactUid);
-    return {
-      location_uids: locations ? [...locations] : null,
-      conversations: keys.length,
-      windows_removed: rebuilt + byContact,
-    };
+    inline: number | AbortSignal = FORGET_INLINE_MS,
+  ): Promise<ForgetReport> {
+    const report = await this.forgotten.forget(contactUid, locations, now, inline);
+    if (report.pending) {
+      this.onPendingForget?.();
+    }
+    return report;
+  }
+
+  /**
+   * Finishes the pending whole-contact forgets (the oldest first, up to `limit`), each until
+   * done or `signal` aborts; returns how many finished. Safe on several replicas at once:
+   * every step is an idempotent batch.
+   */
+  async purgeForgotten(limit = 100, signal?: AbortSignal): Promise<number> {
+    let finished = 0;
+    for (const { contact_uid, forgotten_at } of await this.messages.pendingForgets(limit)) {
+      if (signal?.aborted) {
+        break;
+      }
+      const at = new Date(forgotten_at);
+      if ((await this.forgotten.purge(contact_uid, at, signal)).complete) {
+        finished++;
+      }
+    }
+    return finished;
   }
 
   /** Deletes messages older than `cutoff` and rebuilds the conversations that lost some. */

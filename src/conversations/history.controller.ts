@@ -16,7 +16,7 @@ export class HistoryController {
   @ApiOperation({
     summary: "Forget a contact's conversation history",
     description:
-      'Removes the contact’s messages and windows from every store and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Idempotent.',
+      'Removes the contact’s messages and windows from every store and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. Idempotent.',
   })
   @ApiOkResponse({ type: ForgetHistoryResponse })
   async forget(

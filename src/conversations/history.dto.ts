@@ -24,6 +24,14 @@ export class ForgetHistoryResponse {
   @ApiProperty({ description: 'Conversations that lost messages.' })
   conversations!: number;
 
-  @ApiProperty({ description: 'Conversation windows removed from the vector store.' })
+  @ApiProperty({
+    description: 'Conversation windows removed from the vector store before the answer.',
+  })
   windows_removed!: number;
+
+  @ApiProperty({
+    description:
+      'True when a large history is still being deleted in the background: none of it is returned by any route meanwhile, and the deletion resumes after a restart.',
+  })
+  pending!: boolean;
 }

@@ -94,10 +94,14 @@ export class ConversationMessagesRepository {
   }
 
   async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {
+    // A forget's messages stay stored until its purge has deleted them: never load them.
     const rows = await this.database.query<StoredMessage & { occurred_at: Date | string }>(
       `SELECT m.* FROM conversation_messages m
        JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
-         ON m.contact_uid = k.contact AND m.conversation_uid = k.conversation`,
+         ON m.contact_uid = k.contact AND m.conversation_uid = k.conversation
+       WHERE NOT EXISTS (SELECT 1 FROM history_tombstones h
+         WHERE h.purged_at IS NULL AND h.contact_uid = m.contact_uid
+           AND h.location_uid IN ('', m.location_uid) AND m.occurred_at <= h.forgotten_at)`,
       keyArrays(keys),
     );
     return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString() }));
@@ -149,39 +153,89 @@ export class ConversationMessagesRepository {
   }
 
   /**
-   * Writes the tombstone, then deletes the messages in batches (`locations` undefined: every
-   * location); returns the conversations that lost messages. The tombstone commits first: from
-   * then on nothing older comes back, and a crash midway is finished by the next forget.
+   * Writes a forget's tombstone (`locations` undefined: every location). From its commit no
+   * older message of the contact is stored or loaded again; `purged_at` stays NULL until
+   * {@link markPurged}: the stored rows are the purge's work, resumed after a crash.
    */
-  async forget(
+  async recordForget(
     contactUid: string,
     locations: readonly string[] | undefined,
     at: Date,
-  ): Promise<ConversationKey[]> {
+  ): Promise<void> {
     await this.database.execute(
       `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
        SELECT $1, unnest($2::text[]), $3
        ON CONFLICT (contact_uid, location_uid)
-         DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3)`,
+         DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3),
+           purged_at = NULL`,
       [contactUid, locations ?? [''], at],
     );
+  }
+
+  /**
+   * Deletes the messages a forget covers, in batches, until done or `signal` aborts (between
+   * batches); returns the conversations that lost messages and whether it finished.
+   */
+  async deleteForgotten(
+    contactUid: string,
+    locations: readonly string[] | undefined,
+    at: Date,
+    signal?: AbortSignal,
+  ): Promise<{ keys: ConversationKey[]; complete: boolean }> {
     return this.deleteInBatches(
-      locations ? `contact_uid = $1 AND location_uid = ANY($2::text[])` : `contact_uid = $1`,
-      locations ? [contactUid, locations] : [contactUid],
+      locations
+        ? `contact_uid = $1 AND occurred_at <= $2 AND location_uid = ANY($3::text[])`
+        : `contact_uid = $1 AND occurred_at <= $2`,
+      locations ? [contactUid, at, locations] : [contactUid, at],
+      signal,
+    );
+  }
+
+  /** The forget's rows are gone: its tombstone no longer hides anything. */
+  async markPurged(contactUid: string, at: Date): Promise<void> {
+    await this.database.execute(
+      `UPDATE history_tombstones SET purged_at = now()
+       WHERE contact_uid = $1 AND purged_at IS NULL AND forgotten_at <= $2`,
+      [contactUid, at],
+    );
+  }
+
+  /** Whole-contact forgets whose rows may still be stored (the background purge's list). */
+  async pendingForgets(limit: number): Promise<Array<{ contact_uid: string; forgotten_at: Date }>> {
+    return this.database.query(
+      `SELECT contact_uid, forgotten_at FROM history_tombstones
+       WHERE purged_at IS NULL AND location_uid = '' ORDER BY forgotten_at LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** The conversations of a contact, from the window ledger and the messages. */
+  async contactConversations(contactUid: string): Promise<ConversationKey[]> {
+    return this.database.query<ConversationKey>(
+      `SELECT contact_uid, conversation_uid FROM conversation_windows WHERE contact_uid = $1
+       UNION SELECT contact_uid, conversation_uid FROM conversation_messages WHERE contact_uid = $1`,
+      [contactUid],
     );
   }
 
   /** Deletes messages older than `cutoff`, in batches; returns the conversations that lost some. */
   async purgeBefore(cutoff: Date): Promise<ConversationKey[]> {
-    return this.deleteInBatches(`occurred_at < $1`, [cutoff]);
+    return (await this.deleteInBatches(`occurred_at < $1`, [cutoff])).keys;
   }
 
-  /** The window ledger of a whole contact (its windows were removed by contact), in batches. */
+  /**
+   * The window ledger of a contact's conversations that no longer have a message (their
+   * windows were removed by contact), in batches; a conversation that goes on after a forget
+   * keeps its ledger.
+   */
   async dropContactWindows(contactUid: string): Promise<void> {
     for (;;) {
       const removed = await this.database.execute(
         `DELETE FROM conversation_windows WHERE window_id = ANY(ARRAY(
-           SELECT window_id FROM conversation_windows WHERE contact_uid = $1 LIMIT $2))`,
+           SELECT w.window_id FROM conversation_windows w WHERE w.contact_uid = $1
+             AND NOT EXISTS (SELECT 1 FROM conversation_messages m
+               WHERE m.contact_uid = w.contact_uid AND m.conversation_uid = w.conversation_uid)
+           LIMIT $2))`,
         [contactUid, DELETE_BATCH],
       );
       if (removed < DELETE_BATCH) {
@@ -191,10 +245,17 @@ export class ConversationMessagesRepository {
   }
 
   /** Messages matching `where` (its parameters from $1), DELETE_BATCH per short statement. */
-  private async deleteInBatches(where: string, params: unknown[]): Promise<ConversationKey[]> {
+  private async deleteInBatches(
+    where: string,
+    params: unknown[],
+    signal?: AbortSignal,
+  ): Promise<{ keys: ConversationKey[]; complete: boolean }> {
     const keys: ConversationKey[] = [];
     const limit = `$${params.length + 1}`;
     for (;;) {
+      if (signal?.aborted) {
+        return { keys: uniqueKeys(keys), complete: false };
+      }
       const rows = await this.database.query<ConversationKey>(
         `DELETE FROM conversation_messages WHERE message_id = ANY(ARRAY(
            SELECT message_id FROM conversation_messages WHERE ${where} LIMIT ${limit}))
@@ -203,7 +264,7 @@ export class ConversationMessagesRepository {
       );
       keys.push(...uniqueKeys(rows));
       if (rows.length < DELETE_BATCH) {
-        return uniqueKeys(keys);
+        return { keys: uniqueKeys(keys), complete: true };
       }
     }
   }

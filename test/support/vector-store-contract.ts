@@ -305,9 +305,9 @@ export function vectorStoreContract(
       expect(await mine('ctc_lex')).toEqual([]);
       expect((await mine('ctc_merged')).sort()).toEqual(LEX.map((r) => r.content).sort());
       expect(await sut.reassignContact('ctc_nobody', 'ctc_merged')).toBe(0);
-      expect(await sut.deleteContact('ctc_merged')).toBe(4);
+      expect(await sut.deleteContact('ctc_merged')).toEqual({ removed: 4, complete: true });
       expect(await mine('ctc_merged')).toEqual([]);
-      expect(await sut.deleteContact('ctc_merged')).toBe(0);
+      expect(await sut.deleteContact('ctc_merged')).toEqual({ removed: 0, complete: true });
       expect(await mine('ctc_target')).toHaveLength(12);
       expect(await sut.isHealthy()).toBe(true);
     });

@@ -26,6 +26,7 @@ import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-c
 import { scalePostings } from './migrations/1700000000008-scale-postings';
 import { largeContactNearest } from './migrations/1700000000009-large-contact-nearest';
 import { webhookLeaseOwner } from './migrations/1700000000010-webhook-lease-owner';
+import { backgroundForget } from './migrations/1700000000011-background-forget';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { ReplicaPresence } from './pg/replica-presence';
@@ -276,6 +277,7 @@ export class Database implements SqlExecutor {
         scalePostings,
         largeContactNearest,
         webhookLeaseOwner,
+        backgroundForget,
       ]);
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {

@@ -149,9 +149,20 @@ export interface VectorStore {
   count(collection: CollectionName): Promise<number>;
   /**
    * Removes a contact's conversation history (CRM contact deleted, history forgotten), only
-   * in `locationUids` when given; returns rows removed.
+   * in `locationUids` when given and only windows up to `before` when given. A store that
+   * deletes in batches stops between two when `signal` aborts (`complete: false`: call again).
    */
-  deleteContact(contactUid: string, locationUids?: string[]): Promise<number>;
+  deleteContact(
+    contactUid: string,
+    locationUids?: string[],
+    options?: ContactDeletionOptions,
+  ): Promise<ContactDeletion>;
+  /**
+   * Makes the contact's windows up to `before` invisible to every search at once, for a
+   * deletion that goes on in the background; a complete `deleteContact` of the whole contact
+   * lifts it. Optional: a store whose deletion is one quick call has no need.
+   */
+  hideContact?(contactUid: string, before: Date): Promise<void>;
   /**
    * Moves a contact's conversation history to another contact id (CRM contacts merged), so
    * the surviving contact's retrieval finds it; returns rows moved.
@@ -173,3 +184,16 @@ export interface VectorStore {
 }
 
 export const VECTOR_STORE = 'VECTOR_STORE';
+
+export interface ContactDeletionOptions {
+  /** Only windows whose last message is at or before this time. */
+  before?: Date;
+  /** Stops the deletion between two batches. */
+  signal?: AbortSignal;
+}
+
+/** Windows removed, and whether none is left (false: stopped by its signal). */
+export interface ContactDeletion {
+  removed: number;
+  complete: boolean;
+}

@@ -35,10 +35,7 @@ export class LargeContactIndexes {
   private syncing = false;
 
   constructor(
-    private readonly database: Pick<
-      Database,
-      'queryPrepared' | 'session' | 'engine'
-    >,
+    private readonly database: Pick<Database, 'queryPrepared' | 'session' | 'engine'>,
     private readonly largeAbove = LARGE_CONTACT_WINDOWS,
     private readonly now: () => number = Date.now,
   ) {}
@@ -140,10 +137,9 @@ export class LargeContactIndexes {
       `CREATE INDEX ${concurrently} ${name} ON podium_conversations
        USING hnsw (embedding vector_cosine_ops) WHERE contact_uid = ${literal(contact)}`,
     );
-    await s.execute(
-      `UPDATE large_contact_indexes SET ready = true WHERE contact_uid = $1`,
-      [contact],
-    );
+    await s.execute(`UPDATE large_contact_indexes SET ready = true WHERE contact_uid = $1`, [
+      contact,
+    ]);
     this.forget(contact);
     return true;
   }

@@ -165,7 +165,7 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
       'dupe row a',
       'dupe row b',
     ]);
-    expect(await sut.deleteContact('ctc_survivor')).toBe(2);
+    expect(await sut.deleteContact('ctc_survivor')).toEqual({ removed: 2, complete: true });
     expect(await mine('ctc_survivor')).toHaveLength(0);
     expect(await mine('ctc_target')).toHaveLength(25);
   });
@@ -210,6 +210,52 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(await large.maintain()).toEqual({ created: [], dropped: ["o'brien"] });
   });
 
+  it('a hidden history is unreadable at once and deleted in batches that a signal stops', async () => {
+    // 2,500 old windows (three delete batches) and one written after the forget.
+    const old = Array.from({ length: 2500 }, (_, i) =>
+      conversation(20_000 + i, 'ctc_forgotten', 4, i / 2500, `forgotten refund row ${i}`),
+    );
+    const later = conversation(40_000, 'ctc_forgotten', 4, 0, 'later refund row');
+    await sut.upsert('conversations', [...old, later]);
+    const forgetAt = new Date(Date.UTC(2100, 0, 1)); // rows 20,000+ are dated 2080–2087, 40,000 is 2135
+    const query = { embedding: vec(4), topK: 30, text: 'refund row' };
+    const own = { ...query, filter: { contact_uid: 'ctc_forgotten' } };
+    const everyone = { ...query, embedding: vec(4), topK: 5000 };
+    const contents = (hits: Array<{ content: string }>) => hits.map((h) => h.content);
+    const theirs = <H extends { payload: { contact_uid: string } }>(hits: H[]) =>
+      hits.filter((h) => h.payload.contact_uid === 'ctc_forgotten');
+    expect((await sut.search('conversations', own)).length).toBe(30);
+
+    await sut.hideContact('ctc_forgotten', forgetAt);
+    // The contact's own searches see only what came after the forget, every leg.
+    expect(contents(await sut.search('conversations', own))).toEqual(['later refund row']);
+    expect(contents(await sut.lexicalSearch('conversations', own))).toEqual(['later refund row']);
+    const hybrid = await sut.hybridSearch('conversations', own);
+    expect(contents(hybrid.dense)).toEqual(['later refund row']);
+    expect(contents(hybrid.lexical)).toEqual(['later refund row']);
+    // Searches across contacts skip a contact being purged, and nobody else's rows.
+    const across = await sut.hybridSearch('conversations', everyone);
+    expect(theirs(across.dense)).toEqual([]);
+    expect(theirs(across.lexical)).toEqual([]);
+    expect(across.lexical.length).toBeGreaterThan(0);
+
+    const stop = new AbortController();
+    stop.abort();
+    expect(
+      await sut.deleteContact('ctc_forgotten', undefined, {
+        before: forgetAt,
+        signal: stop.signal,
+      }),
+    ).toEqual({ removed: 0, complete: false });
+    const done = await sut.deleteContact('ctc_forgotten', undefined, { before: forgetAt });
+    expect(done).toEqual({ removed: 2500, complete: true });
+    // Done: nothing is hidden any more, and the window after the forget was kept.
+    expect(contents(await sut.search('conversations', own))).toEqual(['later refund row']);
+    const after = await sut.hybridSearch('conversations', everyone);
+    expect(contents(theirs(after.dense))).toEqual(['later refund row']);
+    await sut.deleteContact('ctc_forgotten');
+  });
+
   it('keeps each contact’s BM25 statistics through inserts, merges and batched deletes', async () => {
     const stats = async (contact: string) => {
       const [row] = await database.query<{ docs: string | null; terms: string | null }>(
@@ -229,7 +275,7 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     await sut.reassignContact('ctc_a', 'ctc_b');
     expect(await stats('ctc_a')).toEqual({ docs: 0, terms: null });
     expect(await stats('ctc_b')).toEqual({ docs: 3, terms: 'deliveri:1 refund:2 sofa:2 table:1' });
-    expect(await sut.deleteContact('ctc_b')).toBe(3);
+    expect(await sut.deleteContact('ctc_b')).toEqual({ removed: 3, complete: true });
     expect(await stats('ctc_b')).toEqual({ docs: 0, terms: null });
     const [left] = await database.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM podium_conversations_terms WHERE contact_uid IN ('ctc_a', 'ctc_b')`,

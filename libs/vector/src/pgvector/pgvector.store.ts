@@ -4,6 +4,8 @@ import { type Database, type SqlExecutor } from '@app/database';
 
 import {
   type CollectionName,
+  type ContactDeletion,
+  type ContactDeletionOptions,
   type DenseQuery,
   type HybridQuery,
   type HybridResult,
@@ -35,6 +37,18 @@ interface FilterParams {
   /** The contact's id itself (the dense leg's plan depends on its history's size). */
   contactUid?: string;
 }
+
+/**
+ * Forgotten windows every search skips until the background purge has deleted them (see
+ * `hideContact`): a contact's own searches skip its windows up to the forget (one index probe,
+ * evaluated once per statement); a search across contacts skips a contact being purged whole.
+ */
+const PURGES = 'podium_conversation_purges';
+const visibleForContact = (contactParam: string, alias = '') =>
+  `${alias}occurred_at > (SELECT coalesce(max(hidden_before), '-infinity'::timestamptz)
+     FROM ${PURGES} WHERE contact_uid = ${contactParam})`;
+const visibleAcrossContacts = (alias = '') =>
+  `${alias}contact_uid <> ALL(ARRAY(SELECT contact_uid FROM ${PURGES}))`;
 
 /** pgvector's text format; six decimals parse ~1.7× faster in WASM and lose nothing useful. */
 const toVectorLiteral = (v: number[]) => `[${v.map((x) => x.toFixed(6)).join(',')}]`;
@@ -171,6 +185,7 @@ export class PgVectorStore implements VectorStore {
     const sql = `WITH ${bm25}
       SELECT ${this.selectList(collection)}, bm25.score${similarity}
       FROM bm25 JOIN ${TABLES[collection]} t ON t.id = bm25.doc_id
+      ${this.visibleRow(collection, filter)}
       ORDER BY bm25.score DESC, t.id`;
     return this.toHits(
       collection,
@@ -205,7 +220,8 @@ export class PgVectorStore implements VectorStore {
       ${bm25},
       lexical AS (SELECT 'lexical' AS list, ${columns}, bm25.score::float8 AS score,
           1 - (embedding <=> q.v) AS similarity
-        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ORDER BY bm25.score DESC, t.id)
+        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ${this.visibleRow(collection, filter)}
+        ORDER BY bm25.score DESC, t.id)
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
     const rows = await this.db.queryPrepared<Row & { list: 'dense' | 'lexical' }>(sql, params, {
       signal: query.signal,
@@ -240,19 +256,39 @@ export class PgVectorStore implements VectorStore {
     return row.n;
   }
 
+  async hideContact(contactUid: string, before: Date): Promise<void> {
+    await this.db.execute(
+      `INSERT INTO ${PURGES} (contact_uid, hidden_before) VALUES ($1, $2)
+       ON CONFLICT (contact_uid) DO UPDATE
+         SET hidden_before = GREATEST(${PURGES}.hidden_before, EXCLUDED.hidden_before)`,
+      [contactUid, before],
+    );
+  }
+
   /**
    * A contact's rows in batches of DELETE_BATCH, each its own short statement, so removing a
    * history of any size never holds a long lock or runs one long statement; a crash midway
-   * leaves a smaller history that the next call (forget is idempotent) finishes.
+   * leaves a smaller history that the next call (forget is idempotent) finishes. Done with a
+   * whole contact, it lifts what `hideContact` hid up to `before`.
    */
-  async deleteContact(contactUid: string, locationUids?: string[]): Promise<number> {
-    const table = TABLES.conversations;
-    const scope = locationUids ? ' AND location_uid = ANY($3::text[])' : '';
+  async deleteContact(
+    contactUid: string,
+    locationUids?: string[],
+    options: ContactDeletionOptions = {},
+  ): Promise<ContactDeletion> {
+    const params: unknown[] = [contactUid, DELETE_BATCH];
+    const scope = [
+      ...(locationUids ? [`location_uid = ANY($${params.push(locationUids)}::text[])`] : []),
+      ...(options.before ? [`occurred_at <= $${params.push(options.before)}`] : []),
+    ].map((condition) => ` AND ${condition}`);
     let removed = 0;
     for (;;) {
+      if (options.signal?.aborted) {
+        return { removed, complete: false };
+      }
       const ids = await this.db.query<{ id: string }>(
-        `SELECT id FROM ${table} WHERE contact_uid = $1${scope} LIMIT $2`,
-        locationUids ? [contactUid, DELETE_BATCH, locationUids] : [contactUid, DELETE_BATCH],
+        `SELECT id FROM ${TABLES.conversations} WHERE contact_uid = $1${scope.join('')} LIMIT $2`,
+        params,
       );
       if (ids.length === 0) {
         break;
@@ -265,8 +301,15 @@ export class PgVectorStore implements VectorStore {
         ),
       );
     }
+    if (!locationUids) {
+      await this.db.execute(
+        `DELETE FROM ${PURGES} WHERE contact_uid = $1
+           AND ($2::timestamptz IS NULL OR hidden_before <= $2::timestamptz)`,
+        [contactUid, options.before ?? null],
+      );
+    }
     this.largeContacts.forget(contactUid);
-    return removed;
+    return { removed, complete: true };
   }
 
   /**
@@ -390,8 +433,13 @@ export class PgVectorStore implements VectorStore {
     const table = TABLES[collection];
     const columns = this.selectList(collection);
     const locations = filter.locations && `location_uid = ANY(${filter.locations}::text[])`;
+    const conversations = collection === 'conversations';
     if (filter.contactUid !== undefined && !(await this.largeContacts.indexed(filter.contactUid))) {
-      const where = [`contact_uid = ${filter.contact}`, ...(locations ? [locations] : [])];
+      const where = [
+        `contact_uid = ${filter.contact}`,
+        ...(locations ? [locations] : []),
+        ...(conversations && filter.contact ? [visibleForContact(filter.contact)] : []),
+      ];
       return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
         WHERE ${where.join(' AND ')} ORDER BY score DESC, id LIMIT ${limitParam}`;
     }
@@ -401,11 +449,27 @@ export class PgVectorStore implements VectorStore {
       return `SELECT ${columns}, 1 - n.distance AS score
         FROM conversations_nearest((SELECT v FROM q), ${filter.contact}::text,
           ${filter.locations ? `${filter.locations}::text[]` : 'NULL'}, ${limitParam}::int) n
-        JOIN ${table} USING (id) ORDER BY score DESC, id`;
+        JOIN ${table} USING (id) WHERE ${visibleForContact(filter.contact as string)}
+        ORDER BY score DESC, id`;
     }
+    const where = [
+      ...(locations ? [locations] : []),
+      ...(conversations ? [visibleAcrossContacts()] : []),
+    ];
     return `SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score FROM ${table}
-      ${locations ? `WHERE ${locations}` : ''}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY embedding <=> (SELECT v FROM q) LIMIT ${limitParam}`;
+  }
+
+  /**
+   * The lexical leg's rows without the forgotten ones (see `hideContact`). Checked on the row,
+   * not the posting: the posting indexes do not cover `contact_uid` across contacts.
+   */
+  private visibleRow(collection: CollectionName, filter: FilterParams): string {
+    if (collection !== 'conversations') {
+      return '';
+    }
+    return `WHERE ${filter.contact ? visibleForContact(filter.contact, 't.') : visibleAcrossContacts('t.')}`;
   }
 
   private selectList(collection: CollectionName): string {

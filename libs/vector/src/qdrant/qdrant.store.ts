@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import {
   type CollectionName,
   COLLECTIONS,
+  type ContactDeletion,
   type DenseQuery,
   type HybridQuery,
   type HybridResult,
@@ -242,10 +243,13 @@ export class QdrantStore implements VectorStore {
     return count;
   }
 
-  /** Counts, then deletes by filter: Qdrant's delete does not say how many points it removed. */
-  async deleteContact(contactUid: string, locationUids?: string[]): Promise<number> {
+  /**
+   * Counts, then deletes by filter: Qdrant's delete does not say how many points it removed.
+   * One call, always complete; `before` is not applied (every window of the contact goes).
+   */
+  async deleteContact(contactUid: string, locationUids?: string[]): Promise<ContactDeletion> {
     if (locationUids?.length === 0) {
-      return 0;
+      return { removed: 0, complete: true };
     }
     const filter = toQdrantFilter({
       contact_uid: contactUid,
@@ -256,7 +260,7 @@ export class QdrantStore implements VectorStore {
     if (count > 0) {
       await this.call(() => this.client.delete(name, { wait: true, filter }));
     }
-    return count;
+    return { removed: count, complete: true };
   }
 
   /** Re-keys the payload in place; points keep their ids, as rows do on pgvector. */

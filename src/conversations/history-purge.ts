@@ -1,0 +1,78 @@
+import { Database } from '@app/database';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+
+import { ConversationMemory } from './conversation-memory.service';
+
+/** Pending forgets (a crash, another replica's) are resumed at least this often. */
+const RESUME_EVERY_MS = 60_000;
+
+/** The purge's advisory-lock name: one replica purges at a time. */
+export const PURGE_JOB = 'history-purge';
+
+/**
+ * Deletes what forgets left behind (see ForgottenHistory): at once after a forget that
+ * answered with `pending: true`, and every minute for forgets a crash or another replica
+ * left. Nothing it deletes is readable meanwhile; shutdown stops it between two batches.
+ */
+@Injectable()
+export class HistoryPurge implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(HistoryPurge.name);
+  private readonly stopping = new AbortController();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+
+  constructor(
+    private readonly memory: ConversationMemory,
+    private readonly database: Database,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.memory.onPendingForget = () => this.kick();
+    this.timer = setInterval(() => this.kick(), RESUME_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    this.stopping.abort();
+    await this.running;
+  }
+
+  /** Starts a purge now, or once more after the one in flight (a forget came in meanwhile). */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runUntilIdle().finally(() => (this.running = undefined));
+  }
+
+  /** Resolves when no purge is in flight (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) {
+      await this.running;
+    }
+  }
+
+  private async runUntilIdle(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        const outcome = await this.database.whileLeading(PURGE_JOB, () =>
+          this.memory.purgeForgotten(100, this.stopping.signal),
+        );
+        if (outcome.ran && outcome.value) {
+          this.logger.log(`history purge: ${outcome.value} forgotten histories deleted`);
+        }
+      } catch (error) {
+        this.logger.warn(`history purge failed: ${(error as Error).message}`);
+      }
+    } while (this.again && !this.stopping.signal.aborted);
+  }
+}

@@ -59,7 +59,8 @@ async function main() {
   const texts = customerTurns();
   const results: unknown[] = [];
   try {
-    for (const target of steps) {
+    // BENCH_SCALE_MAINTENANCE_ONLY=1: a store already at size, only forget and retention.
+    for (const target of process.env.BENCH_SCALE_MAINTENANCE_ONLY ? [] : steps) {
       log(`step ${target}: growing`);
       const grow = await grower.growTo(target, DIMENSION, log);
       embedder.requests.length = 0;
@@ -183,6 +184,7 @@ async function measureMaintenance(
   const heaviest = corpus.contactUid(0);
   const server = await startServerProcess(env);
   let forget;
+  let purge;
   try {
     forget = await withStatementWatch(grower.db, async () => {
       const response = await fetch(`${server.url}/contacts/${heaviest}/history`, {
@@ -190,6 +192,25 @@ async function measureMaintenance(
       });
       return { status: response.status, body: await response.json() };
     });
+    // A large history answers `pending`: the background purge deletes it meanwhile, while
+    // the contact's own calls (which must find nothing) and everyone else's go on.
+    const probe = new ScaleProbe(server.url, customerTurns());
+    purge = await withStatementWatch(grower.db, async () => {
+      const during = await probe.context([heaviest], 50, 1);
+      for (;;) {
+        const [row] = await grower.db.query<{ pending: number }>(
+          `SELECT count(*)::int AS pending FROM history_tombstones
+           WHERE contact_uid = $1 AND purged_at IS NULL`,
+          [heaviest],
+        );
+        if (row.pending === 0) {
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      return { heaviest_context_during_purge: during };
+    });
+    probe.close();
   } finally {
     await server.stop();
   }
@@ -198,6 +219,7 @@ async function measureMaintenance(
   const retention = await withStatementWatch(grower.db, () => grower.sweep(new Date(cutoff)));
   return {
     forget_heaviest: forget,
+    background_purge_heaviest: purge,
     retention_10_percent: { cutoff: new Date(cutoff).toISOString(), ...retention },
   };
 }

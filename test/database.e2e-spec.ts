@@ -224,6 +224,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         'migrations',
         'podium_contact_tombstones',
         'podium_contacts',
+        'podium_conversation_purges',
         'podium_conversations',
         'podium_conversations_terms',
         'podium_credentials',

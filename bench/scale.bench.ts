@@ -17,8 +17,15 @@
  *
  *   npm run db:test-server -- run -- npm run bench:scale        # a throwaway server
  *   DATABASE_URL=postgres://… BENCH_SCALE_STEPS=10000,100000 npm run bench:scale
- * A store that already holds more windows than a step skips that step's growth.
+ *   BENCH_SCALE_ENGINE=pglite npm run bench:scale                 # embedded, 10k → 100k
+ * A store that already holds more windows than a step skips that step's growth. On PGlite one
+ * process holds the data dir at a time, so the bench's own handle closes while the service
+ * runs, and statement watching (pg_stat_activity of other sessions) is left out.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { startFakeOpenAi } from '../test/fakes/openai-server';
 import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
 import { ScaleGrower } from './support/scale-grow';
@@ -29,7 +36,10 @@ import { printJson } from './support/stats';
 const DIMENSION = 256;
 const INGEST_BATCH = 4000;
 
-const steps = (process.env.BENCH_SCALE_STEPS ?? '10000,100000,1000000')
+const engine = process.env.BENCH_SCALE_ENGINE === 'pglite' ? 'pglite' : 'postgres';
+const steps = (
+  process.env.BENCH_SCALE_STEPS ?? (engine === 'pglite' ? '10000,100000' : '10000,100000,1000000')
+)
   .split(',')
   .map((s) => Number(s.trim()))
   .filter((n) => n > 0);
@@ -38,15 +48,9 @@ const ingestConversations = Number(process.env.BENCH_SCALE_INGEST_CONVERSATIONS 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main() {
-  const databaseUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!databaseUrl) {
-    throw new Error(
-      'bench:scale runs on a Postgres server: set DATABASE_URL (or use npm run db:test-server -- run -- npm run bench:scale)',
-    );
-  }
   const embedder = await startFakeOpenAi({ dimension: DIMENSION, embed: bagOfWordsEmbedding });
   const env = {
-    DATABASE_URL: databaseUrl,
+    ...storeEnv(),
     EMBEDDING_PROVIDER: 'openai',
     OPENAI_BASE_URL: embedder.baseURL,
     OPENAI_API_KEY: 'bench',
@@ -54,7 +58,11 @@ async function main() {
     SEED_DEMO_DATA: 'false',
   };
   const corpus = new ScaleCorpus();
-  const grower = new ScaleGrower(corpus, { ...env, DATABASE_STATEMENT_TIMEOUT_MS: '600000' });
+  const grower = new ScaleGrower(
+    corpus,
+    { ...env, DATABASE_STATEMENT_TIMEOUT_MS: '600000' },
+    engine === 'pglite',
+  );
   await grower.open();
   const texts = customerTurns();
   const results: unknown[] = [];
@@ -70,6 +78,7 @@ async function main() {
     const maintenance = await measureMaintenance(grower, corpus, env);
     printJson({
       bench: 'scale',
+      engine,
       embedder: 'bag-of-words 256-d (deterministic, not a model)',
       steps: results,
       maintenance,
@@ -79,6 +88,24 @@ async function main() {
     await grower.close();
     await embedder.close();
   }
+}
+
+/** Where the store lives: the Postgres server of DATABASE_URL, or a PGlite data dir. */
+function storeEnv(): Record<string, string> {
+  if (engine === 'pglite') {
+    // Children inherit process.env: a DATABASE_URL left there would pick the server instead.
+    delete process.env.DATABASE_URL;
+    const dataDir = process.env.BENCH_SCALE_DATA_DIR || mkdtempSync(join(tmpdir(), 'cb-scale-'));
+    log(`PGlite data dir: ${dataDir}`);
+    return { DATA_DIR: dataDir };
+  }
+  const databaseUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    throw new Error(
+      'bench:scale on Postgres needs DATABASE_URL (or npm run db:test-server -- run -- npm run bench:scale); BENCH_SCALE_ENGINE=pglite runs embedded',
+    );
+  }
+  return { DATABASE_URL: databaseUrl };
 }
 
 type StepResult = Awaited<ReturnType<typeof measureStep>>;
@@ -91,33 +118,21 @@ async function measureStep(
   env: Record<string, string>,
   texts: string[],
 ) {
+  const typical = await typicalContacts(grower);
+  const heaviest = corpus.contactUid(0);
+  const before = await grower.windows();
+  await grower.release();
   const server = await startServerProcess(env);
   const probe = new ScaleProbe(server.url, texts);
+  let measured;
   try {
-    const typical = await typicalContacts(grower);
-    const heaviest = corpus.contactUid(0);
     // First calls after readiness: nothing warmed them but the service itself.
     const first30 = await probe.context(typical, 30, 1);
     const ingest = await measureIngest(server.url, grower, corpus);
     await probe.context(typical, 50, 4);
-    const windows = await grower.windows();
-    const [{ bytes }] = await grower.db.query<{ bytes: string }>(
-      `SELECT pg_database_size(current_database())::bigint AS bytes`,
-    );
-    const [{ docs }] = await grower.db.query<{ docs: string }>(
-      `SELECT coalesce(max(docs), 0) AS docs FROM lexical_contact_stats WHERE contact_uid = $1`,
-      [heaviest],
-    );
-    return {
-      step: target,
-      windows,
-      contacts: typical.length,
-      heaviest_windows: Number(docs),
-      bytes_per_window: Math.round(Number(bytes) / windows),
-      database_mb: Math.round(Number(bytes) / 1e6),
-      grow,
-      ingest_http: ingest,
-      first_30_after_ready: first30,
+    measured = {
+      first30,
+      ingest,
       context_typical: {
         c1: await probe.context(typical, requests, 1),
         c8: await probe.context(typical, requests, 8),
@@ -135,6 +150,33 @@ async function measureStep(
     probe.close();
     await server.stop();
   }
+  await grower.reacquire();
+  const windows = await grower.windows();
+  const [{ bytes }] = await grower.db.query<{ bytes: string }>(
+    `SELECT pg_database_size(current_database())::bigint AS bytes`,
+  );
+  const [{ docs }] = await grower.db.query<{ docs: string }>(
+    `SELECT coalesce(max(docs), 0) AS docs FROM lexical_contact_stats WHERE contact_uid = $1`,
+    [heaviest],
+  );
+  const { first30, ingest, ...latency } = measured;
+  const ingestWindows = windows - before;
+  return {
+    step: target,
+    windows,
+    contacts: typical.length,
+    heaviest_windows: Number(docs),
+    bytes_per_window: Math.round(Number(bytes) / windows),
+    database_mb: Math.round(Number(bytes) / 1e6),
+    grow,
+    ingest_http: {
+      ...ingest,
+      windows: ingestWindows,
+      windows_per_s: Math.round(ingestWindows / ingest.seconds),
+    },
+    first_30_after_ready: first30,
+    ...latency,
+  };
 }
 
 /** Contacts of a typical size (the middle of the spread), as most callers are. */
@@ -148,7 +190,6 @@ async function typicalContacts(grower: ScaleGrower): Promise<string[]> {
 
 /** New conversations through `POST /ingest/conversations`, as a client sends an export. */
 async function measureIngest(url: string, grower: ScaleGrower, corpus: ScaleCorpus) {
-  const before = await grower.windows();
   const messages = corpus.conversations(
     grower.conversations,
     grower.conversations + ingestConversations,
@@ -166,12 +207,10 @@ async function measureIngest(url: string, grower: ScaleGrower, corpus: ScaleCorp
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  const windows = (await grower.windows()) - before;
   return {
     messages: messages.length,
-    windows,
+    seconds: Number(seconds.toFixed(2)),
     messages_per_s: Math.round(messages.length / seconds),
-    windows_per_s: Math.round(windows / seconds),
   };
 }
 
@@ -182,11 +221,15 @@ async function measureMaintenance(
   env: Record<string, string>,
 ) {
   const heaviest = corpus.contactUid(0);
+  await grower.release();
   const server = await startServerProcess(env);
+  // PGlite: no second session can watch statements (or poll) while the service holds the dir.
+  const watch = <T>(work: () => Promise<T>) =>
+    engine === 'postgres' ? withStatementWatch(grower.db, work) : timed(work);
   let forget;
   let purge;
   try {
-    forget = await withStatementWatch(grower.db, async () => {
+    forget = await watch(async () => {
       const response = await fetch(`${server.url}/contacts/${heaviest}/history`, {
         method: 'DELETE',
       });
@@ -195,17 +238,9 @@ async function measureMaintenance(
     // A large history answers `pending`: the background purge deletes it meanwhile, while
     // the contact's own calls (which must find nothing) and everyone else's go on.
     const probe = new ScaleProbe(server.url, customerTurns());
-    purge = await withStatementWatch(grower.db, async () => {
+    purge = await watch(async () => {
       const during = await probe.context([heaviest], 50, 1);
-      for (;;) {
-        const [row] = await grower.db.query<{ pending: number }>(
-          `SELECT count(*)::int AS pending FROM history_tombstones
-           WHERE contact_uid = $1 AND purged_at IS NULL`,
-          [heaviest],
-        );
-        if (row.pending === 0) {
-          break;
-        }
+      while (engine === 'postgres' && (await pendingForgets(grower, heaviest)) > 0) {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       return { heaviest_context_during_purge: during };
@@ -214,14 +249,31 @@ async function measureMaintenance(
   } finally {
     await server.stop();
   }
+  await grower.reacquire();
+  // On PGlite the service stopped mid-purge: the tombstone resumes it at the next boot.
   // Conversation i starts at 2022-01-01 + i × 127 s (scale-corpus): the oldest 10% end here.
   const cutoff = Date.UTC(2022, 0, 1) + Math.floor(grower.conversations * 0.1) * 127_000;
-  const retention = await withStatementWatch(grower.db, () => grower.sweep(new Date(cutoff)));
+  const retention = await watch(() => grower.sweep(new Date(cutoff)));
   return {
     forget_heaviest: forget,
     background_purge_heaviest: purge,
     retention_10_percent: { cutoff: new Date(cutoff).toISOString(), ...retention },
   };
+}
+
+async function pendingForgets(grower: ScaleGrower, contactUid: string): Promise<number> {
+  const [row] = await grower.db.query<{ pending: number }>(
+    `SELECT count(*)::int AS pending FROM history_tombstones
+     WHERE contact_uid = $1 AND purged_at IS NULL`,
+    [contactUid],
+  );
+  return row.pending;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number }> {
+  const t0 = performance.now();
+  const result = await work();
+  return { result, seconds: Number(((performance.now() - t0) / 1000).toFixed(2)) };
 }
 
 function printTable(results: StepResult[]) {

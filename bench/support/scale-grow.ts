@@ -39,6 +39,8 @@ export class ScaleGrower {
   constructor(
     private readonly corpus: ScaleCorpus,
     private readonly env: Record<string, string>,
+    /** PGlite: one process at a time holds the data dir, so the grower lets go of it. */
+    private readonly exclusive = false,
   ) {}
 
   async open(): Promise<void> {
@@ -47,6 +49,20 @@ export class ScaleGrower {
       `SELECT count(DISTINCT conversation_uid)::int AS n FROM conversation_messages`,
     );
     this.conversations = row.n;
+  }
+
+  /** Lets the service open the store (PGlite); a server-backed store stays open. */
+  async release(): Promise<void> {
+    if (this.exclusive) {
+      await this.ctx?.close();
+      this.ctx = undefined;
+    }
+  }
+
+  async reacquire(): Promise<void> {
+    if (!this.ctx) {
+      await this.open();
+    }
   }
 
   get db(): Database {
@@ -146,11 +162,13 @@ export class ScaleGrower {
 
   /** One retention sweep (the hourly job's own code) that purges what is older than `cutoff`. */
   async sweep(cutoff: Date): Promise<unknown> {
+    await this.release();
     const ctx = await benchContext({ ...this.env, HISTORY_RETENTION_DAYS: '1' });
     try {
       return await ctx.get(HistoryRetention).sweep(new Date(cutoff.getTime() + 86_400_000));
     } finally {
       await ctx.close();
+      await this.reacquire();
     }
   }
 

@@ -29,6 +29,7 @@ export {
   type RerankCandidate,
   type Reranker,
   type RerankerName,
+  type ScoreComponents,
 } from './interfaces/reranker.interface';
 export {
   LLM_RERANK_DEFAULTS,

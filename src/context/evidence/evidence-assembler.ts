@@ -29,6 +29,15 @@ export interface AssembledEvidence {
   /** Why each pool window is not an excerpt of its own (keyed by window id). */
   dropped: Map<string, { reason: DropReason; into?: string }>;
   timings: { select_ms: number; redact_ms: number; budget_ms: number };
+  /** Only when asked (the explain mode): every chosen excerpt, its windows and redactions. */
+  chosen?: ChosenExcerpt[];
+}
+
+/** An excerpt as chosen, before the budget: which windows it holds, what was masked in it. */
+export interface ChosenExcerpt {
+  id: string;
+  windowIds: string[];
+  redactions: Record<string, number>;
 }
 
 /** How many excerpts the bundle may hold: see {@link EvidenceAssembler.limits}. */
@@ -71,6 +80,7 @@ export class EvidenceAssembler {
     limits: ExcerptLimits,
     maxTokens: number,
     options: Partial<EvidenceOptions> = {},
+    explain = false,
   ): AssembledEvidence {
     const t0 = performance.now();
     const selection = selectEvidence(
@@ -83,7 +93,7 @@ export class EvidenceAssembler {
       toExcerpt(e.window.candidate, e.window.score, e.content, e.occurred_at),
     );
     const t1 = performance.now();
-    const { excerpts: redacted, counts } = this.redaction.redactBundle(chosen);
+    const { excerpts: redacted, counts, perExcerpt } = this.redaction.redactBundle(chosen, explain);
     const t2 = performance.now();
     const budget = this.prompt.enforceBudget(redacted, maxTokens);
     const t3 = performance.now();
@@ -98,6 +108,15 @@ export class EvidenceAssembler {
       redactions: counts,
       dropped: selection.dropped,
       timings: { select_ms: round(t1 - t0), redact_ms: round(t2 - t1), budget_ms: round(t3 - t2) },
+      ...(perExcerpt
+        ? {
+            chosen: selection.excerpts.map((e, i) => ({
+              id: e.window.id,
+              windowIds: e.windowIds,
+              redactions: perExcerpt[i],
+            })),
+          }
+        : {}),
     };
   }
 }

@@ -22,6 +22,31 @@ describe('FusionReranker', () => {
     );
   });
 
+  it('names the components of its own options (custom weights change them)', async () => {
+    const pool = [
+      { id: 'a', content: 'your dining table ships friday', denseScore: 0.8, denseRank: 1 },
+      { id: 'b', content: 'thanks for calling', denseScore: 0.3, lexicalRank: 1, lexicalScore: 2 },
+    ];
+    const query = 'when does the table ship';
+    const parts = sut.components(query, pool);
+    expect(parts).toHaveLength(2);
+    expect(Object.keys(parts[0]).sort()).toEqual([
+      'agreement',
+      'boilerplate',
+      'cosine',
+      'lexical',
+      'overlap',
+      'rank',
+      'recency',
+      'relevance',
+    ]);
+    expect(parts[0].cosine).toBe(0.8);
+    expect(parts[1].lexical).toBe(1);
+    const custom = new FusionReranker({ cosineWeight: 0 });
+    expect(custom.components(query, pool)[0].relevance).not.toBe(parts[0].relevance);
+    await expect(custom.score(query, pool)).resolves.toHaveLength(2);
+  });
+
   it('yields to the event loop between long candidates and stops once the caller gives up', async () => {
     const controller = new AbortController();
     setImmediate(() => controller.abort());

@@ -163,4 +163,37 @@ describe('POST /context with explain (e2e)', () => {
     expect(res.body.explain!.candidates).toEqual([]);
     expect(res.body.meta.elapsed_ms).toBeLessThanOrEqual(200 + 25);
   });
+
+  describe('the inspector’s routes', () => {
+    const get = (path: string, key?: string) =>
+      fetch(`${a.t.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+
+    it('GET /contacts lists ids and names inside the key’s locations, with a limit', async () => {
+      const all = (await (await get('/contacts', ops.key)).json()) as {
+        contacts: Array<{ contact_uid: string }>;
+        listable: boolean;
+      };
+      expect(all.listable).toBe(true);
+      expect(all.contacts.map((c) => c.contact_uid)).toEqual(['ctc_a1', 'ctc_b1']);
+      const asA = (await (await get('/contacts', tenantA.key)).json()) as typeof all;
+      expect(asA.contacts.map((c) => c.contact_uid)).toEqual(['ctc_a1']);
+      const one = (await (await get('/contacts?limit=1', ops.key)).json()) as typeof all;
+      expect(one.contacts).toHaveLength(1);
+      expect((await get('/contacts?limit=0', ops.key)).status).toBe(400);
+      expect((await get('/contacts')).status).toBe(401);
+    });
+
+    it('serves the page and its script under a strict CSP; the page holds no data', async () => {
+      const page = await get('/inspect');
+      expect(page.status).toBe(200);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(await page.text()).toContain('<script type="module" src="/inspect/inspector.js">');
+      const script = await get('/inspect/inspector.js');
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toContain('text/javascript');
+      expect(await script.text()).not.toContain('innerHTML');
+    });
+  });
 });

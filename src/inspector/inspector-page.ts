@@ -43,6 +43,11 @@ export const INSPECTOR_HTML = `<!DOCTYPE html>
     <input id="pool-k" name="pool-k" type="number" min="1" max="100" value="20" inputmode="numeric">
   </div>
   <div class="field">
+    <label for="final-k">Most excerpts (final_k)</label>
+    <input id="final-k" name="final-k" type="number" min="1" max="50" inputmode="numeric" aria-describedby="final-k-help">
+    <small id="final-k-help">Empty: the service's default.</small>
+  </div>
+  <div class="field">
     <label for="timeout-ms">Deadline (ms)</label>
     <input id="timeout-ms" name="timeout-ms" type="number" min="50" max="5000" value="800" inputmode="numeric">
   </div>
@@ -103,7 +108,7 @@ dl.contact { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12p
 dl.contact dt { font-weight: 600; }
 dl.contact dd { margin: 0; }
 ol.waterfall { list-style: none; margin: 0; padding: 0; }
-ol.waterfall li { display: grid; grid-template-columns: 220px 1fr; align-items: center; gap: 10px; margin: 3px 0; }
+ol.waterfall li { display: grid; grid-template-columns: 300px 1fr; align-items: center; gap: 10px; margin: 3px 0; }
 .track { position: relative; height: 16px; background: #eef1f8; border-radius: 3px; }
 .track .bar-fill { position: absolute; top: 0; bottom: 0; min-width: 2px; border-radius: 3px; background: #2f45c4; }
 .track .bar-fill.live { background: #0f766e; }
@@ -117,7 +122,7 @@ th[aria-sort] button::after { content: ' \\2195'; color: #4a5568; }
 th[aria-sort='ascending'] button::after { content: ' \\2191'; color: #1d2330; }
 th[aria-sort='descending'] button::after { content: ' \\2193'; color: #1d2330; }
 td.id, td.outcome, td.text, th.text { text-align: left; }
-td.text { min-width: 280px; max-width: 520px; }
+td.text { min-width: 220px; max-width: 360px; font-size: 12px; }
 tr.kept td { background: #e3f6e8; }
 tr.kept td.outcome { font-weight: 700; color: #065f2c; }
 tr.merged td.outcome { color: #1e3a8a; }

@@ -43,6 +43,7 @@ export class InspectorApi {
     transcript: string;
     contact_uid?: string;
     pool_k?: number;
+    final_k?: number;
     timeout_ms?: number;
   }): Promise<Bundle> {
     return this.call('/context', {

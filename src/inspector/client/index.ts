@@ -13,6 +13,7 @@ const contactSelect = byId<HTMLSelectElement>('contact');
 const contactId = byId<HTMLInputElement>('contact-id');
 const transcript = byId<HTMLTextAreaElement>('transcript');
 const poolK = byId<HTMLInputElement>('pool-k');
+const finalK = byId<HTMLInputElement>('final-k');
 const timeoutMs = byId<HTMLInputElement>('timeout-ms');
 const status = byId<HTMLParagraphElement>('status');
 const run = byId<HTMLButtonElement>('run');
@@ -70,6 +71,7 @@ form.addEventListener('submit', (event) => {
       transcript: text,
       contact_uid: contact,
       pool_k: intOr(poolK),
+      final_k: intOr(finalK),
       timeout_ms: intOr(timeoutMs),
     })
     .then((bundle) => {

@@ -1,5 +1,6 @@
 import { contentHash, uuidFromHash } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
+import { FUSION_COMPONENTS } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 
 import { type ContextBundle } from '../src/context/context.dto';
@@ -15,16 +16,8 @@ const RAW_PII_WINDOW = [
   `agent: we will call you at ${PHONE} about the espresso machine boiler`,
 ].join('\n');
 
-const FUSION_PARTS = [
-  'agreement',
-  'boilerplate',
-  'cosine',
-  'lexical',
-  'overlap',
-  'rank',
-  'recency',
-  'relevance',
-];
+/** Every part of a fusion score, sorted. */
+const FUSION_PARTS = [...FUSION_COMPONENTS].sort();
 
 describe('POST /context with explain (e2e)', () => {
   let a: AdapterApp;

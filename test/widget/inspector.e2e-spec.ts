@@ -1,31 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import axe from 'axe-core';
 import { type Browser, type Page } from 'playwright-core';
 
+import { FUSION_COMPONENTS } from '../../libs/rerank/src';
 import { buildClient } from '../../src/common/client-bundle';
 import { generateApiKey } from '../../src/config/api-key-entries';
 import { type ContextBundle } from '../../src/context/context.dto';
 import { INSPECTOR_CLIENT } from '../../src/inspector/inspector-client';
 import { bootTestApp, postJson, type TestApp } from '../support/app';
-import { launchChromium } from './browser';
+import { launchChromium, seriousAxeViolations } from './browser';
 
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const KEY = generateApiKey('inspector-e2e');
 const TRANSCRIPT = 'the leg on my dining table is scratched, when does the new one ship?';
 const POOL_K = 20;
 const FINAL_K = 2;
-const FUSION_PARTS = [
-  'agreement',
-  'boilerplate',
-  'cosine',
-  'lexical',
-  'overlap',
-  'rank',
-  'recency',
-  'relevance',
-];
+/** Every part of a fusion score, sorted. */
+const FUSION_PARTS = [...FUSION_COMPONENTS].sort();
 
 /**
  * `GET /inspect` in real headless Chromium against the real app (demo data, an API key
@@ -195,14 +187,7 @@ describe('the inspector page in a browser', () => {
   });
 
   it('axe finds no serious accessibility violation, and nothing hit the CSP', async () => {
-    await page.evaluate(axe.source);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: typeof axe }).axe.run(document);
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { csp: string[] }).csp)).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ export { boilerplateShare } from './fusion/boilerplate';
 export {
   DEFAULT_FUSION_OPTIONS,
   explainFusion,
+  FUSION_COMPONENTS,
   type FusionBreakdown,
   type FusionOptions,
   fusionScores,

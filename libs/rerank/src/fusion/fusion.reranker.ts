@@ -9,6 +9,7 @@ import { boilerplateShare } from './boilerplate';
 import {
   DEFAULT_FUSION_OPTIONS,
   explainFusion,
+  FUSION_COMPONENTS,
   type FusionOptions,
   fusionScores,
 } from './fusion-score';
@@ -60,11 +61,9 @@ export class FusionReranker implements Reranker {
   /** The formula's parts (see `explainFusion`) under this reranker's own options. */
   components(query: string, candidates: readonly RerankCandidate[]): ScoreComponents[] {
     // The final score is the reranker's answer itself, not one of its parts.
-    return explainFusion(query, candidates, this.options).map((breakdown) => {
-      const parts: Partial<typeof breakdown> = { ...breakdown };
-      delete parts.score;
-      return parts;
-    });
+    return explainFusion(query, candidates, this.options).map((breakdown) =>
+      Object.fromEntries(FUSION_COMPONENTS.map((part) => [part, breakdown[part]])),
+    );
   }
 }
 

@@ -9,6 +9,7 @@
  *   npm run bench:explain   # BENCH_ROUNDS (3), BENCH_REQUESTS (c=1: 100, c=8: 4× that)
  *   BENCH_BASELINE_ROOT=/tmp/wt-main npm run bench:explain
  */
+import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
 import { interleavedRounds, throughputRatio } from './support/interleaved-rounds';
 import { startServerProcess } from './support/server-process';
@@ -18,13 +19,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const BASELINE = process.env.BENCH_BASELINE_ROOT;
 const LEVELS = [1, 8];
-const PHRASES = [
-  'can you check my order number',
-  'the leg on my table is scratched',
-  'when will my dining table ship',
-  'I want to return two of the chairs',
-  'please text me when it ships',
-];
 
 type Mode = 'off' | 'on' | 'baseline';
 
@@ -50,7 +44,7 @@ async function main() {
           meta: { partial: boolean };
           explain?: unknown;
         }>('/context', {
-          transcript: `${PHRASES[i % PHRASES.length]} (ref ${i})`,
+          transcript: `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`,
           contact_uid: 'ctc_demo_alice',
           ...(mode === 'on' ? { explain: true } : {}),
         });

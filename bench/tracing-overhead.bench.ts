@@ -12,6 +12,7 @@
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
+import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
 import { interleavedRounds, throughputRatio } from './support/interleaved-rounds';
 import { startServerProcess } from './support/server-process';
@@ -20,13 +21,6 @@ import { printJson } from './support/stats';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const LEVELS = [1, 8];
-const PHRASES = [
-  'can you check my order number',
-  'the leg on my table is scratched',
-  'when will my dining table ship',
-  'I want to return two of the chairs',
-  'please text me when it ships',
-];
 
 /** An OTLP/HTTP endpoint that accepts and drops every export, counting the bytes. */
 async function startSink(): Promise<{ url: string; bytes: () => number; close(): void }> {
@@ -68,7 +62,7 @@ async function main() {
         const { status, body } = await clients[mode].post<{ meta: { partial: boolean } }>(
           '/context',
           {
-            transcript: `${PHRASES[i % PHRASES.length]} (ref ${i})`,
+            transcript: `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`,
             contact_uid: 'ctc_demo_alice',
           },
         );

@@ -173,19 +173,20 @@ export class ContextService implements OnModuleDestroy {
       ...(coalesced.status !== 'ok' ? ['coalesce'] : []),
     ];
     this.record(stages, partialReasons, assembled.excerpts.length);
-    // Explained within the same deadline: whatever would pass it is left out, never awaited.
+    // Within the same deadline (what would pass it is left out); assigned, not spread, below:
+    // without explain the answer is built exactly as before.
     const explained = explain
       ? this.explainer.explain({
           query,
           pool: ranked.pool,
           reranked: ranked.reranked,
-          poolK: this.poolSize(request),
+          poolK: this.evidence.poolSize(request.final_k, request.pool_k),
           evidence: assembled,
           stages,
           until: started + timeoutMs - reserveFor(timeoutMs) / 2,
         })
       : undefined;
-    return {
+    const bundle: ContextBundle = {
       contact,
       historical_excerpts: assembled.excerpts,
       token_count: assembled.token_count,
@@ -202,8 +203,11 @@ export class ContextService implements OnModuleDestroy {
         redactions: assembled.redactions,
         dropped_excerpts: assembled.budgetDropped,
       },
-      ...(explained ? { explain: explained } : {}),
     };
+    if (explained) {
+      bundle.explain = explained;
+    }
+    return bundle;
   }
 
   /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */
@@ -214,7 +218,7 @@ export class ContextService implements OnModuleDestroy {
     stages: { intake_ms: number; queue_ms: number },
   ): ContextBundle {
     this.record(stages, ['admission'], 0);
-    return {
+    const bundle: ContextBundle = {
       contact: { live_fields_available: false, error: 'overloaded' },
       historical_excerpts: [],
       token_count: 0,
@@ -231,10 +235,14 @@ export class ContextService implements OnModuleDestroy {
         redactions: {},
         dropped_excerpts: 0,
       },
-      ...(request.explain === true
-        ? { explain: this.explainer.shed(this.poolSize(request), stages) }
-        : {}),
     };
+    if (request.explain === true) {
+      bundle.explain = this.explainer.shed(
+        this.evidence.poolSize(request.final_k, request.pool_k),
+        stages,
+      );
+    }
+    return bundle;
   }
 
   private record(stages: Record<string, number>, partialReasons: string[], hits: number): void {
@@ -249,14 +257,6 @@ export class ContextService implements OnModuleDestroy {
     );
   }
 
-  /** Candidates asked of each list: never fewer than the excerpts the bundle may hold. */
-  private poolSize(request: ContextFetchRequestDto): number {
-    return Math.max(
-      this.evidence.limits(request.final_k).maxK,
-      request.pool_k ?? this.config.context.poolK,
-    );
-  }
-
   /** embed → hybrid pool → rerank, each under what is left of the deadline; the whole pool, scored. */
   private async retrieve(
     query: string,
@@ -265,7 +265,7 @@ export class ContextService implements OnModuleDestroy {
     left: () => number,
     stages: Record<string, number>,
   ): Promise<{ pool: ScoredCandidate[]; reranked: boolean; missed: boolean }> {
-    const poolK = this.poolSize(request);
+    const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
     const pooled = await withDeadline<HybridPool>(left(), (signal) =>
       this.hybrid.pool(query, filter, poolK, signal),
     );

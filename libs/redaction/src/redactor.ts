@@ -172,7 +172,11 @@ export class Redactor {
       }
       return { ...excerpt, content: result.text };
     });
-    return each ? { excerpts: redacted, counts, perExcerpt: each } : { excerpts: redacted, counts };
+    const bundle: RedactedBundle<T> = { excerpts: redacted, counts };
+    if (each) {
+      bundle.perExcerpt = each;
+    }
+    return bundle;
   }
 
   private detect(text: string): Detection[] {

@@ -74,6 +74,11 @@ export class EvidenceAssembler {
       : { baseK: base, maxK: Math.max(base, maxExcerpts) };
   }
 
+  /** Candidates asked of each list: `pool_k` (or POOL_K), never fewer than `maxK` excerpts. */
+  poolSize(finalK: number | undefined, poolK: number | undefined): number {
+    return Math.max(this.limits(finalK).maxK, poolK ?? this.config.context.poolK);
+  }
+
   assemble(
     query: string,
     pool: readonly ScoredCandidate[],
@@ -101,23 +106,22 @@ export class EvidenceAssembler {
     chosen
       .filter((e) => !kept.has(e.id))
       .forEach((e) => selection.dropped.set(e.id, { reason: 'budget' }));
-    return {
+    const assembled: AssembledEvidence = {
       excerpts: budget.excerpts,
       token_count: budget.token_count,
       budgetDropped: budget.dropped,
       redactions: counts,
       dropped: selection.dropped,
       timings: { select_ms: round(t1 - t0), redact_ms: round(t2 - t1), budget_ms: round(t3 - t2) },
-      ...(perExcerpt
-        ? {
-            chosen: selection.excerpts.map((e, i) => ({
-              id: e.window.id,
-              windowIds: e.windowIds,
-              redactions: perExcerpt[i],
-            })),
-          }
-        : {}),
     };
+    if (perExcerpt) {
+      assembled.chosen = selection.excerpts.map((e, i) => ({
+        id: e.window.id,
+        windowIds: e.windowIds,
+        redactions: perExcerpt[i],
+      }));
+    }
+    return assembled;
   }
 }
 

@@ -32,6 +32,7 @@ const DATABASE_SUITES = [
   'webhook-state',
   'conversation-memory',
   'tracing',
+  'context-explain',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

@@ -12,20 +12,15 @@
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
+import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
+import { interleavedRounds, throughputRatio } from './support/interleaved-rounds';
 import { startServerProcess } from './support/server-process';
-import { printJson, runConcurrent, summarize } from './support/stats';
+import { printJson } from './support/stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const LEVELS = [1, 8];
-const PHRASES = [
-  'can you check my order number',
-  'the leg on my table is scratched',
-  'when will my dining table ship',
-  'I want to return two of the chairs',
-  'please text me when it ships',
-];
 
 /** An OTLP/HTTP endpoint that accepts and drops every export, counting the bytes. */
 async function startSink(): Promise<{ url: string; bytes: () => number; close(): void }> {
@@ -54,72 +49,39 @@ async function main() {
     }),
   };
   const clients = { off: new JsonClient(servers.off.url), on: new JsonClient(servers.on.url) };
-  type Mode = keyof typeof servers;
-  const samples: Record<string, { latencies: number[]; rps: number[]; partial: number }> = {};
   let seq = 0;
-  const run = async (mode: Mode, concurrency: number, total: number) => {
-    let partial = 0;
-    const result = await runConcurrent(total, concurrency, async () => {
-      const i = seq++;
-      const { status, body } = await clients[mode].post<{ meta: { partial: boolean } }>(
-        '/context',
-        {
-          transcript: `${PHRASES[i % PHRASES.length]} (ref ${i})`,
-          contact_uid: 'ctc_demo_alice',
-        },
-      );
-      if (status !== 200) {
-        throw new Error(`HTTP ${status}`);
-      }
-      partial += body.meta.partial ? 1 : 0;
-    });
-    return { ...result, partial };
-  };
+  let results: Awaited<ReturnType<typeof interleavedRounds>>;
   try {
-    // Warm both (JIT, caches, connections) before anything counts.
-    for (const mode of ['off', 'on'] as Mode[]) {
-      await run(mode, 8, 64);
-    }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const concurrency of LEVELS) {
-        // Alternate which mode goes first, so a drift in the box's load hits both.
-        const order: Mode[] = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
-        for (const mode of order) {
-          const total = concurrency === 1 ? REQUESTS : REQUESTS * 4;
-          const result = await run(mode, concurrency, total);
-          const key = `${mode}/c${concurrency}`;
-          samples[key] ??= { latencies: [], rps: [], partial: 0 };
-          samples[key].latencies.push(...result.latencies);
-          samples[key].rps.push(Math.round((total / result.wallMs) * 10000) / 10);
-          samples[key].partial += result.partial;
+    results = await interleavedRounds({
+      modes: ['off', 'on'] as const,
+      levels: LEVELS,
+      rounds: ROUNDS,
+      requests: REQUESTS,
+      request: async (mode) => {
+        const i = seq++;
+        const { status, body } = await clients[mode].post<{ meta: { partial: boolean } }>(
+          '/context',
+          {
+            transcript: `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`,
+            contact_uid: 'ctc_demo_alice',
+          },
+        );
+        if (status !== 200) {
+          throw new Error(`HTTP ${status}`);
         }
-      }
-    }
+        return body.meta.partial;
+      },
+    });
   } finally {
     await Promise.all([servers.off.stop(), servers.on.stop()]);
     sink.close();
   }
-  const results = Object.fromEntries(
-    Object.entries(samples).map(([key, s]) => [
-      key,
-      {
-        ...summarize(s.latencies),
-        rps_per_round: s.rps,
-        rps_mean: Math.round((s.rps.reduce((a, b) => a + b, 0) / s.rps.length) * 10) / 10,
-        partial: s.partial,
-      },
-    ]),
-  );
-  const ratio = (c: number) =>
-    Math.round(
-      ((results[`on/c${c}`].rps_mean) / (results[`off/c${c}`].rps_mean)) *
-        1000,
-    ) / 1000;
+  // After the servers stopped: their last span exports are counted too.
   printJson({
     bench: 'tracing-overhead',
     rounds: ROUNDS,
     results,
-    throughput_on_over_off: Object.fromEntries(LEVELS.map((c) => [`c${c}`, ratio(c)])),
+    throughput_on_over_off: throughputRatio(results, 'on', 'off', LEVELS),
     exported_kb: Math.round(sink.bytes() / 1024),
   });
 }

@@ -24,6 +24,7 @@ import { DemoModule } from './demo/demo.module';
 import { DEMO_CURRICULUM } from './demo/demo-curriculum';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
+import { InspectorModule } from './inspector/inspector.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
@@ -86,6 +87,7 @@ export class AppModule {
         WebhooksModule,
         AdaptersModule,
         WidgetModule,
+        InspectorModule,
         TracingModule,
       ],
       providers: [

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Database } from '@app/database';
 import { PgVectorStore } from '@app/vector';
 
+import { type ContextBundle } from '../src/context/context.dto';
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
 import { bootTestApp } from './support/app';
 
@@ -45,7 +46,7 @@ describe('boot-time checks (e2e)', () => {
     expect(result.stderr).toContain('ALLOW_DEMO_PROVIDERS=true');
   });
 
-  it('the CLI ingests a file and searches it with the service’s own code', () => {
+  it('the CLI ingests a file, searches it and explains a bundle with the service’s own code', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cb-cli-'));
     const file = join(dataDir, 'messages.ndjson');
     const lines = [
@@ -92,6 +93,23 @@ describe('boot-time checks (e2e)', () => {
       const search = cli('search', '--query', 'broken paddle', '--contact-uid', 'ctc_cli');
       expect(search.status).toBe(0);
       expect(JSON.parse(search.stdout).hits[0].content).toContain('kayak paddle snapped');
+      const explained = cli(
+        'explain',
+        '--transcript',
+        'my paddle broke, mail me at kim@example.net',
+        '--contact-uid',
+        'ctc_cli',
+        '--pool-k',
+        '5',
+        '--final-k',
+        '2',
+      );
+      expect(explained.status).toBe(0);
+      const bundle = JSON.parse(explained.stdout) as ContextBundle;
+      expect(bundle.explain?.pool_k).toBe(5);
+      expect(bundle.explain?.candidates[0]).toMatchObject({ outcome: 'kept', in_bundle: true });
+      expect(bundle.explain?.candidates[0].components).toHaveProperty('overlap');
+      expect(JSON.stringify(bundle.explain)).not.toContain('kim@example.net');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -54,9 +54,10 @@ describe('MCP server at /mcp (e2e, official SDK client)', () => {
     a.embedFault.mode = a.liveFault.mode = 'off';
   });
 
-  it('lists the four tools with JSON schemas', async () => {
+  it('lists the five tools with JSON schemas', async () => {
     const { tools } = await asA.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'context_explain',
       'context_fetch',
       'kb_search',
       'redact',
@@ -84,6 +85,28 @@ describe('MCP server at /mcp (e2e, official SDK client)', () => {
     expect(bundle.contact).toMatchObject({ live_fields_available: true, location_uid: 'loc_a' });
     expect(bundle.historical_excerpts.length).toBeGreaterThan(0);
     expect(JSON.stringify(bundle)).not.toContain('B-SECRET');
+  });
+
+  it('context_explain adds the scored pool, inside the caller’s locations only', async () => {
+    const bundle = payload<ContextBundle>(
+      await asA.callTool({
+        name: 'context_explain',
+        arguments: { transcript: 'espresso machine leaking water', pool_k: 20, final_k: 2 },
+      }),
+    );
+    const explain = bundle.explain!;
+    expect(explain).toMatchObject({ reranker: 'fusion', pool_k: 20 });
+    expect(explain.candidates.length).toBeGreaterThan(0);
+    expect(explain.candidates.every((c) => c.components !== null && c.cosine >= -1)).toBe(true);
+    expect(explain.candidates.filter((c) => c.outcome === 'kept').map((c) => c.id)).toEqual(
+      bundle.historical_excerpts.map((e) => e.id),
+    );
+    // Tenant A's key: tenant B's windows are not even candidates.
+    expect(JSON.stringify(bundle)).not.toContain('B-SECRET');
+    const plain = payload<ContextBundle>(
+      await asA.callTool({ name: 'context_fetch', arguments: { transcript: 'espresso machine' } }),
+    );
+    expect('explain' in plain).toBe(false);
   });
 
   it('context_fetch answers an empty partial bundle on time when the deadline runs out', async () => {

@@ -18,13 +18,15 @@ async function freePort(): Promise<number> {
  */
 export async function startServerProcess(
   env: Record<string, string>,
+  /** Another checkout to run (a baseline), with its own node_modules; default this one. */
+  root = join(__dirname, '..', '..'),
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--no-liftoff', '-r', '@swc-node/register', join(__dirname, '..', '..', 'src', 'main.ts')],
+    ['--no-liftoff', '-r', '@swc-node/register', join(root, 'src', 'main.ts')],
     {
-      cwd: join(__dirname, '..', '..'),
+      cwd: root,
       env: {
         ...process.env,
         LOG_LEVEL: 'error',

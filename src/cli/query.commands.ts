@@ -15,39 +15,61 @@ const print = (value: unknown): void => {
 };
 const int = (value: string) => Number.parseInt(value, 10);
 
-/**
- * The spec's scripts as subcommands (`context_fetch`, `vector_query`, `transcript_to_llm`,
- * `relevance_score`, plus `redact`), running the same services as the HTTP endpoints.
- */
-export function registerQueryCommands(program: Command): void {
-  program
-    .command('context')
-    .description('build a context bundle for a transcript chunk (POST /context)')
+interface ContextOptions {
+  transcript: string;
+  contactUid?: string;
+  callId?: string;
+  timeoutMs?: number;
+  maxTokens?: number;
+  poolK?: number;
+  finalK?: number;
+}
+
+/** `context` and `explain`: one bundle request; `explain` also asks how it came to be. */
+function contextCommand(program: Command, name: 'context' | 'explain', description: string) {
+  return program
+    .command(name)
+    .description(description)
     .requiredOption('--transcript <text>')
     .option('--contact-uid <id>')
     .option('--call-id <id>')
     .option('--timeout-ms <ms>', 'deadline', int)
     .option('--max-tokens <n>', 'excerpt token budget', int)
-    .action(
-      async (o: {
-        transcript: string;
-        contactUid?: string;
-        callId?: string;
-        timeoutMs?: number;
-        maxTokens?: number;
-      }) =>
-        print(
-          await withAppContext((ctx) =>
-            ctx.get(ContextService).build({
-              transcript: o.transcript,
-              contact_uid: o.contactUid,
-              call_id: o.callId,
-              timeout_ms: o.timeoutMs,
-              max_tokens: o.maxTokens,
-            }),
-          ),
+    .action(async (o: ContextOptions) =>
+      print(
+        await withAppContext((ctx) =>
+          ctx.get(ContextService).build({
+            transcript: o.transcript,
+            contact_uid: o.contactUid,
+            call_id: o.callId,
+            timeout_ms: o.timeoutMs,
+            max_tokens: o.maxTokens,
+            pool_k: o.poolK,
+            final_k: o.finalK,
+            explain: name === 'explain',
+          }),
         ),
+      ),
     );
+}
+
+/**
+ * The spec's scripts as subcommands (`context_fetch`, `vector_query`, `transcript_to_llm`,
+ * `relevance_score`, plus `redact`), running the same services as the HTTP endpoints.
+ */
+export function registerQueryCommands(program: Command): void {
+  contextCommand(
+    program,
+    'context',
+    'build a context bundle for a transcript chunk (POST /context)',
+  );
+  contextCommand(
+    program,
+    'explain',
+    'a context bundle and how it came to be: the scored pool (ranks, scores, fusion components, kept or why dropped), redactions per excerpt, stage timings (POST /context with explain: true)',
+  )
+    .option('--pool-k <n>', 'candidates per list before rerank', int)
+    .option('--final-k <n>', 'hard cap on excerpts', int);
 
   program
     .command('search')

@@ -5,7 +5,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { ArrivedAt } from '../common/arrival';
-import { ContextBundle, ContextRequestDto, type HistoricalExcerpt } from './context.dto';
+import { ContextBundle, ContextFetchRequestDto, type HistoricalExcerpt } from './context.dto';
 import { ContextService } from './context.service';
 import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
 import { ContextPromptService } from './context-prompt.service';
@@ -25,11 +25,11 @@ export class ContextController {
   @ApiOperation({
     summary: 'Context bundle for a live transcript chunk, inside a hard deadline',
     description:
-      'Live contact fields (they win) + redacted, reranked history under a token budget. A stage that misses the deadline is skipped and `meta.partial` says so. A location-bound key gets 403 for a location outside its binding; a contact outside it reads as unknown (contact.error 404).',
+      'Live contact fields (they win) + redacted, reranked history under a token budget. A stage that misses the deadline is skipped and `meta.partial` says so. A location-bound key gets 403 for a location outside its binding; a contact outside it reads as unknown (contact.error 404). `explain: true` adds the scored candidate pool, redactions per excerpt and a stage waterfall (`explain`).',
   })
   @ApiOkResponse({ type: ContextBundle })
   fetch(
-    @Body() body: ContextRequestDto,
+    @Body() body: ContextFetchRequestDto,
     @ArrivedAt() arrivedAt: number,
     @CallerScope() scope?: LocationScope,
   ): Promise<ContextBundle> {

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, type SchemaObject } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
 import { IsText, IsUid } from '../common/validators';
+import { ContextExplain } from './explain/context-explain.dto';
 
 /** The spec's `context_fetch`: one live transcript chunk for one contact. */
 export class ContextRequestDto {
@@ -62,6 +63,18 @@ export class ContextRequestDto {
   @Min(1)
   @Max(32000)
   max_tokens?: number;
+}
+
+/** `POST /context`'s body: a bundle request, optionally explained. */
+export class ContextFetchRequestDto extends ContextRequestDto {
+  @ApiPropertyOptional({
+    description:
+      'Also return `explain`: the whole candidate pool with every score component and why each was kept or dropped, redactions per excerpt, and a stage waterfall. Same deadline, tenant rules and redaction as the bundle.',
+    default: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  explain?: boolean;
 }
 
 /** The live contact as merged into the bundle: live fields, or why they are missing. */
@@ -181,4 +194,7 @@ export class ContextBundle {
 
   @ApiProperty({ type: ContextMeta })
   meta!: ContextMeta;
+
+  @ApiPropertyOptional({ type: ContextExplain, description: 'Only with `explain: true`.' })
+  explain?: ContextExplain;
 }

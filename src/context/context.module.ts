@@ -6,6 +6,7 @@ import { ContextService } from './context.service';
 import { ContextPromptService } from './context-prompt.service';
 import { ContextWarmup } from './context-warmup.service';
 import { EvidenceAssembler } from './evidence/evidence-assembler';
+import { ContextExplainer } from './explain/context-explainer';
 import { RelevanceController } from './relevance.controller';
 import { RelevanceService } from './relevance.service';
 
@@ -19,6 +20,7 @@ import { RelevanceService } from './relevance.service';
     RelevanceService,
     ContextWarmup,
     EvidenceAssembler,
+    ContextExplainer,
   ],
   exports: [ContextService, ContextPromptService, RelevanceService, EvidenceAssembler],
 })

@@ -6,15 +6,16 @@ import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
-import { contactInScope, scopedLocations } from '../auth/tenant';
+import { scopedLocations } from '../auth/tenant';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { type HybridPool, HybridSearchService } from '../retrieval/hybrid-search.service';
 import { AdmissionGate } from './admission-gate';
-import { type ContextBundle, type ContextRequestDto } from './context.dto';
+import { type ContextBundle, type ContextFetchRequestDto } from './context.dto';
 import * as spans from './context-spans';
 import { EvidenceAssembler, type ScoredCandidate, scoredPool } from './evidence/evidence-assembler';
-import { toBundleContact } from './live-contact';
+import { ContextExplainer } from './explain/context-explainer';
+import { scopeLive, toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
 
 /** Shortest useful build once admitted: a request that cannot start earlier is shed. */
@@ -48,6 +49,7 @@ export class ContextService implements OnModuleDestroy {
     @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
     private readonly evidence: EvidenceAssembler,
     private readonly metrics: MetricsService,
+    private readonly explainer: ContextExplainer,
   ) {
     this.gate = new AdmissionGate(config.context.maxInFlight);
   }
@@ -66,7 +68,7 @@ export class ContextService implements OnModuleDestroy {
    * limiting, validation: `stages.intake_ms`). Defaults to now (the CLI).
    */
   async build(
-    request: ContextRequestDto,
+    request: ContextFetchRequestDto,
     scope?: LocationScope,
     arrivedAt = performance.now(),
   ): Promise<ContextBundle> {
@@ -95,7 +97,7 @@ export class ContextService implements OnModuleDestroy {
   }
 
   private async run(
-    request: ContextRequestDto,
+    request: ContextFetchRequestDto,
     tenant: { scope: LocationScope; locations: string[] | undefined },
     timeoutMs: number,
     started: number,
@@ -146,6 +148,7 @@ export class ContextService implements OnModuleDestroy {
     const liveOutcome = answer && scopeLive(answer, tenant.scope);
 
     const contact = toBundleContact(liveOutcome);
+    const explain = request.explain === true;
     const assembled = spans.stage(
       'context.evidence',
       () =>
@@ -154,6 +157,8 @@ export class ContextService implements OnModuleDestroy {
           ranked.pool,
           this.evidence.limits(request.final_k),
           request.max_tokens ?? defaults.maxTokens,
+          {},
+          explain,
         ),
       spans.evidenceAttributes,
     );
@@ -168,7 +173,20 @@ export class ContextService implements OnModuleDestroy {
       ...(coalesced.status !== 'ok' ? ['coalesce'] : []),
     ];
     this.record(stages, partialReasons, assembled.excerpts.length);
-    return {
+    // Within the same deadline (what would pass it is left out); assigned, not spread, below:
+    // without explain the answer is built exactly as before.
+    const explained = explain
+      ? this.explainer.explain({
+          query,
+          pool: ranked.pool,
+          reranked: ranked.reranked,
+          poolK: this.evidence.poolSize(request.final_k, request.pool_k),
+          evidence: assembled,
+          stages,
+          until: started + timeoutMs - reserveFor(timeoutMs) / 2,
+        })
+      : undefined;
+    const bundle: ContextBundle = {
       contact,
       historical_excerpts: assembled.excerpts,
       token_count: assembled.token_count,
@@ -186,17 +204,21 @@ export class ContextService implements OnModuleDestroy {
         dropped_excerpts: assembled.budgetDropped,
       },
     };
+    if (explained) {
+      bundle.explain = explained;
+    }
+    return bundle;
   }
 
   /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */
   private shed(
-    request: ContextRequestDto,
+    request: ContextFetchRequestDto,
     timeoutMs: number,
     started: number,
     stages: { intake_ms: number; queue_ms: number },
   ): ContextBundle {
     this.record(stages, ['admission'], 0);
-    return {
+    const bundle: ContextBundle = {
       contact: { live_fields_available: false, error: 'overloaded' },
       historical_excerpts: [],
       token_count: 0,
@@ -214,6 +236,13 @@ export class ContextService implements OnModuleDestroy {
         dropped_excerpts: 0,
       },
     };
+    if (request.explain === true) {
+      bundle.explain = this.explainer.shed(
+        this.evidence.poolSize(request.final_k, request.pool_k),
+        stages,
+      );
+    }
+    return bundle;
   }
 
   private record(stages: Record<string, number>, partialReasons: string[], hits: number): void {
@@ -232,12 +261,11 @@ export class ContextService implements OnModuleDestroy {
   private async retrieve(
     query: string,
     filter: VectorFilter,
-    request: ContextRequestDto,
+    request: ContextFetchRequestDto,
     left: () => number,
     stages: Record<string, number>,
   ): Promise<{ pool: ScoredCandidate[]; reranked: boolean; missed: boolean }> {
-    const { maxK } = this.evidence.limits(request.final_k);
-    const poolK = Math.max(maxK, request.pool_k ?? this.config.context.poolK);
+    const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
     const pooled = await withDeadline<HybridPool>(left(), (signal) =>
       this.hybrid.pool(query, filter, poolK, signal),
     );
@@ -269,16 +297,4 @@ export class ContextService implements OnModuleDestroy {
     // Degraded but timely: the vector order, with the cosine standing in for the rerank score.
     return { pool: scoredPool(candidates, (c) => c.vectorScore), reranked: false, missed: true };
   }
-}
-
-/** The live answer as `scope` may see it: a contact outside it reads as not found. */
-function scopeLive(
-  outcome: DeadlineResult<ContactLookup>,
-  scope: LocationScope,
-): DeadlineResult<ContactLookup> {
-  if (outcome.status !== 'ok' || outcome.value.status !== 'found') {
-    return outcome;
-  }
-  const contact = contactInScope(scope, outcome.value.contact);
-  return { ...outcome, value: contact ? { status: 'found', contact } : { status: 'not_found' } };
 }

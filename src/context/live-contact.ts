@@ -1,7 +1,21 @@
 import { type DeadlineResult } from '@app/common';
 import { type ContactLookup, LIVE_FIELDS, PodiumAuthError } from '@app/podium';
 
+import { type LocationScope } from '../auth/principal';
+import { contactInScope } from '../auth/tenant';
 import { type BundleContact } from './context.dto';
+
+/** The live answer as `scope` may see it: a contact outside it reads as not found. */
+export function scopeLive(
+  outcome: DeadlineResult<ContactLookup>,
+  scope: LocationScope,
+): DeadlineResult<ContactLookup> {
+  if (outcome.status !== 'ok' || outcome.value.status !== 'found') {
+    return outcome;
+  }
+  const contact = contactInScope(scope, outcome.value.contact);
+  return { ...outcome, value: contact ? { status: 'found', contact } : { status: 'not_found' } };
+}
 
 /**
  * The contact block from the live lookup's outcome. Only live fields are copied, and only

@@ -10,11 +10,9 @@ import {
 import { type FastifyReply } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
+import { sendScript } from '../common/client-assets';
 import { DEMO_CSP, DEMO_CSS, demoPage } from './demo-page';
 import { WidgetAssets } from './widget-assets.service';
-
-/** Browsers may reuse the script for an hour, then revalidate it by ETag (a 304 is tiny). */
-const SCRIPT_CACHE = 'public, max-age=3600, must-revalidate';
 
 /** Sends the demo page under its strict CSP; `topic` is the `?topic=` a pill navigated to. */
 export function sendDemoPage(reply: FastifyReply, topic: unknown): FastifyReply {
@@ -42,19 +40,12 @@ export class WidgetController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() reply: FastifyReply,
   ): FastifyReply {
-    const bundle = this.assets.get();
-    void reply
-      .header('cache-control', SCRIPT_CACHE)
-      .header('etag', bundle.etag)
-      // Module scripts are fetched in CORS mode: an app on another origin needs this to load
-      // it at all (and to check `integrity`). Public code, no credentials.
-      .header('access-control-allow-origin', '*')
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .header('x-content-type-options', 'nosniff');
-    if (ifNoneMatch?.split(/\s*,\s*/).includes(bundle.etag)) {
-      return reply.code(304).send();
-    }
-    return reply.type('text/javascript; charset=utf-8').send(bundle.code);
+    // Module scripts are fetched in CORS mode: an app on another origin needs these to load
+    // it at all (and to check `integrity`). Public code, no credentials.
+    return sendScript(reply, this.assets.get(), ifNoneMatch, {
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
+    });
   }
 
   @Get()

@@ -1,14 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import axe from 'axe-core';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 import { OUT_OF_SCOPE_TEXT } from '../../src/chat/chat-events';
 import { DEMO_TOPICS } from '../../src/demo/demo-kb';
 import { buildWidget, integrityOf } from '../../src/widget/widget-build';
 import { bootTestApp, postJson, type TestApp } from '../support/app';
-import { launchChromium } from './browser';
+import { launchChromium, seriousAxeViolations } from './browser';
 import { ask, box, drawerOpen, pills, recordSamples, samples, shown } from './demo-driver';
 import { PacedLlm } from './paced-llm';
 
@@ -236,14 +235,7 @@ describe('the <r42-chat> widget in a browser', () => {
     ).toMatch(/^topic_/);
     expect(new URL(page.url()).search).toBe('');
 
-    await page.evaluate(axe.source);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: typeof axe }).axe.run(document);
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     expect(await focused()).toBe('fab'); // focus back on the button
   });

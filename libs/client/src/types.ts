@@ -37,6 +37,49 @@ export interface ContextBundle {
     partial: boolean;
     [key: string]: unknown;
   };
+  /** Only when the request had `explain: true`. */
+  explain?: ContextExplain;
+}
+
+/** One pool window of the explain mode, with every signal that scored it. */
+export interface ExplainCandidate {
+  id: string;
+  conversation_uid: string;
+  channel: string;
+  occurred_at: string;
+  dense_rank: number | null;
+  cosine: number;
+  bm25_rank: number | null;
+  bm25_score: number | null;
+  /** The reranker's score components (fusion's); null when it has none. */
+  components: Record<string, number | null> | null;
+  score: number;
+  outcome: 'kept' | 'merged' | 'rank' | 'threshold' | 'budget';
+  merged_into: string | null;
+  in_bundle: boolean;
+  /** Redacted like the excerpts; null when the deadline left no time. */
+  content: string | null;
+}
+
+/** `explain: true` on `POST /context`: the pool, redactions per excerpt, a stage waterfall. */
+export interface ContextExplain {
+  reranker: string;
+  reranked: boolean;
+  pool_k: number;
+  candidates: ExplainCandidate[];
+  excerpts: Array<{
+    id: string;
+    window_ids: string[];
+    redactions: Record<string, number>;
+    kept: boolean;
+  }>;
+  stages: Array<{
+    name: string;
+    start_ms: number;
+    ms: number;
+    lane: 'main' | 'retrieval' | 'live';
+  }>;
+  partial: boolean;
 }
 
 export interface PromptRequest extends ContextRequest {

@@ -171,7 +171,11 @@ export class Database implements SqlExecutor {
    * Runs `work` holding the cross-replica locks of `keys` in `scope` (Postgres advisory
    * locks; a pass-through on single-process PGlite). See {@link withAdvisoryLocks}.
    */
-  async withLocks<T>(scope: LockScope, keys: readonly string[], work: () => Promise<T>): Promise<T> {
+  async withLocks<T>(
+    scope: LockScope,
+    keys: readonly string[],
+    work: () => Promise<T>,
+  ): Promise<T> {
     return withAdvisoryLocks(this.requireClient(), scope, keys, work);
   }
 

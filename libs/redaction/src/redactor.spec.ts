@@ -175,6 +175,13 @@ describe('Redactor', () => {
         { content: 'nothing here', channel: 'call', rerank_score: 0.1 },
       ]);
       expect(result.counts).toEqual({ PHONE: 2, EMAIL: 1 });
+      expect(result.perExcerpt).toBeUndefined();
+    });
+
+    it('counts per excerpt when asked, summing to the bundle counts', () => {
+      const result = sut.redactBundle(excerpts, true);
+      expect(result.perExcerpt).toEqual([{ PHONE: 2 }, { EMAIL: 1 }, {}]);
+      expect(result.counts).toEqual({ PHONE: 2, EMAIL: 1 });
     });
 
     it('returns new objects and does not mutate its input', () => {

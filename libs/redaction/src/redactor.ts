@@ -44,6 +44,8 @@ export interface RedactedBundle<T> {
   excerpts: T[];
   /** Masked entities per type across all excerpts; types with none are absent. */
   counts: Partial<Record<EntityType, number>>;
+  /** The same per excerpt, in input order: only when asked for (the explain mode). */
+  perExcerpt?: Array<Partial<Record<EntityType, number>>>;
 }
 
 interface DetectorEntry {
@@ -145,18 +147,36 @@ export class Redactor {
 
   /**
    * Redacts the `content` of every excerpt. Returns new objects (other fields copied) and
-   * leaves the inputs untouched.
+   * leaves the inputs untouched. `perExcerpt` also counts by type for each excerpt; off, the
+   * hot path allocates nothing more than before.
    */
-  redactBundle<T extends { content: string }>(excerpts: readonly T[]): RedactedBundle<T> {
+  redactBundle<T extends { content: string }>(
+    excerpts: readonly T[],
+    perExcerpt = false,
+  ): RedactedBundle<T> {
     const counts: Partial<Record<EntityType, number>> = {};
+    const each: Array<Partial<Record<EntityType, number>>> | undefined = perExcerpt
+      ? []
+      : undefined;
     const redacted = excerpts.map((excerpt) => {
       const result = this.redact(excerpt.content);
+      const own: Partial<Record<EntityType, number>> | undefined = each ? {} : undefined;
       for (const { type } of result.entities) {
         counts[type] = (counts[type] ?? 0) + 1;
+        if (own) {
+          own[type] = (own[type] ?? 0) + 1;
+        }
+      }
+      if (own) {
+        each?.push(own);
       }
       return { ...excerpt, content: result.text };
     });
-    return { excerpts: redacted, counts };
+    const bundle: RedactedBundle<T> = { excerpts: redacted, counts };
+    if (each) {
+      bundle.perExcerpt = each;
+    }
+    return bundle;
   }
 
   private detect(text: string): Detection[] {

@@ -17,6 +17,7 @@ export { boilerplateShare } from './fusion/boilerplate';
 export {
   DEFAULT_FUSION_OPTIONS,
   explainFusion,
+  FUSION_COMPONENTS,
   type FusionBreakdown,
   type FusionOptions,
   fusionScores,
@@ -29,6 +30,7 @@ export {
   type RerankCandidate,
   type Reranker,
   type RerankerName,
+  type ScoreComponents,
 } from './interfaces/reranker.interface';
 export {
   LLM_RERANK_DEFAULTS,

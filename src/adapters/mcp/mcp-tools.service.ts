@@ -26,6 +26,16 @@ const text = (max: number) =>
 const int = (min: number, max: number, description: string) =>
   z.number().int().min(min).max(max).optional().describe(description);
 
+/** What `context_fetch` and `context_explain` take: `POST /context`'s fields. */
+const CONTEXT_INPUT = {
+  transcript: text(8000).describe('The live transcript chunk.'),
+  contact_uid: uid('The caller.').optional(),
+  call_id: uid('Chunks of one call share a sliding window of words.').optional(),
+  location_uid: uid('Restrict history to this location.').optional(),
+  timeout_ms: int(50, 5000, 'Hard deadline in ms (default 800).'),
+  max_tokens: int(1, 32000, 'Excerpt token budget.'),
+};
+
 /** Same code as `POST /chat`; the tool's message also says how to search without a user. */
 const isUserNotFound = (error: unknown) =>
   error instanceof DomainError && error.code === 'user_not_found';
@@ -59,16 +69,23 @@ export class McpToolsService {
         title: 'Context bundle',
         description:
           'Live CRM fields of the contact plus redacted, reranked excerpts of its past conversations that match the transcript, inside a hard deadline. A stage that misses the deadline is skipped (meta.partial).',
-        inputSchema: {
-          transcript: text(8000).describe('The live transcript chunk.'),
-          contact_uid: uid('The caller.').optional(),
-          call_id: uid('Chunks of one call share a sliding window of words.').optional(),
-          location_uid: uid('Restrict history to this location.').optional(),
-          timeout_ms: int(50, 5000, 'Hard deadline in ms (default 800).'),
-          max_tokens: int(1, 32000, 'Excerpt token budget.'),
-        },
+        inputSchema: CONTEXT_INPUT,
       },
       (args) => this.run(() => this.context.build(args, scope, arrivedAt)),
+    );
+    server.registerTool(
+      'context_explain',
+      {
+        title: 'Context bundle, explained',
+        description:
+          'context_fetch plus `explain`: every candidate of the pool with its dense rank and cosine, BM25 rank and score, each fusion component, the final score and why it was kept or dropped (rank, budget, merged, below threshold); redactions per excerpt; stage timings. Same deadline, tenant rules and redaction.',
+        inputSchema: {
+          ...CONTEXT_INPUT,
+          pool_k: int(1, 100, 'Candidates per list before rerank.'),
+          final_k: int(1, 50, 'Hard cap on excerpts.'),
+        },
+      },
+      (args) => this.run(() => this.context.build({ ...args, explain: true }, scope, arrivedAt)),
     );
     server.registerTool(
       'search_history',

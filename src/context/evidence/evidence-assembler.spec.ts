@@ -6,7 +6,7 @@ import { type PoolCandidate } from '../../retrieval/hybrid-search.service';
 import { EvidenceAssembler, scoredPool } from './evidence-assembler';
 
 const counter = new TokenCounter();
-const config = { context: { finalK: 5, maxExcerpts: 12 } } as AppConfig;
+const config = { context: { finalK: 5, maxExcerpts: 12, poolK: 20 } } as AppConfig;
 const sut = new EvidenceAssembler(config, new RedactionService({}), new PromptService(counter, {}));
 
 /** A six-turn window of its own conversation; one turn names `topic`. */
@@ -41,6 +41,10 @@ describe('EvidenceAssembler', () => {
     expect(sut.limits(3)).toEqual({ baseK: 3, maxK: 3 });
     expect(sut.limits(undefined)).toEqual({ baseK: 5, maxK: 12 });
     const capped = sut.assemble('refund', pool, sut.limits(3), 10_000);
+    // The pool is never smaller than the excerpts the bundle may hold.
+    expect(sut.poolSize(3, undefined)).toBe(20);
+    expect(sut.poolSize(3, 5)).toBe(5);
+    expect(sut.poolSize(undefined, 5)).toBe(12);
     expect(capped.excerpts).toHaveLength(3);
   });
 

@@ -29,6 +29,15 @@ export interface AssembledEvidence {
   /** Why each pool window is not an excerpt of its own (keyed by window id). */
   dropped: Map<string, { reason: DropReason; into?: string }>;
   timings: { select_ms: number; redact_ms: number; budget_ms: number };
+  /** Only when asked (the explain mode): every chosen excerpt, its windows and redactions. */
+  chosen?: ChosenExcerpt[];
+}
+
+/** An excerpt as chosen, before the budget: which windows it holds, what was masked in it. */
+export interface ChosenExcerpt {
+  id: string;
+  windowIds: string[];
+  redactions: Record<string, number>;
 }
 
 /** How many excerpts the bundle may hold: see {@link EvidenceAssembler.limits}. */
@@ -65,12 +74,18 @@ export class EvidenceAssembler {
       : { baseK: base, maxK: Math.max(base, maxExcerpts) };
   }
 
+  /** Candidates asked of each list: `pool_k` (or POOL_K), never fewer than `maxK` excerpts. */
+  poolSize(finalK: number | undefined, poolK: number | undefined): number {
+    return Math.max(this.limits(finalK).maxK, poolK ?? this.config.context.poolK);
+  }
+
   assemble(
     query: string,
     pool: readonly ScoredCandidate[],
     limits: ExcerptLimits,
     maxTokens: number,
     options: Partial<EvidenceOptions> = {},
+    explain = false,
   ): AssembledEvidence {
     const t0 = performance.now();
     const selection = selectEvidence(
@@ -83,7 +98,7 @@ export class EvidenceAssembler {
       toExcerpt(e.window.candidate, e.window.score, e.content, e.occurred_at),
     );
     const t1 = performance.now();
-    const { excerpts: redacted, counts } = this.redaction.redactBundle(chosen);
+    const { excerpts: redacted, counts, perExcerpt } = this.redaction.redactBundle(chosen, explain);
     const t2 = performance.now();
     const budget = this.prompt.enforceBudget(redacted, maxTokens);
     const t3 = performance.now();
@@ -91,7 +106,7 @@ export class EvidenceAssembler {
     chosen
       .filter((e) => !kept.has(e.id))
       .forEach((e) => selection.dropped.set(e.id, { reason: 'budget' }));
-    return {
+    const assembled: AssembledEvidence = {
       excerpts: budget.excerpts,
       token_count: budget.token_count,
       budgetDropped: budget.dropped,
@@ -99,6 +114,14 @@ export class EvidenceAssembler {
       dropped: selection.dropped,
       timings: { select_ms: round(t1 - t0), redact_ms: round(t2 - t1), budget_ms: round(t3 - t2) },
     };
+    if (perExcerpt) {
+      assembled.chosen = selection.excerpts.map((e, i) => ({
+        id: e.window.id,
+        windowIds: e.windowIds,
+        redactions: perExcerpt[i],
+      }));
+    }
+    return assembled;
   }
 }
 

@@ -60,7 +60,10 @@ describe('selectEvidence', () => {
     const pool = [1, 0.9, 0.8, 0.75, 0.6, 0.5].map((s, i) => window(`w${i}`, `c${i}`, s));
     const sut = selectEvidence('q', pool, options({ baseK: 2, maxK: 10, fillMargin: 0.7 }));
     expect(ids(sut)).toEqual(['w0', 'w1', 'w2', 'w3']);
-    expect(sut.dropped.get('w4')).toEqual({ reason: 'rank' });
+    expect(sut.dropped.get('w4')).toEqual({ reason: 'threshold' });
+    // Within the margin but out of slots: a rank drop, not a threshold one.
+    const full = selectEvidence('q', pool, options({ baseK: 2, maxK: 3, fillMargin: 0.7 }));
+    expect(full.dropped.get('w3')).toEqual({ reason: 'rank' });
   });
 
   it('trims long windows to the turns around the query match, speakers kept', () => {

@@ -14,12 +14,13 @@ export interface ScoredWindow {
 }
 
 /**
- * Why a window of the pool is not an excerpt of its own (for an explain mode):
- * `merged` it joined an overlapping, higher window's excerpt (`into`); `rank` it scored
- * below the excerpts chosen (or outside the fill margin); `budget` it was chosen but the
- * token budget ran out before it (set by the caller, which owns the budget).
+ * Why a window of the pool is not an excerpt of its own (the explain mode shows it):
+ * `merged` it joined an overlapping, higher window's excerpt (`into`); `rank` the excerpts
+ * chosen filled every slot before it; `threshold` it scored below the fill margin of the
+ * best once the base slots were taken; `budget` it was chosen but the token budget ran out
+ * before it (set by the caller, which owns the budget).
  */
-export type DropReason = 'merged' | 'rank' | 'budget';
+export type DropReason = 'merged' | 'rank' | 'threshold' | 'budget';
 
 /** Tuning of {@link selectEvidence}; see {@link DEFAULT_EVIDENCE_OPTIONS}. */
 export interface EvidenceOptions {
@@ -118,9 +119,12 @@ export function selectEvidence<W extends ScoredWindow>(
     : pieces.map((p) => ({ lead: p, turns: p.turns, members: [p], occurred_at: p.occurred_at }));
 
   const chosen = choose(merged, options);
+  // Past the base slots only excerpts within the fill margin were eligible (see `choose`).
+  const floor =
+    chosen.length >= options.baseK ? (merged[0]?.lead.score ?? 0) * options.fillMargin : -Infinity;
   for (const m of merged) {
     if (!chosen.includes(m)) {
-      dropped.set(m.lead.id, { reason: 'rank' });
+      dropped.set(m.lead.id, { reason: m.lead.score >= floor ? 'rank' : 'threshold' });
     }
   }
   const excerpts = chosen

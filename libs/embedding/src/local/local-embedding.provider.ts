@@ -117,7 +117,14 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     const results = texts.map(
       (text) =>
         new Promise<number[]>((resolve, reject) => {
-          pending.push({ text: text.slice(0, MAX_EMBED_CHARS), signal, resolve, reject, span, queuedAt });
+          pending.push({
+            text: text.slice(0, MAX_EMBED_CHARS),
+            signal,
+            resolve,
+            reject,
+            span,
+            queuedAt,
+          });
         }),
     );
     // A batch pads every text to its longest (attention is quadratic in that length), so bulk

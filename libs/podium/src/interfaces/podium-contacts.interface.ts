@@ -55,8 +55,20 @@ export type PodiumDegradedReason =
  */
 export type PodiumStatus = { status: 'up' } | { status: 'degraded'; reason: PodiumDegradedReason };
 
+/** A contact as a picker lists it: its id, name and location (no other field). */
+export interface ContactSummary {
+  contact_uid: string;
+  name: string | null;
+  location_uid: string | null;
+}
+
 /** The port every CRM provider implements (`local`, `api`). */
 export interface PodiumContacts {
+  /**
+   * Up to `limit` contacts by id, only inside `locationUids` when given (a bound key's).
+   * Optional: the embedded table can list itself; Podium's API is not walked for a picker.
+   */
+  list?(limit: number, locationUids?: readonly string[]): Promise<ContactSummary[]>;
   /**
    * The contact's live fields. `signal` is the caller's deadline: implementations stop
    * (and reject) when it aborts instead of holding the caller past it.

@@ -2,6 +2,7 @@ import { type Database } from '@app/database';
 
 import {
   type ContactLookup,
+  type ContactSummary,
   type LiveContact,
   type PodiumContacts,
   type PodiumStatus,
@@ -53,6 +54,20 @@ export class LocalPodiumContacts implements PodiumContacts {
         location_uids: row.location_uid ? [row.location_uid] : [],
       },
     };
+  }
+
+  async list(limit: number, locationUids?: readonly string[]): Promise<ContactSummary[]> {
+    await this.database.whenOpen();
+    return locationUids
+      ? this.database.queryPrepared<ContactSummary>(
+          `SELECT contact_uid, name, location_uid FROM podium_contacts
+           WHERE location_uid = ANY($1::text[]) ORDER BY contact_uid LIMIT $2`,
+          [[...locationUids], limit],
+        )
+      : this.database.queryPrepared<ContactSummary>(
+          `SELECT contact_uid, name, location_uid FROM podium_contacts ORDER BY contact_uid LIMIT $1`,
+          [limit],
+        );
   }
 
   /** Inserts or updates contacts (demo seed, tests, and later webhooks). */

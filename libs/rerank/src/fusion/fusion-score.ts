@@ -77,6 +77,18 @@ export interface FusionBreakdown {
   score: number;
 }
 
+/** The parts of a fusion score the explain mode shows: every breakdown field but the score. */
+export const FUSION_COMPONENTS = [
+  'rank',
+  'cosine',
+  'lexical',
+  'overlap',
+  'agreement',
+  'relevance',
+  'boilerplate',
+  'recency',
+] as const satisfies ReadonlyArray<Exclude<keyof FusionBreakdown, 'score'>>;
+
 const DAY_MS = 86_400_000;
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

@@ -1,5 +1,5 @@
 import { FusionReranker } from './fusion.reranker';
-import { fusionScores } from './fusion-score';
+import { explainFusion, fusionScores } from './fusion-score';
 
 /** Distinct long candidates, like a /relevance pool of 20,000-character texts. */
 const longPool = (n: number) =>
@@ -20,6 +20,25 @@ describe('FusionReranker', () => {
     await expect(sut.score('when does the table ship', pool)).resolves.toEqual(
       fusionScores('when does the table ship', pool, new FusionReranker()['options']),
     );
+  });
+
+  it('names the components of its own options (custom weights change them)', async () => {
+    const pool = [
+      { id: 'a', content: 'your dining table ships friday', denseScore: 0.8, denseRank: 1 },
+      { id: 'b', content: 'thanks for calling', denseScore: 0.3, lexicalRank: 1, lexicalScore: 2 },
+    ];
+    const query = 'when does the table ship';
+    const parts = sut.components(query, pool);
+    expect(parts).toHaveLength(2);
+    // Every breakdown field but the score itself.
+    const { score, ...rest } = explainFusion(query, pool)[0];
+    expect(Object.keys(parts[0]).sort()).toEqual(Object.keys(rest).sort());
+    expect(score).toBeGreaterThan(0);
+    expect(parts[0].cosine).toBe(0.8);
+    expect(parts[1].lexical).toBe(1);
+    const custom = new FusionReranker({ cosineWeight: 0 });
+    expect(custom.components(query, pool)[0].relevance).not.toBe(parts[0].relevance);
+    await expect(custom.score(query, pool)).resolves.toHaveLength(2);
   });
 
   it('yields to the event loop between long candidates and stops once the caller gives up', async () => {

@@ -1,8 +1,18 @@
 import { Cooperative, DependencyError } from '@app/common';
 
-import { type RerankCandidate, type Reranker } from '../interfaces/reranker.interface';
+import {
+  type RerankCandidate,
+  type Reranker,
+  type ScoreComponents,
+} from '../interfaces/reranker.interface';
 import { boilerplateShare } from './boilerplate';
-import { DEFAULT_FUSION_OPTIONS, type FusionOptions, fusionScores } from './fusion-score';
+import {
+  DEFAULT_FUSION_OPTIONS,
+  explainFusion,
+  FUSION_COMPONENTS,
+  type FusionOptions,
+  fusionScores,
+} from './fusion-score';
 import { windowTerms } from './term-overlap';
 
 /**
@@ -46,6 +56,14 @@ export class FusionReranker implements Reranker {
       }
     }
     return fusionScores(query, candidates, this.options);
+  }
+
+  /** The formula's parts (see `explainFusion`) under this reranker's own options. */
+  components(query: string, candidates: readonly RerankCandidate[]): ScoreComponents[] {
+    // The final score is the reranker's answer itself, not one of its parts.
+    return explainFusion(query, candidates, this.options).map((breakdown) =>
+      Object.fromEntries(FUSION_COMPONENTS.map((part) => [part, breakdown[part]])),
+    );
   }
 }
 

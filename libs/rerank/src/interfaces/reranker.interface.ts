@@ -38,6 +38,15 @@ export interface Reranker {
    * back to the vector order.
    */
   score(query: string, candidates: RerankCandidate[], signal?: AbortSignal): Promise<number[]>;
+  /**
+   * What each score is made of, in input order, for the explain mode (fusion: each
+   * component of its formula). Optional: a remote model's score has no parts to show. Only
+   * an explain request calls it, never the normal path.
+   */
+  components?(query: string, candidates: readonly RerankCandidate[]): ScoreComponents[];
 }
+
+/** Named parts of one score (null: the part does not apply to this pool). */
+export type ScoreComponents = Readonly<Record<string, number | null>>;
 
 export const RERANKER = 'RERANKER';

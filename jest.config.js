@@ -8,14 +8,16 @@ const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
 // jose 6 is ESM-only: Node ≥ 20.19 `require`s it natively, jest needs it compiled to CommonJS.
 const shared = {
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': swc, '/node_modules/jose/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transform: { '^.+\\.ts$': swc, '/node_modules/(jose|pgvector)/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(jose|pgvector)/)'],
   moduleNameMapper,
   testEnvironment: 'node',
 };
 
 /** Suites that need a Postgres server: several processes share one database (PGlite is one). */
-const SERVER_ONLY_SUITES = ['multi-replica'].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
+const SERVER_ONLY_SUITES = ['multi-replica', 'typeorm-data-source'].map(
+  (name) => `<rootDir>/test/${name}.e2e-spec.ts`,
+);
 
 /** The suites whose behaviour depends on the database engine. */
 const DATABASE_SUITES = [

@@ -15,18 +15,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from './interfaces/sql-client.interface';
-import { initialSchemaMigration } from './migrations/1700000000000-initial-schema';
-import { podiumContacts } from './migrations/1700000000001-podium-contacts';
-import { podiumWebhookEvents } from './migrations/1700000000002-podium-webhook-events';
-import { podiumContactTombstones } from './migrations/1700000000003-podium-contact-tombstones';
-import { conversationMessages } from './migrations/1700000000004-conversation-messages';
-import { bm25TermStatistics } from './migrations/1700000000005-bm25-term-statistics';
-import { webhookLeasesTombstoneTimesPodiumCredentials } from './migrations/1700000000006-webhook-leases-tombstone-times-podium-credentials';
-import { dropFullTextColumns } from './migrations/1700000000007-drop-full-text-columns';
-import { scalePostings } from './migrations/1700000000008-scale-postings';
-import { largeContactNearest } from './migrations/1700000000009-large-contact-nearest';
-import { webhookLeaseOwner } from './migrations/1700000000010-webhook-lease-owner';
-import { backgroundForget } from './migrations/1700000000011-background-forget';
+import { schemaMigrations } from './migrations/all-migrations';
 import { migrate } from './migrations/migrator';
 import { PgClient } from './pg/pg.client';
 import { ReplicaPresence } from './pg/replica-presence';
@@ -269,20 +258,7 @@ export class Database implements SqlExecutor {
     const client = await this.openClient();
     try {
       await this.assertDimension(client, dimension);
-      const ran = await migrate(client, [
-        initialSchemaMigration(dimension),
-        podiumContacts,
-        podiumWebhookEvents,
-        podiumContactTombstones,
-        conversationMessages,
-        bm25TermStatistics,
-        webhookLeasesTombstoneTimesPodiumCredentials,
-        dropFullTextColumns,
-        scalePostings,
-        largeContactNearest,
-        webhookLeaseOwner,
-        backgroundForget,
-      ]);
+      const ran = await migrate(client, schemaMigrations(dimension));
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
     } catch (error) {
       await client.close().catch(() => undefined);

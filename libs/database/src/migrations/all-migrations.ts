@@ -1,0 +1,31 @@
+import { initialSchemaMigration } from './1700000000000-initial-schema';
+import { podiumContacts } from './1700000000001-podium-contacts';
+import { podiumWebhookEvents } from './1700000000002-podium-webhook-events';
+import { podiumContactTombstones } from './1700000000003-podium-contact-tombstones';
+import { conversationMessages } from './1700000000004-conversation-messages';
+import { bm25TermStatistics } from './1700000000005-bm25-term-statistics';
+import { webhookLeasesTombstoneTimesPodiumCredentials } from './1700000000006-webhook-leases-tombstone-times-podium-credentials';
+import { dropFullTextColumns } from './1700000000007-drop-full-text-columns';
+import { scalePostings } from './1700000000008-scale-postings';
+import { largeContactNearest } from './1700000000009-large-contact-nearest';
+import { webhookLeaseOwner } from './1700000000010-webhook-lease-owner';
+import { backgroundForget } from './1700000000011-background-forget';
+import { type Migration } from './migration';
+
+/** Every schema step, in order; the first needs the embedder's dimension (`vector(N)`). */
+export function schemaMigrations(dimension: number): Migration[] {
+  return [
+    initialSchemaMigration(dimension),
+    podiumContacts,
+    podiumWebhookEvents,
+    podiumContactTombstones,
+    conversationMessages,
+    bm25TermStatistics,
+    webhookLeasesTombstoneTimesPodiumCredentials,
+    dropFullTextColumns,
+    scalePostings,
+    largeContactNearest,
+    webhookLeaseOwner,
+    backgroundForget,
+  ];
+}

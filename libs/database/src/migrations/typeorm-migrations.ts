@@ -1,0 +1,44 @@
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
+
+import { type SqlExecutor } from '../interfaces/sql-client.interface';
+import { type Migration } from './migration';
+
+/**
+ * The {@link SqlExecutor} port over a TypeORM query runner. TypeORM's Postgres runner answers
+ * UPDATE/DELETE with `[rows, rowCount]` and everything else with rows: the structured result
+ * hides that, so a step runs the same under the boot migrator and under the TypeORM CLI.
+ */
+export function queryRunnerExecutor(runner: QueryRunner): SqlExecutor {
+  return {
+    query: async <T>(sql: string, params?: unknown[]) =>
+      ((await runner.query(sql, params, true)) as { records: T[] }).records ?? [],
+    execute: async (sql: string, params?: unknown[]) =>
+      ((await runner.query(sql, params, true)) as { affected?: number }).affected ?? 0,
+    exec: async (script: string) => {
+      await runner.query(script); // no parameters: pg's simple protocol runs every statement
+    },
+  };
+}
+
+/**
+ * A schema step as a TypeORM migration class, named as the `migrations` table records it,
+ * so `typeorm migration:show|run` sees exactly what the boot migrator applied. Steps are
+ * forward-only (they move data, drop columns): `down` refuses rather than guess.
+ */
+export function asTypeOrmMigration(step: Migration): new () => MigrationInterface {
+  const migration = class implements MigrationInterface {
+    readonly name = step.name;
+
+    async up(runner: QueryRunner): Promise<void> {
+      await step.up(queryRunnerExecutor(runner));
+    }
+
+    down(): Promise<void> {
+      return Promise.reject(
+        new Error(`${step.name} is forward-only: restore a backup to go back past it`),
+      );
+    }
+  };
+  Object.defineProperty(migration, 'name', { value: step.name });
+  return migration;
+}

@@ -1,0 +1,26 @@
+import { DataSource } from 'typeorm';
+
+import { allEntities } from './entities/all-entities';
+import { schemaMigrations } from './migrations/all-migrations';
+import { asTypeOrmMigration } from './migrations/typeorm-migrations';
+
+/**
+ * A TypeORM DataSource over a Postgres server, with every entity and every schema step as a
+ * migration class. `npx typeorm migration:show -d dist/libs/database/src/data-source.js` lists
+ * what a boot applied; `migration:run` applies the pending steps (the service itself applies
+ * them at boot under an advisory lock, so running the CLI is optional).
+ */
+export function createServerDataSource(url: string, dimension: number): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities: allEntities(dimension),
+    migrations: schemaMigrations(dimension).map(asTypeOrmMigration),
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    // The migrations create the extensions they need; the app role may not be a superuser.
+    installExtensions: false,
+    synchronize: false,
+    applicationName: 'context-bridge-cli',
+  });
+}

@@ -1,0 +1,93 @@
+import { Database } from '@app/database';
+import { createServerDataSource } from '@app/database';
+import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
+
+import { createServerDatabase, type ServerDatabase } from './support/postgres';
+
+/**
+ * The TypeORM view of the schema on a Postgres server: the data-source file an operator
+ * points `npx typeorm migration:show|run` at sees what a boot applied, its entities cover
+ * every table column for column, and its migration classes build the schema from empty.
+ */
+const DIMENSION = 4;
+
+/** migration:show prints through the logger's schema-build channel: capture those lines. */
+function capturingDataSource(url: string, lines: string[]): DataSource {
+  const logger: TypeOrmLogger = {
+    logQuery: () => undefined,
+    logQueryError: () => undefined,
+    logQuerySlow: () => undefined,
+    logSchemaBuild: (message) => void lines.push(message),
+    logMigration: () => undefined,
+    log: () => undefined,
+  };
+  return new DataSource({ ...createServerDataSource(url, DIMENSION).options, logger });
+}
+
+describe('the TypeORM data source on a Postgres server', () => {
+  let server: ServerDatabase;
+  let database: Database;
+
+  beforeEach(async () => {
+    server = await createServerDatabase();
+    database = new Database({ dataDir: 'memory://', databaseUrl: server.url });
+  });
+
+  afterEach(async () => {
+    await database.close();
+    await server.drop();
+  });
+
+  it('lists every migration as applied after a boot, and finds every table and column', async () => {
+    await database.open(DIMENSION);
+    const lines: string[] = [];
+    const sut = capturingDataSource(server.url, lines);
+    await sut.initialize();
+    try {
+      const pending = await sut.showMigrations();
+      expect(pending).toBe(false);
+      const names = sut.migrations.map((m) => m.name);
+      expect(names).toHaveLength(12);
+      expect(lines).toEqual(
+        names.map((name): unknown => expect.stringMatching(`^\\[X\\] \\d+ ${name}$`)),
+      );
+
+      const tables = await database.query<{ t: string }>(
+        `SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+      );
+      const entityTables = sut.entityMetadatas.map((m) => m.tableName).sort();
+      expect(entityTables).toEqual(tables.map((r) => r.t));
+      for (const metadata of sut.entityMetadatas) {
+        const columns = await database.query<{ c: string }>(
+          `SELECT column_name AS c FROM information_schema.columns
+           WHERE table_schema = 'public' AND table_name = $1 ORDER BY 1`,
+          [metadata.tableName],
+        );
+        const entityColumns = metadata.columns.map((c) => c.databaseName).sort();
+        expect({ table: metadata.tableName, columns: entityColumns }).toEqual({
+          table: metadata.tableName,
+          columns: columns.map((r) => r.c).sort(),
+        });
+      }
+    } finally {
+      await sut.destroy();
+    }
+  });
+
+  it('builds the schema from empty with the migration classes, and a boot then applies nothing', async () => {
+    const sut = capturingDataSource(server.url, []);
+    await sut.initialize();
+    try {
+      const ran = await sut.runMigrations({ transaction: 'each' });
+      expect(ran.map((m) => m.name)).toEqual(sut.migrations.map((m) => m.name));
+      expect(await sut.showMigrations()).toBe(false);
+    } finally {
+      await sut.destroy();
+    }
+    await database.open(DIMENSION);
+    const applied = await database.query<{ name: string }>(
+      'SELECT name FROM migrations ORDER BY id',
+    );
+    expect(applied.map((r) => r.name)).toEqual(sut.migrations.map((m) => m.name));
+  });
+});

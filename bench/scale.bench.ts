@@ -225,7 +225,7 @@ async function measureMaintenance(
   const server = await startServerProcess(env);
   // PGlite: no second session can watch statements (or poll) while the service holds the dir.
   const watch = <T>(work: () => Promise<T>) =>
-    engine === 'postgres' ? withStatementWatch(grower.db, work) : timed(work);
+    withStatementWatch(engine === 'postgres' ? grower.db : undefined, work);
   let forget;
   let purge;
   try {
@@ -268,12 +268,6 @@ async function pendingForgets(grower: ScaleGrower, contactUid: string): Promise<
     [contactUid],
   );
   return row.pending;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number }> {
-  const t0 = performance.now();
-  const result = await work();
-  return { result, seconds: Number(((performance.now() - t0) / 1000).toFixed(2)) };
 }
 
 function printTable(results: StepResult[]) {

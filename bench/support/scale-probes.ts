@@ -95,13 +95,19 @@ export class ScaleProbe {
  * a maintenance job's "no statement over N seconds" is measured, not assumed.
  */
 export async function withStatementWatch<T>(
-  db: Pick<Database, 'query'>,
+  /** Undefined: time `work` only (PGlite, where no second session can watch). */
+  db: Pick<Database, 'query'> | undefined,
   work: () => Promise<T>,
-): Promise<{ result: T; seconds: number; longest_statement_s: number; longest_statement: string }> {
+): Promise<{
+  result: T;
+  seconds: number;
+  longest_statement_s?: number;
+  longest_statement?: string;
+}> {
   let longest = { s: 0, query: '' };
   let done = false;
   const watcher = (async () => {
-    while (!done) {
+    while (db && !done) {
       const rows = await db.query<{ s: number; query: string }>(
         `SELECT extract(epoch FROM clock_timestamp() - query_start)::float8 AS s,
                 left(regexp_replace(query, '\\s+', ' ', 'g'), 120) AS query
@@ -118,9 +124,13 @@ export async function withStatementWatch<T>(
   const t0 = performance.now();
   try {
     const result = await work();
+    const seconds = Number(((performance.now() - t0) / 1000).toFixed(2));
+    if (!db) {
+      return { result, seconds };
+    }
     return {
       result,
-      seconds: Number(((performance.now() - t0) / 1000).toFixed(2)),
+      seconds,
       longest_statement_s: Number(longest.s.toFixed(2)),
       longest_statement: longest.query,
     };

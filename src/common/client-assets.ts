@@ -63,3 +63,32 @@ export function sendScript(
   }
   return reply.type('text/javascript; charset=utf-8').send(bundle.code);
 }
+
+/** A static page under its Content-Security-Policy, revalidated on every load. */
+export function sendPage(
+  reply: FastifyReply,
+  html: string,
+  csp: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', csp)
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .headers(headers)
+    .send(html);
+}
+
+/** A page's stylesheet: code, not data, so browsers may keep it for an hour. */
+export function sendStylesheet(
+  reply: FastifyReply,
+  css: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply
+    .type('text/css; charset=utf-8')
+    .header('cache-control', 'public, max-age=3600')
+    .headers(headers)
+    .send(css);
+}

@@ -9,7 +9,7 @@ import {
 import { type FastifyReply } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
-import { sendScript } from '../common/client-assets';
+import { sendPage, sendScript, sendStylesheet } from '../common/client-assets';
 import { InspectorAssets } from './inspector-assets';
 import { INSPECTOR_CSP, INSPECTOR_CSS, INSPECTOR_HTML } from './inspector-page';
 
@@ -30,13 +30,7 @@ export class InspectorController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'A static page under a strict Content-Security-Policy.' })
   page(@Res() reply: FastifyReply): FastifyReply {
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', INSPECTOR_CSP)
-      .header('cache-control', 'no-cache')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-content-type-options', 'nosniff')
-      .send(INSPECTOR_HTML);
+    return sendPage(reply, INSPECTOR_HTML, INSPECTOR_CSP, { 'referrer-policy': 'no-referrer' });
   }
 
   @Get('inspector.js')
@@ -56,10 +50,6 @@ export class InspectorController {
   @ApiProduces('text/css')
   @ApiOkResponse({ description: 'The stylesheet.' })
   css(@Res() reply: FastifyReply): FastifyReply {
-    return reply
-      .type('text/css; charset=utf-8')
-      .header('cache-control', 'public, max-age=3600')
-      .header('x-content-type-options', 'nosniff')
-      .send(INSPECTOR_CSS);
+    return sendStylesheet(reply, INSPECTOR_CSS, { 'x-content-type-options': 'nosniff' });
   }
 }

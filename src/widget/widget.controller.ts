@@ -10,18 +10,17 @@ import {
 import { type FastifyReply } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
-import { sendScript } from '../common/client-assets';
+import { sendPage, sendScript, sendStylesheet } from '../common/client-assets';
 import { DEMO_CSP, DEMO_CSS, demoPage } from './demo-page';
 import { WidgetAssets } from './widget-assets.service';
 
 /** Sends the demo page under its strict CSP; `topic` is the `?topic=` a pill navigated to. */
 export function sendDemoPage(reply: FastifyReply, topic: unknown): FastifyReply {
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', DEMO_CSP)
-    .header('cache-control', 'no-cache')
-    .header('x-content-type-options', 'nosniff')
-    .send(demoPage(typeof topic === 'string' ? topic.slice(0, 200) : undefined));
+  return sendPage(
+    reply,
+    demoPage(typeof topic === 'string' ? topic.slice(0, 200) : undefined),
+    DEMO_CSP,
+  );
 }
 
 /** The `<r42-chat>` web component and its demo page: public, like the chat it talks to. */
@@ -62,9 +61,6 @@ export class WidgetController {
   @ApiProduces('text/css')
   @ApiOkResponse({ description: 'The stylesheet.' })
   css(@Res() reply: FastifyReply): FastifyReply {
-    return reply
-      .type('text/css; charset=utf-8')
-      .header('cache-control', 'public, max-age=3600')
-      .send(DEMO_CSS);
+    return sendStylesheet(reply, DEMO_CSS);
   }
 }

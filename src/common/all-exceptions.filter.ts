@@ -1,3 +1,4 @@
+import { DomainError } from '@app/common';
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
@@ -14,18 +15,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const [status, body] = toErrorResponse(exception, String(request.id));
     if (status >= 500) {
-      // Log the class and stack only: messages of unknown errors may carry customer text.
-      const err = exception as Error & { code?: unknown };
-      // The first stack line repeats the message, which may quote customer data: drop it.
-      const frames = err?.stack?.split('\n').slice(1).join('\n');
-      this.logger.error(
-        { request_id: request.id, err: { type: err?.name, code: err?.code, frames } },
-        'unhandled error',
-      );
+      this.logServerError(exception, String(request.id), status, body.error);
     }
     if (reply.sent || reply.raw.headersSent) {
       return;
     }
     void reply.status(status).send(body);
+  }
+
+  private logServerError(exception: unknown, requestId: string, status: number, code: string) {
+    // A 503 we chose (overloaded, database_unavailable, a timeout) is the design working, not a
+    // bug: a warn line with its code, so a flood cannot bury real errors or page on-call.
+    if (exception instanceof DomainError) {
+      this.logger.warn({ request_id: requestId, status, code }, 'request refused');
+      return;
+    }
+    // Log the class and stack only: messages of unknown errors may carry customer text.
+    const err = exception as Error & { code?: unknown };
+    // The first stack line repeats the message, which may quote customer data: drop it.
+    const frames = err?.stack?.split('\n').slice(1).join('\n');
+    this.logger.error(
+      { request_id: requestId, err: { type: err?.name, code: err?.code, frames } },
+      'unhandled error',
+    );
   }
 }

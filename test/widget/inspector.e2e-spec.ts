@@ -13,6 +13,12 @@ import { launchChromium, seriousAxeViolations } from './browser';
 
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const KEY = generateApiKey('inspector-e2e');
+/**
+ * `INSPECT_URL=http://127.0.0.1:3004 INSPECT_API_KEY=cb_… ` drives a server started as a user
+ * would (`npm start`, demo data, that key in API_KEYS) instead of booting one in process.
+ */
+const EXTERNAL = process.env.INSPECT_URL;
+const apiKey = EXTERNAL ? (process.env.INSPECT_API_KEY ?? '') : KEY.key;
 const TRANSCRIPT = 'the leg on my dining table is scratched, when does the new one ship?';
 const POOL_K = 20;
 const FINAL_K = 2;
@@ -24,14 +30,16 @@ const FUSION_PARTS = [...FUSION_COMPONENTS].sort();
  * configured as in production), driven by keyboard only.
  */
 describe('the inspector page in a browser', () => {
-  let t: TestApp;
+  let t: Pick<TestApp, 'url' | 'close'>;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     await buildClient(INSPECTOR_CLIENT); // from the sources under test, not a stale dist/
     [t, browser] = await Promise.all([
-      bootTestApp({ SEED_DEMO_DATA: 'true', API_KEYS: KEY.line }),
+      EXTERNAL
+        ? { url: EXTERNAL.replace(/\/$/, ''), close: () => Promise.resolve() }
+        : bootTestApp({ SEED_DEMO_DATA: 'true', API_KEYS: KEY.line }),
       launchChromium(),
     ]);
     mkdirSync(SHOTS, { recursive: true });
@@ -70,7 +78,7 @@ describe('the inspector page in a browser', () => {
     );
 
     await tabTo('#api-key');
-    await page.keyboard.type(KEY.key);
+    await page.keyboard.type(apiKey);
     await page.keyboard.press('Tab'); // change: the contacts load with the key
     await page.waitForFunction(() => Number(document.body.dataset.contacts) >= 3);
     await tabTo('#contact');
@@ -90,7 +98,7 @@ describe('the inspector page in a browser', () => {
     await page.waitForFunction(() => document.body.dataset.state === 'done');
 
     // What the API answers for the same request, and every window the contact has.
-    const headers = { authorization: `Bearer ${KEY.key}` };
+    const headers = { authorization: `Bearer ${apiKey}` };
     const api = await postJson<ContextBundle>(
       `${t.url}/context`,
       {

@@ -89,8 +89,8 @@ describe('LlmService (the limits every provider keeps)', () => {
 
   it('rejects at the deadline even when the provider ignores its signal', async () => {
     const provider = new ScriptedProvider(['one ', 'two '], 'hang');
+    // The provider never answers nor stops: a missed deadline hangs until jest's timeout.
     const sut = new LlmService(provider, { timeoutMs: 150, maxAnswerChars: 100 });
-    const started = performance.now();
     const { deltas, error } = await run(sut);
     expect(deltas).toEqual(['one ', 'two ']);
     expect(error).toBeInstanceOf(DependencyError);
@@ -98,7 +98,6 @@ describe('LlmService (the limits every provider keeps)', () => {
       code: 'llm_failed',
       message: 'The extractive answer exceeded its 150 ms deadline.',
     });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(provider.signals[0].aborted).toBe(true);
   });
 
@@ -179,15 +178,14 @@ describe('LlmService over the real Anthropic SDK and a loopback Messages API', (
 
   it('keeps the deadline when the API stalls mid-answer, and hangs up on it', async () => {
     server.script({ kind: 'hang', afterDeltas: 3 });
+    // The API never sends the rest: only the deadline ends this run (else jest's timeout).
     const sut = new LlmService(anthropic(), { timeoutMs: 300, maxAnswerChars: 4000 });
-    const started = performance.now();
     const { deltas, error } = await run(sut);
     expect(deltas).toEqual(fakeDeltas(REPLY).slice(0, 3));
     expect(error).toMatchObject({
       code: 'llm_failed',
       message: 'The Anthropic answer exceeded its 300 ms deadline.',
     });
-    expect(performance.now() - started).toBeLessThan(3000);
     await server.requests[0].settled;
     expect(server.requests[0].disconnected).toBe(true);
   });
@@ -195,11 +193,10 @@ describe('LlmService over the real Anthropic SDK and a loopback Messages API', (
   it('SDK retries never outlive the deadline (a retry-after past it is cut short)', async () => {
     server.script({ kind: 'http_error', status: 529, retryAfterSeconds: 0.4 });
     const sut = new LlmService(anthropic(2), { timeoutMs: 200, maxAnswerChars: 4000 });
-    const started = performance.now();
     const { error } = await run(sut);
     expect(error).toMatchObject({ message: 'The Anthropic answer exceeded its 200 ms deadline.' });
-    expect(performance.now() - started).toBeLessThan(3000);
     // The SDK would have retried 400 ms after the 529; the deadline cancelled that retry.
+    // Intrinsic wait: proving a request never comes needs its due time to pass on a real server.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(server.requests).toHaveLength(1);
   });

@@ -8,6 +8,7 @@ import { type ContextBundle } from '../src/context/context.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { bootTestAppWith, postJson, type TestApp } from './support/app';
 import { ChatProbeModule, HISTORY, message } from './support/auth-fixtures';
+import { waitFor } from './support/wait';
 
 const SECRET = 'chat-jwt-secret-for-the-e2e-test-0123456789';
 const tenantA = generateApiKey('tenant-a', ['loc_a']);
@@ -395,8 +396,11 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         slow.on('error', reject);
       });
       slow.write('['); // headers are out, the body is not: the upload holds the one slot
-      await new Promise((r) => setTimeout(r, 200));
-      const second = await post('/ingest/conversations', HISTORY.slice(0, 1), as(ops));
+      // Poll until the upload holds the slot (an upload that gets in first is idempotent).
+      const second = await waitFor('the upload to hold the slot', async () => {
+        const res = await post('/ingest/conversations', HISTORY.slice(0, 1), as(ops));
+        return res.status === 429 ? res : undefined;
+      });
       expect(second.status).toBe(429);
       expect(second.body.error).toBe('ingest_busy');
       expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -192,13 +192,42 @@ describe('LlmService over the real Anthropic SDK and a loopback Messages API', (
 
   it('SDK retries never outlive the deadline (a retry-after past it is cut short)', async () => {
     server.script({ kind: 'http_error', status: 529, retryAfterSeconds: 0.4 });
-    const sut = new LlmService(anthropic(2), { timeoutMs: 200, maxAnswerChars: 4000 });
-    const { error } = await run(sut);
-    expect(error).toMatchObject({ message: 'The Anthropic answer exceeded its 200 ms deadline.' });
-    // The SDK would have retried 400 ms after the 529; the deadline cancelled that retry.
-    // Intrinsic wait: proving a request never comes needs its due time to pass on a real server.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(server.requests).toHaveLength(1);
+    // Fake timers for the deadline and the SDK's retry sleep; fetch (the SDK's, read at
+    // construction) is spied on, so a retry shows the moment it is attempted.
+    const realFetch = globalThis.fetch;
+    let answered = false;
+    const fetches = jest.spyOn(globalThis, 'fetch').mockImplementation(async (...args) => {
+      const response = await realFetch(...args);
+      answered = true;
+      return response;
+    });
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance', 'hrtime', 'Date'],
+    });
+    try {
+      const sut = new LlmService(anthropic(2), { timeoutMs: 200, maxAnswerChars: 4000 });
+      const pending = run(sut);
+      const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+      // The 529 is in and the SDK sleeps towards its retry: the deadline and that sleep remain.
+      for (let i = 0; i < 10_000 && !(answered && jest.getTimerCount() === 2); i++) {
+        await turn();
+      }
+      expect(answered && jest.getTimerCount() === 2).toBe(true);
+      await jest.advanceTimersByTimeAsync(200);
+      const { error } = await pending;
+      expect(error).toMatchObject({
+        message: 'The Anthropic answer exceeded its 200 ms deadline.',
+      });
+      await jest.advanceTimersByTimeAsync(1000);
+      for (let i = 0; i < 20; i++) {
+        await turn();
+      }
+      expect(fetches).toHaveBeenCalledTimes(1);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+      fetches.mockRestore();
+    }
   });
 
   it('a client that leaves (caller abort) hangs up on the API', async () => {

@@ -6,6 +6,7 @@ import {
   fakeDeltas,
   startFakeAnthropic,
 } from '../../../test/fakes/anthropic-server';
+import { waitUntil } from '../../../test/support/wait';
 import { AnthropicLlmProvider } from './anthropic/anthropic-llm.provider';
 import { type GenerationRequest, type LlmProvider } from './interfaces/llm-provider.interface';
 import { cutToFit, LlmService } from './llm.service';
@@ -105,8 +106,10 @@ describe('LlmService (the limits every provider keeps)', () => {
     const provider = new ScriptedProvider(['one ', 'two '], 'hang');
     const sut = new LlmService(provider, { timeoutMs: 10_000, maxAnswerChars: 100 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const { error } = await run(sut, controller.signal);
+    const pending = run(sut, controller.signal);
+    await waitUntil('the provider call', () => provider.signals.length > 0);
+    controller.abort(); // mid-answer: the provider never finishes on its own
+    const { error } = await pending;
     expect(error).toMatchObject({
       code: 'llm_failed',
       message: 'The extractive answer was aborted by the caller.',

@@ -38,5 +38,20 @@ export default tseslint.config(
         },
       ],
     },
+  },  {
+    // A test that sleeps hopes something happened: wait for an event, poll with waitFor
+    // (test/support/wait.ts) or fake the timers instead.
+    files: ['**/*.spec.ts', '**/*-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "NewExpression[callee.name='Promise'] > ArrowFunctionExpression[params.length=1] > CallExpression.body[callee.name='setTimeout'][arguments.0.type='Identifier']",
+          message:
+            'No fixed sleeps in tests: wait for an event, poll with waitFor, or use fake timers.',
+        },
+      ],
+    },
   },
 );

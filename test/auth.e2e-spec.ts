@@ -1,13 +1,15 @@
-import { request as httpRequest } from 'node:http';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 
 import { type LocalPodiumContacts, PODIUM_CONTACTS } from '@app/podium';
 
 import { loadJose } from '../src/auth/jose';
 import { generateApiKey, hashApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
+import { slots } from '../src/ingest/ingest-slot';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { bootTestAppWith, postJson, type TestApp } from './support/app';
 import { ChatProbeModule, HISTORY, message } from './support/auth-fixtures';
+import { waitUntil } from './support/wait';
 
 const SECRET = 'chat-jwt-secret-for-the-e2e-test-0123456789';
 const tenantA = generateApiKey('tenant-a', ['loc_a']);
@@ -394,8 +396,11 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
         });
         slow.on('error', reject);
       });
+      const server = t.app.getHttpServer();
+      const arrived = new Promise<IncomingMessage>((resolve) => server.once('request', resolve));
       slow.write('['); // headers are out, the body is not: the upload holds the one slot
-      await new Promise((r) => setTimeout(r, 200));
+      const upload = await arrived;
+      await waitUntil('the upload to hold the slot', () => slots.has(upload));
       const second = await post('/ingest/conversations', HISTORY.slice(0, 1), as(ops));
       expect(second.status).toBe(429);
       expect(second.body.error).toBe('ingest_busy');

@@ -345,14 +345,12 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
   });
 
   describe('deadlines', () => {
+    // The faulty dependencies never answer: a missed deadline hangs until jest's timeout.
     const within = async (body: Record<string, unknown>) => {
-      const t0 = performance.now();
       const res = await context(body);
-      const wall = performance.now() - t0;
       expect(res.status).toBe(200);
-      // Server-side elapsed is the contract (+25 ms); the client bound only catches hangs.
+      // Server-side elapsed is the contract (+25 ms).
       expect(res.body.meta.elapsed_ms).toBeLessThanOrEqual((body.timeout_ms as number) + 25);
-      expect(wall).toBeLessThan((body.timeout_ms as number) + 500);
       return res.body;
     };
 

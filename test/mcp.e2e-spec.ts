@@ -110,19 +110,17 @@ describe('MCP server at /mcp (e2e, official SDK client)', () => {
   });
 
   it('context_fetch answers an empty partial bundle on time when the deadline runs out', async () => {
+    // The dependencies never answer: only the deadline ends the call (else jest's timeout).
     a.embedFault.mode = a.liveFault.mode = 'hang';
-    const started = performance.now();
     const result = await asA.callTool({
       name: 'context_fetch',
       arguments: { transcript: 'nobody asked the mcp tool this', contact_uid: 'ctc_a1' },
     });
-    const wall = performance.now() - started;
     expect(result.isError).toBeFalsy();
     const bundle = payload<ContextBundle>(result);
     expect(bundle.historical_excerpts).toEqual([]);
     expect(bundle.meta).toMatchObject({ partial: true, timeout_ms: ADAPTER_TIMEOUT_MS });
     expect(bundle.meta.elapsed_ms).toBeLessThanOrEqual(ADAPTER_TIMEOUT_MS + 25);
-    expect(wall).toBeLessThan(ADAPTER_TIMEOUT_MS + 500);
   });
 
   it('search_history and redact answer like /search and /redact', async () => {

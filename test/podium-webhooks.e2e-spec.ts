@@ -124,7 +124,10 @@ describe(`POST /webhooks/podium (e2e: real app, ${TEST_ENGINE} that survives res
 
     it('acknowledges a signed message.received within 5 s and makes it retrievable, redacted', async () => {
       const before = await historyOf('ctc_fresh');
-      const delivered = await deliverPodiumEvent(hook, SECRET, freshMessage);
+      // Processing waits until after the answer: an acknowledgement that waited for the work
+      // (and so could miss Podium's 5 s deadline) hangs this test instead.
+      const release = processorFault.hold();
+      const delivered = await deliverPodiumEvent(hook, SECRET, freshMessage).finally(release);
       freshCapture = delivered.sent;
       expect(delivered.status).toBe(202);
       expect(delivered.body).toEqual({
@@ -132,7 +135,6 @@ describe(`POST /webhooks/podium (e2e: real app, ${TEST_ENGINE} that survives res
         event_id: freshMessage.metadata.event_uid,
         duplicate: false,
       });
-      expect(delivered.elapsedMs).toBeLessThan(5000); // Podium's acknowledgement deadline
 
       await processed(freshMessage.metadata.event_uid);
       expect(await historyOf('ctc_fresh')).toBe(before + 1);

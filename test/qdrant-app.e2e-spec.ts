@@ -3,6 +3,7 @@ import { type IngestReport } from '../src/ingest/ingest.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';
+import { waitFor } from './support/wait';
 
 /**
  * The whole app with VECTOR_PROVIDER=qdrant against the Qdrant contract server: demo seed,
@@ -162,12 +163,14 @@ describe('VECTOR_PROVIDER=qdrant with a Qdrant that does not answer', () => {
 
   it('becomes ready on its own once Qdrant answers', async () => {
     fake.hang = false;
-    const deadline = Date.now() + 20_000;
-    let state = await ready(t.url);
-    while (state.status !== 200 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      state = await ready(t.url);
-    }
+    const state = await waitFor(
+      'readiness',
+      async () => {
+        const probe = await ready(t.url);
+        return probe.status === 200 ? probe : undefined;
+      },
+      20_000,
+    );
     expect(state.body.details.database).toEqual({ status: 'up' });
     expect(fake.engine.collections.has('podium_conversations')).toBe(true);
     expect(fake.violations).toEqual([]);

@@ -1,5 +1,6 @@
 import { DEMO_TOPICS } from '../src/demo/demo-kb';
 import { type IngestReport } from '../src/ingest/ingest.dto';
+import { IngestService } from '../src/ingest/ingest.service';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 
@@ -188,14 +189,27 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
         `Question number ${i} about the warranty on my kettle.`,
       ),
     );
+    // The service holds the request until the shutdown has begun: it really starts mid-request.
+    const ingest = t.app.get(IngestService);
+    const original = ingest.ingestConversationsBody.bind(ingest);
+    let arrived!: () => void;
+    const atService = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    jest.spyOn(ingest, 'ingestConversationsBody').mockImplementation(async (...args) => {
+      arrived();
+      await gate;
+      return original(...args);
+    });
     let answered = false;
     const inFlight = postJson<IngestReport>(`${t.url}/ingest/conversations`, records).then((r) => {
       answered = true;
       return r;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(answered).toBe(false); // the shutdown below really starts mid-request
+    await atService;
+    expect(answered).toBe(false);
     const closing = t.close();
+    release();
     const response = await inFlight;
     await closing;
     expect(response.status).toBe(200);

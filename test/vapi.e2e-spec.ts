@@ -1,13 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Vapi } from '@vapi-ai/server-sdk';
 
-import {
-  ADAPTER_TIMEOUT_MS,
-  type AdapterApp,
-  bootAdapterApp,
-  tenantA,
-  tenantB,
-} from './support/adapter-fixtures';
+import { type AdapterApp, bootAdapterApp, tenantA, tenantB } from './support/adapter-fixtures';
 import { postJson } from './support/app';
 
 const VAPI_SECRET = 'vapi-server-secret-for-e2e-0123456789';
@@ -103,15 +97,13 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
   });
 
   it('answers { documents: [] } on time when the deadline runs out', async () => {
+    // The dependencies never answer: only the deadline ends the request (else jest's timeout).
     a.embedFault.mode = a.liveFault.mode = 'hang';
-    const started = performance.now();
     const res = await post(
       vapiRequest(['a question nobody asked the vapi adapter'], { externalId: 'ctc_a1' }),
       secret,
     );
-    const wall = performance.now() - started;
     expect(res).toMatchObject({ status: 200, body: { documents: [] } });
-    expect(wall).toBeLessThan(ADAPTER_TIMEOUT_MS + 500); // only catches hangs, as /context's tests
   });
 
   it('answers { documents: [] } when a dependency fails outright', async () => {

@@ -126,16 +126,15 @@ describe('Qdrant provider start-up', () => {
     const port = await closedPort();
     const store = new QdrantStore({
       url: `http://127.0.0.1:${port}`,
-      timeoutMs: 3000,
+      // A timeout far past jest's: waiting for it instead of failing at once hangs the test.
+      timeoutMs: 3_600_000,
       collections: testCollections('down'),
     });
-    const started = performance.now();
     const error = await store.init(DIMENSION).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyError);
     expect((error as Error).message).toBe(
       `Qdrant at http://127.0.0.1:${port} is unreachable (ECONNREFUSED)`,
     );
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(await store.isHealthy()).toBe(false);
   });
 
@@ -146,13 +145,10 @@ describe('Qdrant provider start-up', () => {
       timeoutMs: 400,
       collections: testCollections('hang'),
     });
-    const started = performance.now();
+    // The server never answers: only the 400 ms timeout ends start-up (else jest's timeout).
     await expect(store.init(DIMENSION)).rejects.toThrow(
       /Qdrant at http:\/\/127\.0\.0\.1:\d+ did not (answer|finish start-up) within 400 ms/,
     );
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(350);
-    expect(elapsed).toBeLessThan(2000);
     expect(await store.isHealthy()).toBe(false);
   });
 

@@ -15,6 +15,17 @@ import { WebhookProcessor } from '../../src/webhooks/webhook-processor';
 export class FaultSwitch {
   mode: 'off' | 'hang' | 'reject' = 'off';
   rejectWith: Error = new Error('injected fault');
+  private gate?: Promise<void>;
+
+  /** Holds every call (then passes it through) until the returned release is called. */
+  hold(): () => void {
+    let release!: () => void;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.gate = undefined;
+      release();
+    };
+  }
 
   wrap<T extends object>(target: T, methods: Array<keyof T>): T {
     return new Proxy(target, {
@@ -29,8 +40,10 @@ export class FaultSwitch {
               return new Promise(() => undefined);
             case 'reject':
               return Promise.reject(this.rejectWith);
-            case 'off':
-              return (value as (...a: unknown[]) => unknown).apply(obj, args);
+            case 'off': {
+              const call = () => (value as (...a: unknown[]) => unknown).apply(obj, args);
+              return this.gate ? this.gate.then(call) : call();
+            }
           }
         };
       },

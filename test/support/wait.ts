@@ -16,3 +16,12 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** `waitFor` for a yes/no condition. */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  ms = 30_000,
+): Promise<void> {
+  await waitFor(what, async () => ((await check()) ? true : undefined), ms);
+}

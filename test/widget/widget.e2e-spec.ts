@@ -7,6 +7,7 @@ import { OUT_OF_SCOPE_TEXT } from '../../src/chat/chat-events';
 import { DEMO_TOPICS } from '../../src/demo/demo-kb';
 import { buildWidget, integrityOf } from '../../src/widget/widget-build';
 import { bootTestApp, postJson, type TestApp } from '../support/app';
+import { waitUntil } from '../support/wait';
 import { launchChromium, seriousAxeViolations } from './browser';
 import { ask, box, drawerOpen, pills, recordSamples, samples, shown } from './demo-driver';
 import { PacedLlm } from './paced-llm';
@@ -149,9 +150,7 @@ describe('the <r42-chat> widget in a browser', () => {
     await page.click('r42-chat .close');
     await stream.aborted; // the model call was cancelled (the test times out otherwise)
     expect(stream.pieces).toBeLessThanOrEqual(12); // it stopped short of the full answer
-    while ((await gone()) === before) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil('the client_gone count', async () => (await gone()) !== before);
     expect(await gone()).toBe(before + 1);
     await page.click('r42-chat .fab');
     expect(await shown(page)).toEqual({ exchanges: 0, input: '' });

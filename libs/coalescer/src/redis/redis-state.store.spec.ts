@@ -10,6 +10,7 @@ import {
   startRedis,
   type TestRedis,
 } from '../../../../test/support/redis';
+import { waitUntil } from '../../../../test/support/wait';
 import { resolveCoalescerConfig } from '../coalescer.config';
 import { type CoalescerModuleOptions } from '../coalescer.module-definition';
 import { createCoalescerStateStore } from '../coalescer.providers';
@@ -23,16 +24,6 @@ async function replica(url: string, options: CoalescerModuleOptions = {}) {
   const store = await createCoalescerStateStore(options, config, connection);
   expect(store).toBeInstanceOf(RedisStateStore);
   return { sut: new TranscriptCoalescer(store, config), connection };
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error('condition not met in time');
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('RedisStateStore (real redis-server)', () => {
@@ -88,7 +79,7 @@ describe('RedisStateStore (real redis-server)', () => {
     expect(pttl).toBeGreaterThan(0);
     expect(pttl).toBeLessThanOrEqual(300);
 
-    await eventually(async () => (await raw.exists(key)) === 0);
+    await waitUntil('Redis expired the key', async () => (await raw.exists(key)) === 0, 5000);
     await expect(sut.feed(callId, 'ABC-12345')).resolves.toMatchObject({
       query: 'ABC-12345',
       tail: '',
@@ -114,10 +105,13 @@ describe('RedisStateStore (real redis-server)', () => {
 
   it('answers without a tail, fast, when Redis is unreachable', async () => {
     const deadUrl = `redis://127.0.0.1:${await freePort()}`;
-    const { sut, connection } = await replica(deadUrl, { redisConnectTimeoutMs: 100 });
+    // A command timeout far past jest's: a feed that waited on Redis instead of failing at once hangs.
+    const { sut, connection } = await replica(deadUrl, {
+      redisConnectTimeoutMs: 100,
+      redisTimeoutMs: 3_600_000,
+    });
     closers.push(() => connection.close());
 
-    const started = performance.now();
     await expect(sut.feed('call-1', 'my order number is')).resolves.toEqual({
       query: 'my order number is',
       tail: '',
@@ -127,7 +121,6 @@ describe('RedisStateStore (real redis-server)', () => {
       query: 'ABC-12345',
       degraded: true,
     });
-    expect(performance.now() - started).toBeLessThan(200);
   });
 
   it('degrades while Redis is down mid-call and recovers when it is back', async () => {
@@ -147,7 +140,7 @@ describe('RedisStateStore (real redis-server)', () => {
 
     const restarted = await spawnRedisServer(own.port);
     closers.push(() => restarted.stop());
-    await eventually(() => Promise.resolve(connection.status === 'ready'));
+    await waitUntil('Redis is back', () => connection.status === 'ready', 5000);
     await sut.feed('call-1', 'my order number is');
     await expect(sut.feed('call-1', 'ABC-12345')).resolves.toEqual({
       query: 'my order number is ABC-12345',

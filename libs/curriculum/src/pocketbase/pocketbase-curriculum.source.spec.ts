@@ -189,13 +189,12 @@ describe('PocketBaseCurriculumSource (official SDK against a loopback PocketBase
   it('rejects quickly with curriculum_failed when the server is down', async () => {
     const url = server.url;
     await server.close();
-    const started = Date.now();
-    const error = await new PocketBaseCurriculumSource({ url, ...SUPERUSER })
+    // A timeout far past jest's: waiting for it instead of failing at once hangs the test.
+    const error = await new PocketBaseCurriculumSource({ url, ...SUPERUSER, timeoutMs: 3_600_000 })
       .currentWeek('usr_alice000001')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyError);
     expect((error as Error).message).toMatch(/PocketBase is unreachable/);
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('gives up at its timeout on a slow server, and when the caller aborts', async () => {

@@ -2,6 +2,7 @@ import { type Worker } from 'node:worker_threads';
 
 import { DependencyError } from '@app/common';
 
+import { waitUntil } from '../../../../test/support/wait';
 import { LocalEmbeddingProvider, MAX_EMBED_CHARS } from './local-embedding.provider';
 
 const cosine = (a: number[], b: number[]) => {
@@ -88,9 +89,7 @@ describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () =>
     await worker.terminate();
     await expect(pending).rejects.toMatchObject({ code: 'embedding_failed' });
     // The replacement loads the model in the background; wait for it, however long it takes.
-    while (sut.liveWorkers === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil('a replacement worker', () => sut.liveWorkers > 0, 120_000);
     await expect(sut.embedBatch(['after recovery'])).resolves.toHaveLength(1);
   });
 

@@ -7,6 +7,7 @@ import {
   SHORT_REPLY,
   startFakeAnthropic,
 } from '../../../../test/fakes/anthropic-server';
+import { waitUntil } from '../../../../test/support/wait';
 import { type GenerationRequest } from '../interfaces/llm-provider.interface';
 import { AnthropicLlmProvider } from './anthropic-llm.provider';
 
@@ -190,9 +191,7 @@ describe('AnthropicLlmProvider (real @anthropic-ai/sdk against a loopback Messag
     server.script({ kind: 'hang' });
     const controller = new AbortController();
     const pending = collect(make().stream(request, controller.signal)).catch((e: unknown) => e);
-    while (server.requests.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await waitUntil('the request at the API', () => server.requests.length > 0);
     controller.abort();
     expect(await pending).toMatchObject({ code: 'llm_failed' });
     await server.requests[0].settled;

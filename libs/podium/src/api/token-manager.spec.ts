@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 
 import { type FakePodium, startFakePodium } from '../../../../test/fakes/podium-server';
+import { waitUntil } from '../../../../test/support/wait';
 import { PodiumAuthError } from '../interfaces/podium-contacts.interface';
 import { PodiumUnavailableError } from './podium-api.errors';
 import { type RefreshTokenStore } from './refresh-token-store';
@@ -61,7 +62,7 @@ describe('PodiumTokenManager (against the loopback Podium token endpoint)', () =
     const during = await Promise.all([sut.accessToken(), sut.accessToken(), sut.accessToken()]);
     expect(during).toEqual([first, first, first]);
     // Asking again while the refresh is out joins it; once it lands, the new token is served.
-    await waitFor(async () => (await sut.accessToken()) !== first);
+    await waitUntil('a new token', async () => (await sut.accessToken()) !== first, 2000);
     expect(podium.tokenRequests).toBe(2); // one background refresh for all of them
   });
 
@@ -182,13 +183,3 @@ describe('PodiumTokenManager (against the loopback Podium token endpoint)', () =
     }
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error('condition not met in time');
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -5,6 +5,7 @@ import {
   type FakeTeiRerank,
   startFakeTeiRerank,
 } from '../../../../test/fakes/tei-rerank-server';
+import { waitUntil } from '../../../../test/support/wait';
 import { type RerankCandidate } from '../interfaces/reranker.interface';
 import { TeiReranker } from './tei.reranker';
 
@@ -84,16 +85,16 @@ describe('TeiReranker (fetch against a loopback TEI /rerank)', () => {
     server.script({ delayMs: 2_000 });
     const before = server.disconnects;
     const controller = new AbortController();
-    const started = Date.now();
+    const sent = server.requests.length;
     const pending = make().score('slow', candidates(['a text']), controller.signal);
-    setTimeout(() => controller.abort(), 50);
+    // Abort once TEI holds the request (its answer is 2 s away: an ignored abort fails below).
+    await waitUntil('the request at TEI', () => server.requests.length > sent);
+    controller.abort();
     await expect(pending).rejects.toMatchObject({
       code: 'rerank_failed',
       message: 'TEI /rerank aborted by the caller',
     });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.disconnects).toBe(before + 1);
+    await waitUntil('TEI saw the hang-up', () => server.disconnects === before + 1, 1_000);
   });
 
   it('gives up after its own timeout when the caller passes no signal', async () => {

@@ -51,6 +51,33 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
       status: r.status,
       body: (await r.json()) as { details: Record<string, unknown> },
     }));
+  /** Routes beside /search that read or write the database, with a body they accept. */
+  const asJson = async (response: Response) => ({
+    status: response.status,
+    body: (await response.json()) as ErrorBody,
+  });
+  const outageRoutes: Array<[string, () => Promise<{ status: number; body: ErrorBody }>]> = [
+    [
+      'POST /ingest/conversations',
+      () =>
+        postJson<ErrorBody>(`${t.url}/ingest/conversations`, [
+          {
+            conversation_uid: 'conv_outage_later',
+            contact_uid: 'ctc_outage_later',
+            channel: 'sms',
+            occurred_at: '2026-06-02T12:00:00Z',
+            sender: 'customer',
+            text: 'The rowing seat rail squeaks on every stroke.',
+          },
+        ]),
+    ],
+    [
+      'DELETE /contacts/{contact_uid}/history',
+      () =>
+        fetch(`${t.url}/contacts/ctc_outage_forget/history`, { method: 'DELETE' }).then(asJson),
+    ],
+    ['GET /contacts', () => fetch(`${t.url}/contacts`).then(asJson)],
+  ];
   const message = (body: string) =>
     podiumEvent(
       'message.received',
@@ -98,6 +125,15 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
     const refused = await search('standing desk motor');
     expect(refused.status).toBe(503);
     expect(refused.body.error).toBe('database_unavailable');
+    // Every other database route fails the same way, never a 500.
+    for (const [name, call] of outageRoutes) {
+      const answer = await call();
+      expect({ name, status: answer.status, error: answer.body.error }).toEqual({
+        name,
+        status: 503,
+        error: 'database_unavailable',
+      });
+    }
     const bundle = await postJson<{ meta: { partial: boolean }; historical_excerpts: unknown[] }>(
       `${t.url}/context`,
       { transcript: 'the standing desk motor hums', contact_uid: 'ctc_outage', timeout_ms: 800 },
@@ -121,6 +157,10 @@ onServer('a Postgres outage (e2e: real app on its own server, stopped and restar
       (await ready()).status === 200 ? true : undefined,
     );
     expect((await search('standing desk motor')).status).toBe(200);
+    // No restart: the same routes serve again.
+    for (const [name, call] of outageRoutes) {
+      expect({ name, status: (await call()).status }).toEqual({ name, status: 200 });
+    }
     const redelivered = await deliverPodiumEvent(
       `${t.url}/webhooks/podium`,
       SECRET,

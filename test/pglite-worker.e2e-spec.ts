@@ -6,6 +6,7 @@ import type * as Threads from 'node:worker_threads';
 import { withDeadline } from '@app/common';
 import { Database } from '@app/database';
 
+import { bootTestApp, type TestApp } from './support/app';
 import { waitFor } from './support/wait';
 
 const DIMENSION = 8;
@@ -129,5 +130,55 @@ describe('the embedded PGlite worker (replacement, timeouts, liveness)', () => {
       database.query<{ n: number }>('SELECT n FROM probe').catch(() => undefined),
     );
     expect(database.liveness()).toEqual({ up: true });
+  });
+});
+
+/**
+ * The same failure modes as the routes and probes answer them: a statement that outlasts
+ * DATABASE_STATEMENT_TIMEOUT_MS is a 503 `database_timeout`, and an engine that has answered
+ * nothing for four statement timeouts takes `GET /health/live` down until it answers again.
+ */
+describe('the embedded PGlite worker over HTTP (e2e: real app on PGlite)', () => {
+  const STATEMENT_TIMEOUT_MS = 500;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await bootTestApp({ DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
+  });
+  afterAll(() => t?.close());
+
+  const get = async (path: string) => {
+    const response = await fetch(`${t.url}${path}`);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('answers 503 database_timeout past the statement timeout, and liveness 503 once the engine stalls', async () => {
+    await expect(get('/contacts')).resolves.toMatchObject({ status: 200 });
+    expect(await get('/health/live')).toMatchObject({ status: 200 });
+
+    // PGlite has one session: a transaction that does not end holds every other statement.
+    const held = await holdTransaction(t.app.get(Database));
+    expect(await get('/contacts')).toEqual({
+      status: 503,
+      body: expect.objectContaining({ error: 'database_timeout', message: expect.any(String) }),
+    });
+    const down = await waitFor('liveness to go down', async () => {
+      const live = await get('/health/live');
+      return live.status === 503 ? live : undefined;
+    });
+    expect(down.body).toMatchObject({
+      details: {
+        database: {
+          status: 'down',
+          message: expect.stringMatching(/has answered nothing for \d+ s/),
+        },
+      },
+    });
+
+    held.release();
+    await waitFor('liveness to come back', async () =>
+      (await get('/health/live')).status === 200 ? true : undefined,
+    );
+    await expect(get('/contacts')).resolves.toMatchObject({ status: 200 });
   });
 });

@@ -15,22 +15,47 @@ export function abortReason(signal: AbortSignal): Error {
  * single-flight login or token refresh). Its late rejection is always observed here, also
  * when the signal had aborted before the call, so it is never reported as unhandled: on
  * Node 20 an unhandled rejection ends the process.
+ *
+ * `cleanUp` receives `work` only when the abort wins, so what it brings late (a pooled
+ * connection, say) can be given back: the caller never sees that value, and the clean-up
+ * never runs for a value the caller got.
  */
-export function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+export function untilAborted<T>(
+  work: Promise<T>,
+  signal?: AbortSignal,
+  cleanUp?: (late: Promise<T>) => void,
+): Promise<T> {
   if (!signal) {
     return work;
   }
   if (signal.aborted) {
     work.catch(() => undefined);
+    cleanUp?.(work);
     return Promise.reject(abortReason(signal));
   }
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    // One decision: whichever of the work and the abort comes first wins, once.
+    let decided = false;
+    const onAbort = (): void => {
+      decided = true;
+      cleanUp?.(work);
+      reject(abortReason(signal));
+    };
     signal.addEventListener('abort', onAbort, { once: true });
+    const settle = (finish: () => void): void => {
+      if (!decided) {
+        decided = true;
+        signal.removeEventListener('abort', onAbort);
+        finish();
+      }
+    };
+    work.then(
+      (value) => settle(() => resolve(value)),
+      // Passed on as it came: this helper is a pass-through, not a place to wrap errors.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      (error: unknown) => settle(() => reject(error)),
+    );
   });
-  // The race observes `work`'s late rejection; the listener goes as soon as it settles.
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 /** Waits `ms`, or rejects when `signal` aborts first. The timer never keeps the process up. */

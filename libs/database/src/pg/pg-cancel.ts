@@ -1,3 +1,4 @@
+import { untilAborted } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 
@@ -48,7 +49,7 @@ export class CancellableStatements {
       (error: Error) => (outcome = { error }),
     );
     try {
-      const result = await untilAborted(statement, signal, () => undefined);
+      const result = await untilAborted(statement, signal);
       client.release();
       return result;
     } catch (error) {
@@ -106,27 +107,4 @@ export class CancellableStatements {
     }
     return this.lane;
   }
-}
-
-/**
- * `work`, or the signal's reason as soon as it aborts. Work that ends after the abort is
- * handed to `cleanUp` (e.g. a connection that arrives late goes back to the pool).
- */
-function untilAborted<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-  cleanUp: (late: Promise<T>) => void,
-): Promise<T> {
-  if (signal.aborted) {
-    cleanUp(work);
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      cleanUp(work);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
-  });
 }

@@ -33,6 +33,7 @@ const conversation = (
 describe('PgVectorStore on real PGlite + pgvector', () => {
   const database = new Database({ dataDir: 'memory://' });
   const sut = new PgVectorStore(database);
+  const q = { embedding: vec(0), text: 'refunds', topK: 3, filter: { contact_uid: 'ctc_target' } };
 
   beforeAll(async () => {
     await sut.init(8);
@@ -168,6 +169,14 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
     expect(await sut.deleteContact('ctc_survivor')).toEqual({ removed: 2, complete: true });
     expect(await mine('ctc_survivor')).toHaveLength(0);
     expect(await mine('ctc_target')).toHaveLength(25);
+  });
+
+  // The caller's deadline reaches the statement, so the database can drop or cancel it.
+  it.each([
+    ['search', () => sut.search('conversations', { ...q, signal: AbortSignal.abort() })],
+    ['hybridSearch', () => sut.hybridSearch('conversations', { ...q, signal: AbortSignal.abort() })],
+  ])('%s hands its signal to the database, which refuses a call already given up', async (_n, run) => {
+    await expect(run()).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('a large history gets its own HNSW index, which finds what the exact sort finds', async () => {

@@ -111,6 +111,46 @@ describe('MemoryContactCache', () => {
     await expect(sut.get(key(0))).resolves.toBeUndefined();
   });
 
+  it('bounds its alias index in bytes: long aliases evict, and take their entries along', async () => {
+    const sut = new MemoryContactCache({ maxEntries: 10 });
+    const alias = (i: number) => `ali_${i}_`.padEnd(10_000, 'x');
+    for (let i = 0; i < 10; i++) {
+      // 10 short entries fit their own budget; 10 aliases are far below the count of 80.
+      await sut.set(`c${i}`, FOUND, 10_000, [alias(i)]);
+    }
+    await expect(sut.get('c0')).resolves.toBeUndefined();
+    await expect(sut.get('c9')).resolves.toEqual(FOUND);
+    await sut.invalidate(alias(9));
+    await expect(sut.get('c9')).resolves.toBeUndefined();
+  });
+
+  it('bounds its invalidation marks in bytes, refusing write-backs older than a mark it forgot', async () => {
+    const sut = new MemoryContactCache({ maxEntries: 10 });
+    const id = (i: number) => `ctc_${i}_`.padEnd(10_000, 'x');
+    const before = await sut.read('other@example.com');
+    for (let i = 0; i < 3; i++) {
+      await sut.invalidate(id(i)); // webhook-supplied ids, far below the count of 80
+    }
+    // The first mark is gone: a lookup read before it may be of that id, so it is not kept.
+    await expect(sut.set('other@example.com', FOUND, 10_000, [], before.stamp)).resolves.toBe(
+      false,
+    );
+    const after = await sut.read('other@example.com');
+    await expect(sut.set('other@example.com', FOUND, 10_000, [], after.stamp)).resolves.toBe(true);
+  });
+
+  it('keeps short invalidation marks up to its count, refusing only write-backs they concern', async () => {
+    const sut = new MemoryContactCache({ maxEntries: 10 });
+    const before = await sut.read('other@example.com');
+    for (let i = 0; i < 80; i++) {
+      await sut.invalidate(`ctc_${i}`);
+    }
+    await expect(sut.set('ctc_0', FOUND, 10_000, [], before.stamp)).resolves.toBe(false);
+    await expect(sut.set('other@example.com', FOUND, 10_000, [], before.stamp)).resolves.toBe(
+      true,
+    );
+  });
+
   it('never keeps an entry that an invalidate by one of its aliases could miss', async () => {
     const sut = new MemoryContactCache({ maxEntries: 2 });
     const ids = (n: number) => Array.from({ length: 12 }, (_, i) => `c${n}-alias-${i}`);

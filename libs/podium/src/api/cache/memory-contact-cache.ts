@@ -1,4 +1,4 @@
-import { byteBound, jsonBytes, stringsBytes } from '@app/common';
+import { byteBound, jsonBytes, NUMBER_BYTES, stringsBytes } from '@app/common';
 import { LRUCache, type Perf } from 'lru-cache';
 
 import { type ContactLookup } from '../../interfaces/podium-contacts.interface';
@@ -33,6 +33,8 @@ export class MemoryContactCache implements ContactCache {
   /** Identifier → the invalidation count when it was last invalidated. */
   private readonly invalidated: LRUCache<string, number>;
   private invalidations = 0;
+  /** The latest invalidation whose mark was evicted: a write-back read before it is refused. */
+  private forgottenUpTo = -Infinity;
 
   constructor(options: MemoryContactCacheOptions) {
     const common = {
@@ -64,7 +66,19 @@ export class MemoryContactCache implements ContactCache {
     this.invalidated = new LRUCache<string, number>({
       ...common,
       max: options.maxEntries * ALIASES_PER_ENTRY,
+      // Keyed by webhook-supplied ids, so bounded in bytes too, as the alias index is.
+      ...byteBound<number>(
+        options.maxEntries * ALIASES_PER_ENTRY * BYTES_PER_ALIAS,
+        () => NUMBER_BYTES,
+      ),
       ttl: options.guardMs ?? DEFAULT_INVALIDATION_GUARD_MS,
+      // A mark evicted before its guard time is over must not let a stale write-back in:
+      // refusing every older one costs a cache miss at most.
+      dispose: (count, _id, reason) => {
+        if (reason === 'evict') {
+          this.forgottenUpTo = Math.max(this.forgottenUpTo, count);
+        }
+      },
     });
   }
 
@@ -85,7 +99,8 @@ export class MemoryContactCache implements ContactCache {
   ): Promise<boolean> {
     if (
       stamp !== undefined &&
-      [key, ...aliases].some((id) => (this.invalidated.get(id) ?? -Infinity) > stamp)
+      (this.forgottenUpTo > stamp ||
+        [key, ...aliases].some((id) => (this.invalidated.get(id) ?? -Infinity) > stamp))
     ) {
       return Promise.resolve(false);
     }

@@ -96,6 +96,9 @@ export class Database implements SqlExecutor {
     this.requireClient().ormConnections(),
   );
 
+  /** The migrations the last open applied, in order (none: the schema was current). */
+  appliedMigrations: readonly string[] = [];
+
   constructor(private readonly options: DatabaseOptions) {}
 
   open(dimension: number): Promise<void> {
@@ -274,6 +277,7 @@ export class Database implements SqlExecutor {
       await this.assertDimension(client, dimension);
       const ran = await migrate(client, schemaMigrations(dimension));
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
+      this.appliedMigrations = ran;
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

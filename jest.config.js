@@ -35,6 +35,7 @@ const DATABASE_SUITES = [
   'conversation-memory',
   'tracing',
   'context-explain',
+  'typeorm-runtime',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

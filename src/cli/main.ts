@@ -4,6 +4,7 @@ import { evalCommand } from './eval.command';
 import { registerHistoryCommands } from './history.commands';
 import { ingestCommand } from './ingest.command';
 import { registerKeyCommands } from './keys.command';
+import { registerMigrateCommand } from './migrate.command';
 import { registerQueryCommands } from './query.commands';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -72,6 +73,7 @@ program
 registerQueryCommands(program);
 registerHistoryCommands(program);
 registerKeyCommands(program);
+registerMigrateCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`error: ${(error as Error).message}\n`);

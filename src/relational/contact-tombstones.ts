@@ -1,5 +1,6 @@
-import { Database } from '@app/database';
+import { Database, PodiumContactTombstoneEntity } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { In, IsNull, LessThan } from 'typeorm';
 
 /** What a tombstone says about a contact id, for a message written at a given time. */
 export type Tombstone = { kind: 'deleted' } | { kind: 'merged'; into: string };
@@ -26,6 +27,7 @@ export class ContactTombstones {
 
   /** `at`: when the deletion happened; an older event never overwrites a newer tombstone. */
   async recordDeleted(contactUids: string[], at: Date): Promise<void> {
+    // Raw: a conditional upsert (ON CONFLICT … DO UPDATE … WHERE) over an unnest()ed batch.
     await this.database.execute(
       `INSERT INTO podium_contact_tombstones (contact_uid, merged_into, event_at)
        SELECT unnest($1::text[]), NULL, $2::timestamptz
@@ -37,6 +39,7 @@ export class ContactTombstones {
   }
 
   async recordMerged(fromContactUid: string, toContactUid: string, at: Date): Promise<void> {
+    // Raw: the upsert also stamps recorded_at with the server's now().
     await this.database.execute(
       `INSERT INTO podium_contact_tombstones (contact_uid, merged_into, event_at)
        VALUES ($1, $2, $3::timestamptz)
@@ -51,11 +54,12 @@ export class ContactTombstones {
    * one's phone, say): deletions recorded before it no longer drop their messages.
    */
   async lift(contactUids: string[], at: Date): Promise<number> {
-    return this.database.execute(
-      `DELETE FROM podium_contact_tombstones
-       WHERE contact_uid = ANY($1::text[]) AND merged_into IS NULL AND event_at < $2::timestamptz`,
-      [contactUids, at.toISOString()],
-    );
+    const { affected } = await this.tombstones().delete({
+      contactUid: In(contactUids),
+      mergedInto: IsNull(),
+      eventAt: LessThan(at),
+    });
+    return affected ?? 0;
   }
 
   /**
@@ -67,17 +71,17 @@ export class ContactTombstones {
     let current = contactUid;
     let merged = false;
     for (let hop = 0; hop < 8; hop++) {
-      const [row] = await this.database.query<{ merged_into: string | null; event_at: Date }>(
-        `SELECT merged_into, event_at FROM podium_contact_tombstones WHERE contact_uid = $1`,
-        [current],
-      );
-      if (row?.merged_into === null && writtenAt.getTime() <= new Date(row.event_at).getTime()) {
+      const row = await this.tombstones().findOne({
+        select: { mergedInto: true, eventAt: true },
+        where: { contactUid: current },
+      });
+      if (row?.mergedInto === null && writtenAt.getTime() <= row.eventAt.getTime()) {
         return { kind: 'deleted' };
       }
-      if (!row || row.merged_into === null) {
+      if (!row || row.mergedInto === null) {
         return merged ? { kind: 'merged', into: current } : undefined;
       }
-      current = row.merged_into;
+      current = row.mergedInto;
       merged = true;
     }
     return { kind: 'merged', into: current };
@@ -85,10 +89,19 @@ export class ContactTombstones {
 
   /** Forgets deletions older than the retention; returns how many. */
   async purgeExpired(): Promise<number> {
-    return this.database.execute(
-      `DELETE FROM podium_contact_tombstones
-       WHERE merged_into IS NULL AND event_at < now() - $1::int * interval '1 day'`,
-      [TOMBSTONE_RETENTION_DAYS],
-    );
+    const { affected } = await this.tombstones()
+      .createQueryBuilder()
+      .delete()
+      .where('merged_into IS NULL')
+      // The server's clock, as for recorded_at.
+      .andWhere(`event_at < now() - CAST(:days AS int) * interval '1 day'`, {
+        days: TOMBSTONE_RETENTION_DAYS,
+      })
+      .execute();
+    return affected ?? 0;
+  }
+
+  private tombstones() {
+    return this.database.dataSource.getRepository(PodiumContactTombstoneEntity);
   }
 }

@@ -1,5 +1,6 @@
 import { configurableRootModule } from '@app/common';
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 
 import { Database, type DatabaseOptions } from './database';
 import { DatabaseOpener } from './database-opener';
@@ -17,9 +18,11 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = configurableRootModule
       inject: [MODULE_OPTIONS_TOKEN],
       useFactory: (o: DatabaseOptions) => new Database(o),
     },
+    // TypeORM's DataSource, opened with the database (after the migrations), closed with it.
+    { provide: DataSource, inject: [Database], useFactory: (db: Database) => db.dataSource },
     DatabaseOpener,
   ],
-  exports: [Database],
+  exports: [Database, DataSource],
 })
 export class DatabaseModule extends ConfigurableModuleClass implements OnApplicationShutdown {
   constructor(@Inject(Database) private readonly database: Database) {

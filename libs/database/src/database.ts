@@ -1,5 +1,6 @@
 import { ConfigurationError, withDeadline } from '@app/common';
 import { Logger } from '@nestjs/common';
+import { type DataSource } from 'typeorm';
 
 import {
   type Leadership,
@@ -17,6 +18,7 @@ import {
 } from './interfaces/sql-client.interface';
 import { schemaMigrations } from './migrations/all-migrations';
 import { migrate } from './migrations/migrator';
+import { createAppDataSource, initializeAppDataSource } from './orm/app-data-source';
 import { PgClient } from './pg/pg.client';
 import { ReplicaPresence } from './pg/replica-presence';
 import { PgliteClient } from './pglite/pglite.client';
@@ -84,6 +86,18 @@ export class Database implements SqlExecutor {
   private readonly restart = new EngineRestart(this.logger, () =>
     this.open(this.dimension as number),
   );
+
+  /**
+   * TypeORM over the same connections as the SQL port (see {@link createAppDataSource}),
+   * initialized once the schema is migrated; its queries fail with `database_unavailable`
+   * while the database is not open.
+   */
+  readonly dataSource: DataSource = createAppDataSource(() =>
+    this.requireClient().ormConnections(),
+  );
+
+  /** The migrations the last open applied, in order (none: the schema was current). */
+  appliedMigrations: readonly string[] = [];
 
   constructor(private readonly options: DatabaseOptions) {}
 
@@ -220,6 +234,9 @@ export class Database implements SqlExecutor {
     this.client = undefined;
     this.presence = undefined;
     this.opening = undefined;
+    if (this.dataSource.isInitialized) {
+      await this.dataSource.destroy();
+    }
     await presence?.stop();
     await client?.close();
   }
@@ -260,6 +277,7 @@ export class Database implements SqlExecutor {
       await this.assertDimension(client, dimension);
       const ran = await migrate(client, schemaMigrations(dimension));
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
+      this.appliedMigrations = ran;
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -269,6 +287,15 @@ export class Database implements SqlExecutor {
       await this.presence.start();
     }
     this.client = client;
+    try {
+      await initializeAppDataSource(this.dataSource, dimension);
+    } catch (error) {
+      this.client = undefined;
+      await this.presence?.stop();
+      this.presence = undefined;
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     this.logger.log(
       client.engine === 'pglite'
         ? `embedded PGlite + pgvector at ${this.options.dataDir}`

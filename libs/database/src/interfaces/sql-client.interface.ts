@@ -1,3 +1,5 @@
+import { type OrmConnections } from './orm-pool.interface';
+
 /** How a caller may stop a statement early. */
 export interface QueryOptions {
   /**
@@ -50,6 +52,8 @@ export interface SqlClient extends SqlExecutor {
    * so no setting leaks into the pool.
    */
   session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Connections for TypeORM's Postgres driver, from this client's own pool or session. */
+  ormConnections(): OrmConnections;
   close(): Promise<void>;
   /**
    * How long the engine has had work and answered nothing, in ms (0 when idle). Only an

@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 
 import { classifyDatabaseError } from '../errors';
+import { type OrmConnections } from '../interfaces/orm-pool.interface';
 import {
   type QueryOptions,
   type SqlClient,
@@ -157,6 +158,20 @@ export class PgClient implements SqlClient {
     } finally {
       client.release(true);
     }
+  }
+
+  /**
+   * TypeORM's connections come from this same pool (one pool per process, one
+   * `DATABASE_POOL_MAX`); TypeORM releases them, the pool's owner ends it.
+   */
+  ormConnections(): OrmConnections {
+    return {
+      connect: (callback) => {
+        this.pool.connect((error, client, release) =>
+          callback(error, client, release as (error?: unknown) => void),
+        );
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -5,8 +5,9 @@
  * stalls HTTP and timers, so it lives here and answers messages.
  *
  * Protocol (main → worker): `{ id, op, ... }` with op `open` (dataDir, settings), `query` /
- * `execute` / `exec` (sql, params, tx?), `prepared` (sql, params), `begin` / `commit` /
- * `rollback` (tx), `close`; and `cancel` (target: the id of a call its caller gave up on).
+ * `execute` / `exec` / `result` (sql, params, tx?; `result` answers rows and rowCount, for
+ * TypeORM), `prepared` (sql, params), `begin` / `commit` / `rollback` (tx), `close`; and
+ * `cancel` (target: the id of a call its caller gave up on).
  * Worker → main: `{ id, value }` or `{ id, error: { message, code, ... } }`, one per op but
  * `cancel` (a dropped call is answered with an error nobody reads).
  */
@@ -126,6 +127,7 @@ async function handle(msg) {
       return null;
     case 'query':
     case 'execute':
+    case 'result':
     case 'exec': {
       const target = msg.tx === undefined ? db : transactions.get(msg.tx).tx;
       if (msg.op === 'exec') {
@@ -133,6 +135,7 @@ async function handle(msg) {
         return null;
       }
       const result = await target.query(msg.sql, msg.params);
+      if (msg.op === 'result') return { rows: result.rows, rowCount: rowCount(result) };
       return msg.op === 'query' ? result.rows : rowCount(result);
     }
     case 'prepared':
@@ -187,7 +190,7 @@ async function handle(msg) {
 }
 
 /** Everything that takes PGlite's transaction lock queues (see inOrder). */
-const QUEUED = new Set(['query', 'execute', 'exec', 'prepared', 'begin', 'close']);
+const QUEUED = new Set(['query', 'execute', 'result', 'exec', 'prepared', 'begin', 'close']);
 
 parentPort.on('message', (msg) => {
   if (msg.op === 'cancel') {

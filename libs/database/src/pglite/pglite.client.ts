@@ -3,16 +3,18 @@ import { Worker } from 'node:worker_threads';
 
 import { lockDataDir } from '../data-dir-lock';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../errors';
+import { type OrmConnections } from '../interfaces/orm-pool.interface';
 import {
   type QueryOptions,
   type SqlClient,
   type SqlExecutor,
 } from '../interfaces/sql-client.interface';
+import { pgliteOrmConnections } from './pglite-orm-connection';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 
 type Op =
   | { op: 'open'; dataDir: string; settings: string }
-  | { op: 'query' | 'execute'; sql: string; params: unknown[]; tx?: number }
+  | { op: 'query' | 'execute' | 'result'; sql: string; params: unknown[]; tx?: number }
   | { op: 'prepared'; sql: string; params: unknown[] }
   | { op: 'exec'; sql: string; tx?: number }
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
@@ -175,6 +177,25 @@ export class PgliteClient implements SqlClient {
     }
     await this.call({ op: 'commit', tx }, this.limits());
     return result;
+  }
+
+  /** TypeORM's connections: statements on the one session, its transactions the worker's own. */
+  ormConnections(): OrmConnections {
+    return pgliteOrmConnections({
+      result: (sql, params, tx) =>
+        this.call({ op: 'result', sql, params, tx }, this.limits()) as Promise<{
+          rows: Record<string, unknown>[];
+          rowCount: number;
+        }>,
+      begin: async () => {
+        const tx = this.nextTx++;
+        await this.call({ op: 'begin', tx }, this.limits());
+        return tx;
+      },
+      end: async (tx, commit) => {
+        await this.call({ op: commit ? 'commit' : 'rollback', tx }, this.limits());
+      },
+    });
   }
 
   async close(): Promise<void> {

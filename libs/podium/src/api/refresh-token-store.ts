@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-import { type Database } from '@app/database';
+import { type Database, PodiumCredentialEntity } from '@app/database';
 import { Logger } from '@nestjs/common';
 
 /**
@@ -48,15 +48,12 @@ export class DatabaseRefreshTokenStore implements RefreshTokenStore {
     if (!this.database.isOpen) {
       throw new Error('database not open yet');
     }
-    const [row] = await this.database.query<{ seed_sha256: string; ciphertext: string }>(
-      `SELECT seed_sha256, ciphertext FROM podium_credentials WHERE name = $1`,
-      [ROW],
-    );
-    if (!row || row.seed_sha256 !== sha256(seed)) {
+    const row = await this.credentials().findOneBy({ name: ROW });
+    if (!row || row.seedSha256 !== sha256(seed)) {
       return undefined;
     }
     try {
-      return this.decrypt(row.ciphertext, row.seed_sha256);
+      return this.decrypt(row.ciphertext, row.seedSha256);
     } catch {
       // A changed key or a tampered row: the configured token is all we can trust.
       this.logger.warn(
@@ -68,11 +65,20 @@ export class DatabaseRefreshTokenStore implements RefreshTokenStore {
 
   async save(seed: string, token: string): Promise<void> {
     const seedHash = sha256(seed);
-    await this.database.execute(
-      `INSERT INTO podium_credentials (name, seed_sha256, ciphertext) VALUES ($1, $2, $3)
-       ON CONFLICT (name) DO UPDATE SET seed_sha256 = $2, ciphertext = $3, updated_at = now()`,
-      [ROW, seedHash, this.encrypt(token, seedHash)],
+    // One row, replaced whole: INSERT … ON CONFLICT (name) DO UPDATE.
+    await this.credentials().upsert(
+      {
+        name: ROW,
+        seedSha256: seedHash,
+        ciphertext: this.encrypt(token, seedHash),
+        updatedAt: new Date(),
+      },
+      ['name'],
     );
+  }
+
+  private credentials() {
+    return this.database.dataSource.getRepository(PodiumCredentialEntity);
   }
 
   private encrypt(token: string, seedHash: string): string {

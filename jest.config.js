@@ -8,8 +8,8 @@ const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
 // jose 6 is ESM-only: Node ≥ 20.19 `require`s it natively, jest needs it compiled to CommonJS.
 const shared = {
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': swc, '/node_modules/(jose|pgvector)/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(jose|pgvector)/)'],
+  transform: { '^.+\\.ts$': swc, '/node_modules/jose/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper,
   testEnvironment: 'node',
 };

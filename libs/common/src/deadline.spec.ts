@@ -23,3 +23,11 @@ describe('withDeadline', () => {
     expect(result).toMatchObject({ status: 'error', error: new Error('boom') });
   });
 });
+
+describe('withDeadline with no time left', () => {
+  it.each([0, -100])('does not start the work at %d ms, and says timeout', async (ms) => {
+    const work = jest.fn(() => Promise.resolve('cached'));
+    await expect(withDeadline(ms, work)).resolves.toEqual({ status: 'timeout', ms: 0 });
+    expect(work).not.toHaveBeenCalled();
+  });
+});

@@ -7,11 +7,16 @@ export type DeadlineResult<T> =
 /**
  * Races `work` against `ms` milliseconds. The timer never keeps the process alive and the
  * abort signal lets cooperative work (fetch, SDK calls) stop early when the deadline passes.
+ * With no time left the work does not start: a cached answer must not beat a 0 ms timer and
+ * call a stage on time that began after its deadline.
  */
 export async function withDeadline<T>(
   ms: number,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<DeadlineResult<T>> {
+  if (ms <= 0) {
+    return { status: 'timeout', ms: 0 };
+  }
   const started = performance.now();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,7 @@
 import { types } from 'node:util';
 
 import { type Database, type SqlExecutor } from '@app/database';
-import type * as PgvectorModule from 'pgvector' with { 'resolution-mode': 'import' };
+import * as pgvector from 'pgvector';
 
 import {
   type CollectionName,
@@ -26,10 +26,6 @@ import {
 } from './large-contact-indexes';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
-// pgvector is ESM-only: Node ≥ 20.19 requires it natively, but TypeScript's node16 mode will
-// not compile an `import` of it to `require`, so the value is required and the type imported.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const pgvector = require('pgvector') as typeof PgvectorModule;
 
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
 

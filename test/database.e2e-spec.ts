@@ -28,6 +28,7 @@ const MIGRATIONS = [
   'LargeContactNearest1700000000009',
   'WebhookLeaseOwner1700000000010',
   'BackgroundForget1700000000011',
+  'TurnKeysByConversation1700000000012',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

@@ -103,7 +103,7 @@ describe('OpenAPI docs (e2e)', () => {
     doc = (await res.json()) as Json;
     routes = listRoutes(t.app);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   const operation = (route: RouteInfo) =>
     ((doc.paths as Record<string, Json>)[toOpenApiPath(route.path)]?.[route.method.toLowerCase()] ??

@@ -17,7 +17,7 @@ describe('ingest admission holds the slot until the work ends (e2e)', () => {
     t = await bootTestApp({ INGEST_MAX_INFLIGHT: '1' });
     ingest = t.app.get(IngestService);
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
   afterEach(() => jest.restoreAllMocks());
 
   /** The next ingestion starts, then waits for `finish` before it succeeds or fails. */

@@ -194,7 +194,7 @@ describe('README and docs/ (e2e)', () => {
     beforeAll(async () => {
       t = await bootTestApp({ SEED_DEMO_DATA: 'true' });
     });
-    afterAll(() => t.close());
+    afterAll(() => t?.close());
 
     it('runs every curl example of the tour, in order, with the outcome the tour describes', async () => {
       const tour = section(readme, 'Five-minute tour');

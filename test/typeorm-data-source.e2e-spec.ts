@@ -47,7 +47,7 @@ describe('the TypeORM data source on a Postgres server', () => {
       const pending = await sut.showMigrations();
       expect(pending).toBe(false);
       const names = sut.migrations.map((m) => m.name);
-      expect(names).toHaveLength(12);
+      expect(names).toHaveLength(13);
       expect(lines).toEqual(
         names.map((name): unknown => expect.stringMatching(`^\\[X\\] \\d+ ${name}$`)),
       );
@@ -89,5 +89,35 @@ describe('the TypeORM data source on a Postgres server', () => {
       'SELECT name FROM migrations ORDER BY id',
     );
     expect(applied.map((r) => r.name)).toEqual(sut.migrations.map((m) => m.name));
+  });
+
+  it('reverts a step that loses nothing and refuses one that would, leaving it applied', async () => {
+    await database.open(DIMENSION);
+    const sut = capturingDataSource(server.url, []);
+    await sut.initialize();
+    const indexes = async () =>
+      (
+        await database.query<{ name: string }>(
+          `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'conversation_messages'`,
+        )
+      ).map((r) => r.name);
+    try {
+      await sut.undoLastMigration({ transaction: 'each' });
+      expect(await indexes()).toContain('conversation_messages_turn_key');
+      expect(await indexes()).not.toContain('conversation_messages_conversation_turn');
+      await expect(sut.undoLastMigration({ transaction: 'each' })).rejects.toThrow(
+        /BackgroundForget1700000000011 is forward-only/,
+      );
+      const applied = await database.query<{ name: string }>(
+        'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
+      );
+      expect(applied[0].name).toBe('BackgroundForget1700000000011');
+      // Run again, the reverted step comes back.
+      expect((await sut.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
+        'TurnKeysByConversation1700000000012',
+      ]);
+    } finally {
+      await sut.destroy();
+    }
   });
 });

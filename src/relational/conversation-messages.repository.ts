@@ -59,9 +59,13 @@ export class ConversationMessagesRepository {
     if (messages.length === 0) {
       return;
     }
+    // By conversation, then key: one index page per conversation, not one per message.
+    const turns = [...new Map(messages.map((m) => [m.turn_key, m.conversation_uid]))];
     const known = await this.database.query<{ message_id: string; turn_key: string }>(
-      `SELECT message_id, turn_key FROM conversation_messages WHERE turn_key = ANY($1::text[])`,
-      [[...new Set(messages.map((m) => m.turn_key))]],
+      `SELECT m.message_id, m.turn_key FROM conversation_messages m
+       JOIN unnest($1::text[], $2::text[]) AS t(conversation, turn_key)
+         ON m.conversation_uid = t.conversation AND m.turn_key = t.turn_key`,
+      [turns.map(([, conversation]) => conversation), turns.map(([turnKey]) => turnKey)],
     );
     // Only a uid-less row aliases: two messages with distinct uids stay two messages.
     const aliasOf = new Map(

@@ -10,6 +10,7 @@ import { scalePostings } from './1700000000008-scale-postings';
 import { largeContactNearest } from './1700000000009-large-contact-nearest';
 import { webhookLeaseOwner } from './1700000000010-webhook-lease-owner';
 import { backgroundForget } from './1700000000011-background-forget';
+import { turnKeysByConversation } from './1700000000012-turn-keys-by-conversation';
 import { type Migration } from './migration';
 
 /** Every schema step, in order; the first needs the embedder's dimension (`vector(N)`). */
@@ -27,5 +28,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     largeContactNearest,
     webhookLeaseOwner,
     backgroundForget,
+    turnKeysByConversation,
   ];
 }

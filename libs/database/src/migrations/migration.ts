@@ -8,4 +8,6 @@ import { type SqlExecutor } from '../interfaces/sql-client.interface';
 export interface Migration {
   readonly name: string;
   up(tx: SqlExecutor): Promise<void>;
+  /** Undoes `up` where that loses nothing (an index, say); absent: forward-only. */
+  down?(tx: SqlExecutor): Promise<void>;
 }

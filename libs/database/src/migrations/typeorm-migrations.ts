@@ -22,8 +22,8 @@ export function queryRunnerExecutor(runner: QueryRunner): SqlExecutor {
 
 /**
  * A schema step as a TypeORM migration class, named as the `migrations` table records it,
- * so `typeorm migration:show|run` sees exactly what the boot migrator applied. Steps are
- * forward-only (they move data, drop columns): `down` refuses rather than guess.
+ * so `typeorm migration:show|run` sees exactly what the boot migrator applied. Most steps are
+ * forward-only (they move data, drop columns): their `down` refuses rather than guess.
  */
 export function asTypeOrmMigration(step: Migration): new () => MigrationInterface {
   const migration = class implements MigrationInterface {
@@ -33,10 +33,11 @@ export function asTypeOrmMigration(step: Migration): new () => MigrationInterfac
       await step.up(queryRunnerExecutor(runner));
     }
 
-    down(): Promise<void> {
-      return Promise.reject(
-        new Error(`${step.name} is forward-only: restore a backup to go back past it`),
-      );
+    async down(runner: QueryRunner): Promise<void> {
+      if (!step.down) {
+        throw new Error(`${step.name} is forward-only: restore a backup to go back past it`);
+      }
+      await step.down(queryRunnerExecutor(runner));
     }
   };
   Object.defineProperty(migration, 'name', { value: step.name });

@@ -18,13 +18,6 @@ export interface StoredMessage {
   text: string;
 }
 
-/** A forget request: messages of the contact up to `forgotten_at`, in a location or all (''). */
-export interface HistoryTombstone {
-  contact_uid: string;
-  location_uid: string;
-  forgotten_at: Date;
-}
-
 const COLUMNS = [
   ['message_id', 'text'],
   ['turn_key', 'text'],
@@ -43,9 +36,10 @@ const keyArrays = (keys: readonly ConversationKey[]) => [
 ];
 
 /**
- * The relational half of conversation memory: messages (the source of truth), the ledger of
- * windows derived from them, and forget tombstones. Every statement is set-based, so a bulk
- * ingest costs a few round trips per group of conversations, not per message.
+ * The relational half of conversation memory: messages (the source of truth) and the ledger
+ * of windows derived from them; forget requests are `HistoryTombstones`'. Every statement is
+ * set-based, so a bulk ingest costs a few round trips per group of conversations, not per
+ * message.
  */
 @Injectable()
 export class ConversationMessagesRepository {
@@ -144,34 +138,6 @@ export class ConversationMessagesRepository {
     }
   }
 
-  async tombstones(contactUids: readonly string[]): Promise<HistoryTombstone[]> {
-    return this.database.query<HistoryTombstone>(
-      `SELECT contact_uid, location_uid, forgotten_at FROM history_tombstones
-       WHERE contact_uid = ANY($1::text[])`,
-      [[...new Set(contactUids)]],
-    );
-  }
-
-  /**
-   * Writes a forget's tombstone (`locations` undefined: every location). From its commit no
-   * older message of the contact is stored or loaded again; `purged_at` stays NULL until
-   * {@link markPurged}: the stored rows are the purge's work, resumed after a crash.
-   */
-  async recordForget(
-    contactUid: string,
-    locations: readonly string[] | undefined,
-    at: Date,
-  ): Promise<void> {
-    await this.database.execute(
-      `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
-       SELECT $1, unnest($2::text[]), $3
-       ON CONFLICT (contact_uid, location_uid)
-         DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3),
-           purged_at = NULL`,
-      [contactUid, locations ?? [''], at],
-    );
-  }
-
   /**
    * Deletes the messages a forget covers, in batches, until done or `signal` aborts (between
    * batches); returns the conversations that lost messages and whether it finished.
@@ -188,24 +154,6 @@ export class ConversationMessagesRepository {
         : `contact_uid = $1 AND occurred_at <= $2`,
       locations ? [contactUid, at, locations] : [contactUid, at],
       signal,
-    );
-  }
-
-  /** The forget's rows are gone: its tombstone no longer hides anything. */
-  async markPurged(contactUid: string, at: Date): Promise<void> {
-    await this.database.execute(
-      `UPDATE history_tombstones SET purged_at = now()
-       WHERE contact_uid = $1 AND purged_at IS NULL AND forgotten_at <= $2`,
-      [contactUid, at],
-    );
-  }
-
-  /** Whole-contact forgets whose rows may still be stored (the background purge's list). */
-  async pendingForgets(limit: number): Promise<Array<{ contact_uid: string; forgotten_at: Date }>> {
-    return this.database.query(
-      `SELECT contact_uid, forgotten_at FROM history_tombstones
-       WHERE purged_at IS NULL AND location_uid = '' ORDER BY forgotten_at LIMIT $1`,
-      [limit],
     );
   }
 

@@ -1,4 +1,4 @@
-import { Database } from '@app/database';
+import { ConversationMessageEntity, ConversationWindowEntity, Database } from '@app/database';
 import { type ConversationKey } from '@app/vector';
 import { Injectable } from '@nestjs/common';
 
@@ -50,6 +50,7 @@ export class ConversationMessagesRepository {
    * Podium uid) keeps its stored id; a known message may correct its location and channel.
    */
   async save(messages: readonly StoredMessage[]): Promise<void> {
+    // Raw (the lookup below): the batch's turns as array parameters, not one per turn.
     if (messages.length === 0) {
       return;
     }
@@ -74,6 +75,7 @@ export class ConversationMessagesRepository {
       rows.set(id ?? m.message_id, { ...m, message_id: id ?? m.message_id });
     }
     const list = [...rows.values()];
+    // Raw: an unnest() bulk insert with a conditional ON CONFLICT … DO UPDATE … WHERE.
     await this.database.execute(
       `INSERT INTO conversation_messages (${COLUMNS.map(([n]) => n).join(', ')})
        SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
@@ -89,6 +91,7 @@ export class ConversationMessagesRepository {
 
   async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {
     // A forget's messages stay stored until its purge has deleted them: never load them.
+    // Raw: a join on the unnest()ed key pairs, and NOT EXISTS over the forget tombstones.
     const rows = await this.database.query<StoredMessage & { occurred_at: Date | string }>(
       `SELECT m.* FROM conversation_messages m
        JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
@@ -103,13 +106,20 @@ export class ConversationMessagesRepository {
 
   /** Every conversation with stored messages (reindex). */
   async conversations(): Promise<ConversationKey[]> {
-    return this.database.query<ConversationKey>(
-      `SELECT DISTINCT contact_uid, conversation_uid FROM conversation_messages ORDER BY 1, 2`,
-    );
+    return this.database.dataSource
+      .getRepository(ConversationMessageEntity)
+      .createQueryBuilder('m')
+      .select('m.contactUid', 'contact_uid')
+      .addSelect('m.conversationUid', 'conversation_uid')
+      .distinct(true)
+      .orderBy('m.contactUid')
+      .addOrderBy('m.conversationUid')
+      .getRawMany<ConversationKey>();
   }
 
   /** Ids of the windows derived for these conversations. */
   async windowIds(keys: readonly ConversationKey[]): Promise<string[]> {
+    // Raw: a join on the unnest()ed key pairs, one statement for any number of them.
     const rows = await this.database.query<{ window_id: string }>(
       `SELECT w.window_id FROM conversation_windows w
        JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
@@ -121,6 +131,7 @@ export class ConversationMessagesRepository {
 
   async recordWindows(windows: ReadonlyArray<ConversationKey & { id: string }>): Promise<void> {
     if (windows.length) {
+      // Raw: an unnest() bulk insert.
       await this.database.execute(
         `INSERT INTO conversation_windows (window_id, contact_uid, conversation_uid)
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
@@ -131,10 +142,13 @@ export class ConversationMessagesRepository {
 
   async dropWindows(ids: readonly string[]): Promise<void> {
     if (ids.length) {
-      await this.database.execute(
-        `DELETE FROM conversation_windows WHERE window_id = ANY($1::uuid[])`,
-        [ids],
-      );
+      await this.database.dataSource
+        .getRepository(ConversationWindowEntity)
+        .createQueryBuilder()
+        .delete()
+        // One array parameter, however many windows a rebuild drops.
+        .where('window_id = ANY(CAST(:ids AS uuid[]))', { ids: [...ids] })
+        .execute();
     }
   }
 
@@ -159,6 +173,7 @@ export class ConversationMessagesRepository {
 
   /** The conversations of a contact, from the window ledger and the messages. */
   async contactConversations(contactUid: string): Promise<ConversationKey[]> {
+    // Raw: a UNION of two tables, which the query builder does not express.
     return this.database.query<ConversationKey>(
       `SELECT contact_uid, conversation_uid FROM conversation_windows WHERE contact_uid = $1
        UNION SELECT contact_uid, conversation_uid FROM conversation_messages WHERE contact_uid = $1`,
@@ -178,6 +193,7 @@ export class ConversationMessagesRepository {
    */
   async dropContactWindows(contactUid: string): Promise<void> {
     for (;;) {
+      // Raw: a bounded DELETE … = ANY(ARRAY(SELECT … LIMIT)) with a NOT EXISTS.
       const removed = await this.database.execute(
         `DELETE FROM conversation_windows WHERE window_id = ANY(ARRAY(
            SELECT w.window_id FROM conversation_windows w WHERE w.contact_uid = $1
@@ -204,6 +220,7 @@ export class ConversationMessagesRepository {
       if (signal?.aborted) {
         return { keys: uniqueKeys(keys), complete: false };
       }
+      // Raw: a bounded DELETE … = ANY(ARRAY(SELECT … LIMIT)) … RETURNING.
       const rows = await this.database.query<ConversationKey>(
         `DELETE FROM conversation_messages WHERE message_id = ANY(ARRAY(
            SELECT message_id FROM conversation_messages WHERE ${where} LIMIT ${limit}))
@@ -219,13 +236,11 @@ export class ConversationMessagesRepository {
 
   /** CRM contacts merged: messages and derived windows follow the surviving contact. */
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<void> {
-    await this.database.transaction(async (tx) => {
-      for (const table of ['conversation_messages', 'conversation_windows']) {
-        await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
-          fromContactUid,
-          toContactUid,
-        ]);
-      }
+    const from = { contactUid: fromContactUid };
+    const to = { contactUid: toContactUid };
+    await this.database.dataSource.transaction(async (manager) => {
+      await manager.update(ConversationMessageEntity, from, to);
+      await manager.update(ConversationWindowEntity, from, to);
     });
   }
 }

@@ -1,5 +1,6 @@
-import { Database } from '@app/database';
+import { Database, HistoryTombstoneEntity } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { IsNull, LessThanOrEqual, Raw } from 'typeorm';
 
 /** A forget request: messages of the contact up to `forgotten_at`, in a location or all (''). */
 export interface HistoryTombstone {
@@ -17,11 +18,20 @@ export class HistoryTombstones {
   constructor(private readonly database: Database) {}
 
   async tombstones(contactUids: readonly string[]): Promise<HistoryTombstone[]> {
-    return this.database.query<HistoryTombstone>(
-      `SELECT contact_uid, location_uid, forgotten_at FROM history_tombstones
-       WHERE contact_uid = ANY($1::text[])`,
-      [[...new Set(contactUids)]],
-    );
+    const rows = await this.forgets().find({
+      select: { contactUid: true, locationUid: true, forgottenAt: true },
+      // One array parameter, whatever the ingest batch: In() would bind one per contact.
+      where: {
+        contactUid: Raw((uid) => `${uid} = ANY(CAST(:uids AS text[]))`, {
+          uids: [...new Set(contactUids)],
+        }),
+      },
+    });
+    return rows.map((t) => ({
+      contact_uid: t.contactUid,
+      location_uid: t.locationUid,
+      forgotten_at: t.forgottenAt,
+    }));
   }
 
   /**
@@ -34,6 +44,7 @@ export class HistoryTombstones {
     locations: readonly string[] | undefined,
     at: Date,
   ): Promise<void> {
+    // Raw: an upsert over unnest()ed locations that keeps the later forgotten_at (GREATEST).
     await this.database.execute(
       `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
        SELECT $1, unnest($2::text[]), $3
@@ -46,19 +57,24 @@ export class HistoryTombstones {
 
   /** The forget's rows are gone: its tombstone no longer hides anything. */
   async markPurged(contactUid: string, at: Date): Promise<void> {
-    await this.database.execute(
-      `UPDATE history_tombstones SET purged_at = now()
-       WHERE contact_uid = $1 AND purged_at IS NULL AND forgotten_at <= $2`,
-      [contactUid, at],
+    await this.forgets().update(
+      { contactUid, purgedAt: IsNull(), forgottenAt: LessThanOrEqual(at) },
+      { purgedAt: () => 'now()' },
     );
   }
 
   /** Whole-contact forgets whose rows may still be stored (the background purge's list). */
   async pendingForgets(limit: number): Promise<Array<{ contact_uid: string; forgotten_at: Date }>> {
-    return this.database.query(
-      `SELECT contact_uid, forgotten_at FROM history_tombstones
-       WHERE purged_at IS NULL AND location_uid = '' ORDER BY forgotten_at LIMIT $1`,
-      [limit],
-    );
+    const rows = await this.forgets().find({
+      select: { contactUid: true, forgottenAt: true },
+      where: { purgedAt: IsNull(), locationUid: '' },
+      order: { forgottenAt: 'ASC' },
+      take: limit,
+    });
+    return rows.map((t) => ({ contact_uid: t.contactUid, forgotten_at: t.forgottenAt }));
+  }
+
+  private forgets() {
+    return this.database.dataSource.getRepository(HistoryTombstoneEntity);
   }
 }

@@ -36,6 +36,7 @@ const DATABASE_SUITES = [
   'tracing',
   'context-explain',
   'typeorm-runtime',
+  'local-podium-contacts',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

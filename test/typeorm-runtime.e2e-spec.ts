@@ -1,4 +1,4 @@
-import { type Database, PodiumContactTombstoneEntity } from '@app/database';
+import { type Database, DatabaseTimeoutError, PodiumContactTombstoneEntity } from '@app/database';
 
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 
@@ -87,5 +87,18 @@ describe(`the app's TypeORM data source on ${TEST_ENGINE}`, () => {
       manager.insert(PodiumContactTombstoneEntity, { contactUid: 'orm-committed' }),
     );
     await expect(stored('orm-committed')).resolves.toBe(1);
+  });
+
+  it('fails a statement past the statement timeout with database_timeout, as the SQL port does', async () => {
+    const short = await openEngineDatabase({ statementTimeoutMs: 1000 });
+    try {
+      await short.database.open(4);
+      // Not TypeORM's QueryFailedError: the exception filter answers this one with a 503.
+      await expect(short.database.dataSource.query('SELECT pg_sleep(3)')).rejects.toBeInstanceOf(
+        DatabaseTimeoutError,
+      );
+    } finally {
+      await short.close();
+    }
   });
 });

@@ -146,6 +146,39 @@ describe(`webhook and Podium state on ${TEST_ENGINE}`, () => {
         processed: false,
       });
     });
+
+    it('retries later, gives an unfinished lease back, counts the backlog, purges old ids', async () => {
+      await sut.insert('evt-4', 'message.received', envelope('retry me'));
+      await sut.insert('evt-5', 'message.received', envelope('interrupted'));
+      const claimed = await sut.claim(2, 60_000);
+      const lease = (id: string) => claimed.find((e) => e.event_id === id)!;
+      await expect(sut.backlog()).resolves.toEqual({
+        events: 2,
+        oldestSeconds: expect.any(Number),
+      });
+
+      await sut.scheduleRetry(lease('evt-4'), 'Error (ECONNRESET)', 60_000);
+      const [retry] = await database.query<{ error: string; held: boolean; later: boolean }>(
+        `SELECT last_error AS error, locked_until IS NOT NULL AS held,
+           next_attempt_at > now() + interval '50 seconds' AS later
+         FROM podium_webhook_events WHERE event_id = 'evt-4'`,
+      );
+      expect(retry).toEqual({ error: 'Error (ECONNRESET)', held: false, later: true });
+      // Shutdown: the interrupted attempt is handed back and not counted.
+      await sut.release([lease('evt-5'), { event_id: 'evt-4', lease_token: 'forged' }]);
+      const again = await sut.claim(2, 60_000);
+      expect(again.map((e) => [e.event_id, e.attempts])).toEqual([['evt-5', 1]]);
+
+      await sut.markProcessed(again[0]);
+      await expect(sut.backlog()).resolves.toMatchObject({ events: 1 });
+      await database.execute(
+        `UPDATE podium_webhook_events SET processed_at = now() - interval '15 days'
+         WHERE event_id = 'evt-5'`,
+      );
+      await expect(sut.purgeProcessed()).resolves.toBe(1);
+      expect(await row('evt-5')).toBeUndefined();
+      expect((await row('evt-1')).processed).toBe(true);
+    });
   });
 
   describe('podium credentials', () => {

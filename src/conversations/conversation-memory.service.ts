@@ -12,10 +12,10 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import {
   ConversationMessagesRepository,
-  type HistoryTombstone,
   type StoredMessage,
   uniqueKeys,
 } from '../relational/conversation-messages.repository';
+import { type HistoryTombstone, HistoryTombstones } from '../relational/history-tombstones';
 import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { FORGET_INLINE_MS, type ForgetReport, ForgottenHistory } from './forgotten-history';
 import { ReplicaLocks } from './replica-locks';
@@ -90,12 +90,13 @@ export class ConversationMemory {
   constructor(
     database: Database,
     private readonly messages: ConversationMessagesRepository,
+    private readonly forgets: HistoryTombstones,
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
   ) {
     this.locks = new ReplicaLocks(database);
-    this.forgotten = new ForgottenHistory(messages, store, contacts, this.locks, (keys) =>
+    this.forgotten = new ForgottenHistory(messages, forgets, store, contacts, this.locks, (keys) =>
       this.rebuild(keys),
     );
   }
@@ -109,7 +110,7 @@ export class ConversationMemory {
     const rows = incoming.map(toStoredMessage);
     const contacts = rows.map((m) => m.contact_uid);
     const kept = await this.locks.run('contact', contacts, async () => {
-      const tombstones = await this.messages.tombstones(rows.map((m) => m.contact_uid));
+      const tombstones = await this.forgets.tombstones(rows.map((m) => m.contact_uid));
       const allowed = tombstones.length ? rows.filter((m) => !forgotten(m, tombstones)) : rows;
       await this.messages.save(allowed);
       return allowed;
@@ -174,7 +175,7 @@ export class ConversationMemory {
    */
   async purgeForgotten(limit = 100, signal?: AbortSignal): Promise<number> {
     let finished = 0;
-    for (const { contact_uid, forgotten_at } of await this.messages.pendingForgets(limit)) {
+    for (const { contact_uid, forgotten_at } of await this.forgets.pendingForgets(limit)) {
       if (signal?.aborted) {
         break;
       }

@@ -2,6 +2,7 @@ import { type PodiumContacts } from '@app/podium';
 import { type ConversationKey, type VectorStore } from '@app/vector';
 
 import { type ConversationMessagesRepository } from '../relational/conversation-messages.repository';
+import { type HistoryTombstones } from '../relational/history-tombstones';
 import { type ReplicaLocks } from './replica-locks';
 
 /**
@@ -38,6 +39,7 @@ const keyOf = (k: ConversationKey) => `${k.contact_uid}\u001f${k.conversation_ui
 export class ForgottenHistory {
   constructor(
     private readonly messages: ConversationMessagesRepository,
+    private readonly forgets: HistoryTombstones,
     private readonly store: VectorStore,
     private readonly contacts: PodiumContacts,
     private readonly locks: ReplicaLocks,
@@ -51,7 +53,7 @@ export class ForgottenHistory {
     inline: number | AbortSignal,
   ): Promise<ForgetReport> {
     await this.locks.run('contact', [contactUid], () =>
-      this.messages.recordForget(contactUid, locations, at),
+      this.forgets.recordForget(contactUid, locations, at),
     );
     if (locations) {
       return this.forgetInLocations(contactUid, [...locations], at);
@@ -99,7 +101,7 @@ export class ForgottenHistory {
       return { windows_removed: windows.removed, complete: false };
     }
     await this.messages.dropContactWindows(contactUid);
-    await this.messages.markPurged(contactUid, at);
+    await this.forgets.markPurged(contactUid, at);
     return { windows_removed: windows.removed, complete: true };
   }
 
@@ -113,7 +115,7 @@ export class ForgottenHistory {
     // stored before messages were kept (not in the ledger) go by contact and location.
     const rebuilt = (await this.rebuild(keys)).removed;
     const byContact = await this.store.deleteContact(contactUid, locations);
-    await this.messages.markPurged(contactUid, at);
+    await this.forgets.markPurged(contactUid, at);
     await this.contacts.invalidate(contactUid);
     return {
       location_uids: locations,

@@ -1,4 +1,4 @@
-import { Database } from '@app/database';
+import { ConversationMessageEntity, ConversationWindowEntity, Database } from '@app/database';
 import { type ConversationKey } from '@app/vector';
 import { Injectable } from '@nestjs/common';
 
@@ -16,13 +16,6 @@ export interface StoredMessage {
   occurred_at: string;
   sender: string;
   text: string;
-}
-
-/** A forget request: messages of the contact up to `forgotten_at`, in a location or all (''). */
-export interface HistoryTombstone {
-  contact_uid: string;
-  location_uid: string;
-  forgotten_at: Date;
 }
 
 const COLUMNS = [
@@ -43,9 +36,10 @@ const keyArrays = (keys: readonly ConversationKey[]) => [
 ];
 
 /**
- * The relational half of conversation memory: messages (the source of truth), the ledger of
- * windows derived from them, and forget tombstones. Every statement is set-based, so a bulk
- * ingest costs a few round trips per group of conversations, not per message.
+ * The relational half of conversation memory: messages (the source of truth) and the ledger
+ * of windows derived from them; forget requests are `HistoryTombstones`'. Every statement is
+ * set-based, so a bulk ingest costs a few round trips per group of conversations, not per
+ * message.
  */
 @Injectable()
 export class ConversationMessagesRepository {
@@ -56,6 +50,7 @@ export class ConversationMessagesRepository {
    * Podium uid) keeps its stored id; a known message may correct its location and channel.
    */
   async save(messages: readonly StoredMessage[]): Promise<void> {
+    // Raw (the lookup below): the batch's turns as array parameters, not one per turn.
     if (messages.length === 0) {
       return;
     }
@@ -84,6 +79,7 @@ export class ConversationMessagesRepository {
       rows.set(id ?? m.message_id, { ...m, message_id: id ?? m.message_id });
     }
     const list = [...rows.values()];
+    // Raw: an unnest() bulk insert with a conditional ON CONFLICT … DO UPDATE … WHERE.
     await this.database.execute(
       `INSERT INTO conversation_messages (${COLUMNS.map(([n]) => n).join(', ')})
        SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
@@ -99,6 +95,7 @@ export class ConversationMessagesRepository {
 
   async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {
     // A forget's messages stay stored until its purge has deleted them: never load them.
+    // Raw: a join on the unnest()ed key pairs, and NOT EXISTS over the forget tombstones.
     const rows = await this.database.query<StoredMessage & { occurred_at: Date | string }>(
       `SELECT m.* FROM conversation_messages m
        JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
@@ -113,13 +110,20 @@ export class ConversationMessagesRepository {
 
   /** Every conversation with stored messages (reindex). */
   async conversations(): Promise<ConversationKey[]> {
-    return this.database.query<ConversationKey>(
-      `SELECT DISTINCT contact_uid, conversation_uid FROM conversation_messages ORDER BY 1, 2`,
-    );
+    return this.database.dataSource
+      .getRepository(ConversationMessageEntity)
+      .createQueryBuilder('m')
+      .select('m.contactUid', 'contact_uid')
+      .addSelect('m.conversationUid', 'conversation_uid')
+      .distinct(true)
+      .orderBy('m.contactUid')
+      .addOrderBy('m.conversationUid')
+      .getRawMany<ConversationKey>();
   }
 
   /** Ids of the windows derived for these conversations. */
   async windowIds(keys: readonly ConversationKey[]): Promise<string[]> {
+    // Raw: a join on the unnest()ed key pairs, one statement for any number of them.
     const rows = await this.database.query<{ window_id: string }>(
       `SELECT w.window_id FROM conversation_windows w
        JOIN unnest($1::text[], $2::text[]) AS k(contact, conversation)
@@ -131,6 +135,7 @@ export class ConversationMessagesRepository {
 
   async recordWindows(windows: ReadonlyArray<ConversationKey & { id: string }>): Promise<void> {
     if (windows.length) {
+      // Raw: an unnest() bulk insert.
       await this.database.execute(
         `INSERT INTO conversation_windows (window_id, contact_uid, conversation_uid)
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
@@ -141,39 +146,14 @@ export class ConversationMessagesRepository {
 
   async dropWindows(ids: readonly string[]): Promise<void> {
     if (ids.length) {
-      await this.database.execute(
-        `DELETE FROM conversation_windows WHERE window_id = ANY($1::uuid[])`,
-        [ids],
-      );
+      await this.database.dataSource
+        .getRepository(ConversationWindowEntity)
+        .createQueryBuilder()
+        .delete()
+        // One array parameter, however many windows a rebuild drops.
+        .where('window_id = ANY(CAST(:ids AS uuid[]))', { ids: [...ids] })
+        .execute();
     }
-  }
-
-  async tombstones(contactUids: readonly string[]): Promise<HistoryTombstone[]> {
-    return this.database.query<HistoryTombstone>(
-      `SELECT contact_uid, location_uid, forgotten_at FROM history_tombstones
-       WHERE contact_uid = ANY($1::text[])`,
-      [[...new Set(contactUids)]],
-    );
-  }
-
-  /**
-   * Writes a forget's tombstone (`locations` undefined: every location). From its commit no
-   * older message of the contact is stored or loaded again; `purged_at` stays NULL until
-   * {@link markPurged}: the stored rows are the purge's work, resumed after a crash.
-   */
-  async recordForget(
-    contactUid: string,
-    locations: readonly string[] | undefined,
-    at: Date,
-  ): Promise<void> {
-    await this.database.execute(
-      `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at)
-       SELECT $1, unnest($2::text[]), $3
-       ON CONFLICT (contact_uid, location_uid)
-         DO UPDATE SET forgotten_at = GREATEST(history_tombstones.forgotten_at, $3),
-           purged_at = NULL`,
-      [contactUid, locations ?? [''], at],
-    );
   }
 
   /**
@@ -195,26 +175,9 @@ export class ConversationMessagesRepository {
     );
   }
 
-  /** The forget's rows are gone: its tombstone no longer hides anything. */
-  async markPurged(contactUid: string, at: Date): Promise<void> {
-    await this.database.execute(
-      `UPDATE history_tombstones SET purged_at = now()
-       WHERE contact_uid = $1 AND purged_at IS NULL AND forgotten_at <= $2`,
-      [contactUid, at],
-    );
-  }
-
-  /** Whole-contact forgets whose rows may still be stored (the background purge's list). */
-  async pendingForgets(limit: number): Promise<Array<{ contact_uid: string; forgotten_at: Date }>> {
-    return this.database.query(
-      `SELECT contact_uid, forgotten_at FROM history_tombstones
-       WHERE purged_at IS NULL AND location_uid = '' ORDER BY forgotten_at LIMIT $1`,
-      [limit],
-    );
-  }
-
   /** The conversations of a contact, from the window ledger and the messages. */
   async contactConversations(contactUid: string): Promise<ConversationKey[]> {
+    // Raw: a UNION of two tables, which the query builder does not express.
     return this.database.query<ConversationKey>(
       `SELECT contact_uid, conversation_uid FROM conversation_windows WHERE contact_uid = $1
        UNION SELECT contact_uid, conversation_uid FROM conversation_messages WHERE contact_uid = $1`,
@@ -234,6 +197,7 @@ export class ConversationMessagesRepository {
    */
   async dropContactWindows(contactUid: string): Promise<void> {
     for (;;) {
+      // Raw: a bounded DELETE … = ANY(ARRAY(SELECT … LIMIT)) with a NOT EXISTS.
       const removed = await this.database.execute(
         `DELETE FROM conversation_windows WHERE window_id = ANY(ARRAY(
            SELECT w.window_id FROM conversation_windows w WHERE w.contact_uid = $1
@@ -260,6 +224,7 @@ export class ConversationMessagesRepository {
       if (signal?.aborted) {
         return { keys: uniqueKeys(keys), complete: false };
       }
+      // Raw: a bounded DELETE … = ANY(ARRAY(SELECT … LIMIT)) … RETURNING.
       const rows = await this.database.query<ConversationKey>(
         `DELETE FROM conversation_messages WHERE message_id = ANY(ARRAY(
            SELECT message_id FROM conversation_messages WHERE ${where} LIMIT ${limit}))
@@ -275,13 +240,11 @@ export class ConversationMessagesRepository {
 
   /** CRM contacts merged: messages and derived windows follow the surviving contact. */
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<void> {
-    await this.database.transaction(async (tx) => {
-      for (const table of ['conversation_messages', 'conversation_windows']) {
-        await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
-          fromContactUid,
-          toContactUid,
-        ]);
-      }
+    const from = { contactUid: fromContactUid };
+    const to = { contactUid: toContactUid };
+    await this.database.dataSource.transaction(async (manager) => {
+      await manager.update(ConversationMessageEntity, from, to);
+      await manager.update(ConversationWindowEntity, from, to);
     });
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, replicaGone } from '@app/database';
+import { Database, PodiumWebhookEventEntity, replicaGone } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { In, IsNull, Not } from 'typeorm';
 
 /** A pending event handed to the worker under a lease. */
 export interface ClaimedEvent {
@@ -23,6 +24,9 @@ const TABLE = 'podium_webhook_events';
 
 /** Processed event ids are kept this long for dedupe: past Podium's ~10-day event queue. */
 export const RETENTION_DAYS = 14;
+
+/** `now()` plus the milliseconds in parameter `name`: the server's clock, as the claim's. */
+const msFromNow = (name: string) => `now() + CAST(:${name} AS int) * interval '1 millisecond'`;
 
 /**
  * The durable inbox table (migration PodiumWebhookEvents1700000000002). Every statement
@@ -49,6 +53,7 @@ export class WebhookInbox {
 
   /** Stores a delivery; false when its event id is already known (a redelivery). */
   async insert(eventId: string, type: string, envelope: object): Promise<boolean> {
+    // Raw: ON CONFLICT (event_id) DO NOTHING names its target (TypeORM's orIgnore() does not).
     const inserted = await this.database.execute(
       `INSERT INTO ${TABLE} (event_id, type, payload) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (event_id) DO NOTHING`,
@@ -64,6 +69,7 @@ export class WebhookInbox {
    * back for the rest of their lease.
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+    // Raw: the lease claim, an UPDATE … RETURNING over a FOR UPDATE SKIP LOCKED subquery.
     const rows = await this.database.query<ClaimedEvent>(
       `UPDATE ${TABLE} SET attempts = attempts + 1, lease_token = $3, lease_owner = $4,
          locked_until = now() + $2::int * interval '1 millisecond'
@@ -87,30 +93,34 @@ export class WebhookInbox {
    * it ran out while the event waited and another replica claimed (or finished) it.
    */
   async renew(lease: Lease, leaseMs: number): Promise<boolean> {
-    const renewed = await this.database.execute(
-      `UPDATE ${TABLE} SET locked_until = now() + $3::int * interval '1 millisecond'
-       WHERE event_id = $1 AND lease_token = $2 AND processed_at IS NULL AND failed_at IS NULL`,
-      [lease.event_id, lease.lease_token, leaseMs],
-    );
-    return renewed === 1;
+    const { affected } = await this.events()
+      .createQueryBuilder()
+      .update()
+      .set({ lockedUntil: () => msFromNow('leaseMs') })
+      .where({ ...held(lease), processedAt: IsNull(), failedAt: IsNull() })
+      .setParameters({ leaseMs })
+      .execute();
+    return affected === 1;
   }
 
   /** Done: the payload (customer text) is dropped, the id stays for dedupe. */
   async markProcessed(lease: Lease): Promise<void> {
-    await this.database.execute(
-      `UPDATE ${TABLE} SET processed_at = now(), locked_until = NULL, payload = NULL,
-         last_error = NULL WHERE event_id = $1 AND lease_token = $2`,
-      [lease.event_id, lease.lease_token],
-    );
+    await this.events().update(held(lease), {
+      processedAt: () => 'now()',
+      lockedUntil: null,
+      payload: null,
+      lastError: null,
+    });
   }
 
   async scheduleRetry(lease: Lease, error: string, delayMs: number): Promise<void> {
-    await this.database.execute(
-      `UPDATE ${TABLE} SET locked_until = NULL, last_error = $3,
-         next_attempt_at = now() + $4::int * interval '1 millisecond'
-       WHERE event_id = $1 AND lease_token = $2`,
-      [lease.event_id, lease.lease_token, error, delayMs],
-    );
+    await this.events()
+      .createQueryBuilder()
+      .update()
+      .set({ lockedUntil: null, lastError: error, nextAttemptAt: () => msFromNow('delayMs') })
+      .where(held(lease))
+      .setParameters({ delayMs })
+      .execute();
   }
 
   /**
@@ -118,12 +128,12 @@ export class WebhookInbox {
    * {@link redactDeadLetters} drops it (`keepPayload` false drops it now).
    */
   async markFailed(lease: Lease, error: string, keepPayload = true): Promise<void> {
-    await this.database.execute(
-      `UPDATE ${TABLE} SET locked_until = NULL, last_error = $3, failed_at = now(),
-         payload = CASE WHEN $4::boolean THEN payload ELSE NULL END
-       WHERE event_id = $1 AND lease_token = $2`,
-      [lease.event_id, lease.lease_token, error, keepPayload],
-    );
+    await this.events().update(held(lease), {
+      lockedUntil: null,
+      lastError: error,
+      failedAt: () => 'now()',
+      ...(keepPayload ? {} : { payload: null }),
+    });
   }
 
   /**
@@ -131,12 +141,16 @@ export class WebhookInbox {
    * ago; id, type, attempts and error stay. Returns how many.
    */
   async redactDeadLetters(retentionHours: number): Promise<number> {
-    return this.database.execute(
-      `UPDATE ${TABLE} SET payload = NULL
-       WHERE failed_at IS NOT NULL AND payload IS NOT NULL
-         AND failed_at <= now() - $1::int * interval '1 hour'`,
-      [retentionHours],
-    );
+    const { affected } = await this.events()
+      .createQueryBuilder()
+      .update()
+      .set({ payload: null })
+      .where({ failedAt: Not(IsNull()), payload: Not(IsNull()) })
+      .andWhere(`failed_at <= now() - CAST(:hours AS int) * interval '1 hour'`, {
+        hours: retentionHours,
+      })
+      .execute();
+    return affected ?? 0;
   }
 
   /**
@@ -147,12 +161,17 @@ export class WebhookInbox {
     if (leases.length === 0) {
       return;
     }
-    await this.database.execute(
-      `UPDATE ${TABLE} SET locked_until = NULL, attempts = GREATEST(attempts - 1, 0)
-       WHERE event_id = ANY($1::text[]) AND lease_token = ANY($2::text[])
-         AND processed_at IS NULL AND failed_at IS NULL`,
-      [leases.map((l) => l.event_id), [...new Set(leases.map((l) => l.lease_token))]],
-    );
+    await this.events()
+      .createQueryBuilder()
+      .update()
+      .set({ lockedUntil: null, attempts: () => 'GREATEST(attempts - 1, 0)' })
+      .where({
+        eventId: In(leases.map((l) => l.event_id)),
+        leaseToken: In([...new Set(leases.map((l) => l.lease_token))]),
+        processedAt: IsNull(),
+        failedAt: IsNull(),
+      })
+      .execute();
   }
 
   /**
@@ -161,19 +180,33 @@ export class WebhookInbox {
    * its cost follows the backlog, not the table.
    */
   async backlog(): Promise<{ events: number; oldestSeconds: number }> {
-    const [row] = await this.database.query<{ events: number; oldest: number | null }>(
-      `SELECT count(*)::int AS events,
-         EXTRACT(EPOCH FROM now() - min(received_at))::float8 AS oldest
-       FROM ${TABLE} WHERE processed_at IS NULL AND failed_at IS NULL`,
-    );
+    const row = await this.events()
+      .createQueryBuilder('e')
+      .select('CAST(count(*) AS int)', 'events')
+      .addSelect('CAST(EXTRACT(EPOCH FROM now() - min(e.received_at)) AS float8)', 'oldest')
+      .where({ processedAt: IsNull(), failedAt: IsNull() })
+      .getRawOne<{ events: number; oldest: number | null }>();
     return { events: Number(row?.events ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
   }
 
   /** Forgets processed events older than the retention; returns how many. */
   async purgeProcessed(): Promise<number> {
-    return this.database.execute(
-      `DELETE FROM ${TABLE} WHERE processed_at < now() - $1::int * interval '1 day'`,
-      [RETENTION_DAYS],
-    );
+    const { affected } = await this.events()
+      .createQueryBuilder()
+      .delete()
+      .where(`processed_at < now() - CAST(:days AS int) * interval '1 day'`, {
+        days: RETENTION_DAYS,
+      })
+      .execute();
+    return affected ?? 0;
   }
+
+  private events() {
+    return this.database.dataSource.getRepository(PodiumWebhookEventEntity);
+  }
+}
+
+/** The rows a lease names: only its holder's token matches. */
+function held(lease: Lease) {
+  return { eventId: lease.event_id, leaseToken: lease.lease_token };
 }

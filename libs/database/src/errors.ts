@@ -1,4 +1,5 @@
 import { DependencyError } from '@app/common';
+import { QueryFailedError } from 'typeorm';
 
 /** The database cannot be reached (down, restarting, network): 503, retry later. */
 export class DatabaseUnavailableError extends DependencyError {
@@ -36,6 +37,11 @@ const UNAVAILABLE_MESSAGES =
  * names the class of failure only: driver messages can quote SQL and values.
  */
 export function classifyDatabaseError(error: unknown): unknown {
+  if (error instanceof QueryFailedError) {
+    // TypeORM wraps what the connection threw (on PGlite, already a domain error).
+    const known = classifyDatabaseError(error.driverError);
+    return known instanceof DependencyError ? known : error;
+  }
   const e = error as { code?: unknown; message?: unknown };
   const code = typeof e?.code === 'string' ? e.code : '';
   if (NETWORK_CODES.has(code)) {

@@ -1,6 +1,7 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 
 import { allEntities } from '../entities/all-entities';
+import { classifyDatabaseError } from '../errors';
 import {
   type OrmConnections,
   type PgShapedConnectCallback,
@@ -14,7 +15,9 @@ import {
  * session), looked up at every connect so an embedded worker replaced after a crash is
  * used at once, and it never opens or ends anything itself: the {@link Database} owns the
  * connections. No extension install, no synchronize: the migrator applies the schema under
- * its advisory lock before this opens.
+ * its advisory lock before this opens. A statement fails as it would through the SQL port:
+ * an outage or a timeout is `database_unavailable` / `database_timeout`, not TypeORM's
+ * `QueryFailedError` (see {@link failingAsThePort}).
  */
 export function createAppDataSource(connections: () => OrmConnections): DataSource {
   const pool = {
@@ -32,7 +35,7 @@ export function createAppDataSource(connections: () => OrmConnections): DataSour
     on: () => pool,
     end: (callback?: (error?: Error) => void) => callback?.(),
   };
-  return new DataSource({
+  const dataSource = new DataSource({
     type: 'postgres',
     driver: { Pool: SharedPool(pool) },
     entities: [],
@@ -41,6 +44,28 @@ export function createAppDataSource(connections: () => OrmConnections): DataSour
     synchronize: false,
     migrationsRun: false,
   });
+  const { driver } = dataSource;
+  const createQueryRunner = driver.createQueryRunner.bind(driver);
+  driver.createQueryRunner = (mode) => failingAsThePort(createQueryRunner(mode));
+  return dataSource;
+}
+
+/**
+ * Every statement of a query runner (repositories, query builders and transactions all run
+ * theirs through `query`, connecting first) rejects with what the SQL port would reject:
+ * TypeORM wraps the connection's error in a `QueryFailedError`, which the exception filter
+ * would answer with a 500 and the webhook worker would log as a bug, not an outage.
+ */
+function failingAsThePort(runner: QueryRunner): QueryRunner {
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  runner.query = (async (...args: unknown[]) => {
+    try {
+      return await query(...args);
+    } catch (error) {
+      throw classifyDatabaseError(error);
+    }
+  }) as QueryRunner['query'];
+  return runner;
 }
 
 /** A constructor TypeORM can `new` that answers the one shared pool facade. */

@@ -1,4 +1,5 @@
-import { type Database } from '@app/database';
+import { type Database, PodiumContactEntity } from '@app/database';
+import { In, type QueryDeepPartialEntity } from 'typeorm';
 
 import {
   type ContactLookup,
@@ -36,6 +37,7 @@ export class LocalPodiumContacts implements PodiumContacts {
 
   async getContact(contactUid: string): Promise<ContactLookup> {
     await this.database.whenOpen();
+    // Raw: the /context hot path (the live lookup of every call), a statement prepared once.
     const rows = await this.database.queryPrepared<ContactRow>(
       `SELECT contact_uid, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at
        FROM podium_contacts WHERE contact_uid = $1`,
@@ -58,48 +60,35 @@ export class LocalPodiumContacts implements PodiumContacts {
 
   async list(limit: number, locationUids?: readonly string[]): Promise<ContactSummary[]> {
     await this.database.whenOpen();
-    return locationUids
-      ? this.database.queryPrepared<ContactSummary>(
-          `SELECT contact_uid, name, location_uid FROM podium_contacts
-           WHERE location_uid = ANY($1::text[]) ORDER BY contact_uid LIMIT $2`,
-          [[...locationUids], limit],
-        )
-      : this.database.queryPrepared<ContactSummary>(
-          `SELECT contact_uid, name, location_uid FROM podium_contacts ORDER BY contact_uid LIMIT $1`,
-          [limit],
-        );
+    const rows = await this.contacts().find({
+      select: { contactUid: true, name: true, locationUid: true },
+      where: locationUids ? { locationUid: In([...locationUids]) } : {},
+      order: { contactUid: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => ({
+      contact_uid: r.contactUid,
+      name: r.name,
+      location_uid: r.locationUid,
+    }));
   }
 
-  /** Inserts or updates contacts (demo seed, tests, and later webhooks). */
+  /**
+   * Inserts or updates contacts (demo seed, tests, and later webhooks): every field is
+   * replaced, and a contact named twice takes its last entry.
+   */
   async upsert(contacts: LocalContact[]): Promise<void> {
     await this.database.whenOpen();
-    for (const c of contacts) {
-      await this.database.execute(
-        `INSERT INTO podium_contacts (contact_uid, name, phone, email, opt_out_sms, opt_out_email, location_uid, last_seen_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
-         ON CONFLICT (contact_uid) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
-           email = EXCLUDED.email, opt_out_sms = EXCLUDED.opt_out_sms, opt_out_email = EXCLUDED.opt_out_email,
-           location_uid = EXCLUDED.location_uid, last_seen_at = EXCLUDED.last_seen_at, updated_at = now()`,
-        [
-          c.contact_uid,
-          c.name ?? null,
-          c.phone,
-          c.email,
-          c.opt_out_sms,
-          c.opt_out_email,
-          c.location_uid,
-          c.last_seen_at,
-        ],
-      );
+    const rows = [...new Map(contacts.map((c) => [c.contact_uid, toEntity(c)])).values()];
+    for (let i = 0; i < rows.length; i += UPSERT_BATCH) {
+      // INSERT … ON CONFLICT (contact_uid) DO UPDATE SET every column given.
+      await this.contacts().upsert(rows.slice(i, i + UPSERT_BATCH), ['contactUid']);
     }
   }
 
   async count(): Promise<number> {
     await this.database.whenOpen();
-    const [row] = await this.database.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM podium_contacts`,
-    );
-    return row.n;
+    return this.contacts().count();
   }
 
   async status(): Promise<PodiumStatus> {
@@ -113,10 +102,34 @@ export class LocalPodiumContacts implements PodiumContacts {
       return false;
     }
     try {
-      await this.database.query('SELECT 1 FROM podium_contacts LIMIT 1');
+      // Whether or not it holds a row: the table answers.
+      await this.contacts().exists();
       return true;
     } catch {
       return false;
     }
   }
+
+  private contacts() {
+    return this.database.dataSource.getRepository(PodiumContactEntity);
+  }
+}
+
+/** Contacts per upsert statement: eight parameters each, far below Postgres' 65,535. */
+const UPSERT_BATCH = 1000;
+
+function toEntity(c: LocalContact): QueryDeepPartialEntity<PodiumContactEntity> {
+  // null, never undefined: TypeORM leaves an undefined column out of the update.
+  return {
+    contactUid: c.contact_uid,
+    name: c.name ?? null,
+    phone: c.phone ?? null,
+    email: c.email ?? null,
+    optOutSms: c.opt_out_sms,
+    optOutEmail: c.opt_out_email,
+    locationUid: c.location_uid ?? null,
+    lastSeenAt: c.last_seen_at ? new Date(c.last_seen_at) : null,
+    // The server's clock, on insert and update alike.
+    updatedAt: () => 'now()',
+  };
 }

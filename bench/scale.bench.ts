@@ -29,7 +29,12 @@ import { join } from 'node:path';
 import { startFakeOpenAi } from '../test/fakes/openai-server';
 import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
 import { ScaleGrower } from './support/scale-grow';
-import { customerTurns, ScaleProbe, withStatementWatch } from './support/scale-probes';
+import {
+  customerTurns,
+  ScaleProbe,
+  withStatementTotals,
+  withStatementWatch,
+} from './support/scale-probes';
 import { startServerProcess } from './support/server-process';
 import { printJson } from './support/stats';
 
@@ -128,7 +133,11 @@ async function measureStep(
   try {
     // First calls after readiness: nothing warmed them but the service itself.
     const first30 = await probe.context(typical, 30, 1);
-    const ingest = await measureIngest(server.url, grower, corpus);
+    // Postgres with pg_stat_statements: the ingest's top statements by database time.
+    const ingest = await withStatementTotals(
+      engine === 'postgres' ? grower.db : undefined,
+      () => measureIngest(server.url, grower, corpus),
+    );
     await probe.context(typical, 50, 4);
     measured = {
       first30,
@@ -170,9 +179,10 @@ async function measureStep(
     database_mb: Math.round(Number(bytes) / 1e6),
     grow,
     ingest_http: {
-      ...ingest,
+      ...ingest.result,
+      ...(ingest.statements ? { top_statements: ingest.statements } : {}),
       windows: ingestWindows,
-      windows_per_s: Math.round(ingestWindows / ingest.seconds),
+      windows_per_s: Math.round(ingestWindows / ingest.result.seconds),
     },
     first_30_after_ready: first30,
     ...latency,

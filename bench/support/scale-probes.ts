@@ -139,3 +139,33 @@ export async function withStatementWatch<T>(
     await watcher;
   }
 }
+
+/**
+ * Where a piece of work spent its database time: the top statements by total time from
+ * pg_stat_statements (reset first). Undefined when the server does not load the extension
+ * (`shared_preload_libraries = 'pg_stat_statements'` and `CREATE EXTENSION pg_stat_statements`).
+ */
+export async function withStatementTotals<T>(
+  db: Pick<Database, 'query'> | undefined,
+  work: () => Promise<T>,
+): Promise<{ result: T; statements?: Array<{ calls: number; total_s: number; query: string }> }> {
+  const available =
+    db &&
+    (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_stat_statements'`,
+      )
+    )[0].n > 0;
+  if (!db || !available) {
+    return { result: await work() };
+  }
+  await db.query('SELECT pg_stat_statements_reset()');
+  const result = await work();
+  const statements = await db.query<{ calls: number; total_s: number; query: string }>(
+    `SELECT calls::int, round((total_exec_time / 1000)::numeric, 3)::float8 AS total_s,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+     FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%'
+     ORDER BY total_exec_time DESC LIMIT 6`,
+  );
+  return { result, statements };
+}

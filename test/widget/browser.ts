@@ -1,5 +1,17 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
+
+/**
+ * Where the browser suites leave their screenshots: the docs' own (`docs/screenshots`, which
+ * the docs embed) with `UPDATE_SCREENSHOTS=1`, else a scratch dir, so a test run leaves the
+ * tracked files as they were.
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? join(__dirname, '..', '..', 'docs', 'screenshots')
+  : join(tmpdir(), 'context-bridge-screenshots');
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it). Never a downloaded one. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -9,9 +9,8 @@ import { generateApiKey } from '../../src/config/api-key-entries';
 import { type ContextBundle } from '../../src/context/context.dto';
 import { INSPECTOR_CLIENT } from '../../src/inspector/inspector-client';
 import { bootTestApp, postJson, type TestApp } from '../support/app';
-import { launchChromium, seriousAxeViolations } from './browser';
+import { launchChromium, SCREENSHOTS, seriousAxeViolations } from './browser';
 
-const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const KEY = generateApiKey('inspector-e2e');
 /**
  * `INSPECT_URL=http://127.0.0.1:3004 INSPECT_API_KEY=cb_… ` drives a server started as a user
@@ -42,7 +41,7 @@ describe('the inspector page in a browser', () => {
         : bootTestApp({ SEED_DEMO_DATA: 'true', API_KEYS: KEY.line }),
       launchChromium(),
     ]);
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(SCREENSHOTS, { recursive: true });
     const context = await browser.newContext({
       viewport: { width: 1440, height: 1000 },
       reducedMotion: 'reduce',
@@ -167,7 +166,7 @@ describe('the inspector page in a browser', () => {
     expect(stages).toEqual(
       expect.arrayContaining(['embed', 'search', 'rerank', 'live', 'select', 'budget']),
     );
-    await page.screenshot({ path: join(SHOTS, 'inspector.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'inspector.png'), fullPage: true });
   });
 
   it('sorts the table by keyboard, aria-sort saying the order', async () => {

@@ -8,12 +8,10 @@ import { DEMO_TOPICS } from '../../src/demo/demo-kb';
 import { buildWidget, integrityOf } from '../../src/widget/widget-build';
 import { bootTestApp, postJson, type TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
-import { launchChromium, seriousAxeViolations } from './browser';
+import { launchChromium, SCREENSHOTS, seriousAxeViolations } from './browser';
 import { ask, box, drawerOpen, pills, recordSamples, samples, shown } from './demo-driver';
 import { PacedLlm } from './paced-llm';
 
-/** Where the run leaves its screenshots (docs/widget.md embeds one). */
-const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const FEEDBACK = 'How should I give feedback to a colleague?';
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -34,7 +32,7 @@ describe('the <r42-chat> widget in a browser', () => {
       bootTestApp({ SEED_DEMO_DATA: 'true' }, llm.override),
       launchChromium(),
     ]);
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -96,7 +94,7 @@ describe('the <r42-chat> widget in a browser', () => {
       expect(link.title).toBe(titles.get(id));
     }
     expect(links.map((l) => l.href)).toContain(`${t.url}/widget/?topic=topic_giving_feedback`);
-    await page.screenshot({ path: join(SHOTS, 'widget-desktop.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-desktop.png') });
 
     await page.click('r42-chat .pill >> text=Giving feedback');
     await page.waitForURL(/\?topic=topic_giving_feedback$/);
@@ -113,7 +111,7 @@ describe('the <r42-chat> widget in a browser', () => {
     expect(Math.round(drawer.y + drawer.height)).toBe(844);
     await ask(page, FEEDBACK);
     await page.locator('r42-chat .pill').first().waitFor();
-    await page.screenshot({ path: join(SHOTS, 'widget-mobile.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'widget-mobile.png') });
 
     await page.locator('.brand').tap(); // the app, above the drawer
     expect(await drawerOpen(page)).toBe(false);

@@ -1,0 +1,115 @@
+/**
+ * The hot path against a baseline: `/context` and `/search` on this checkout's server and on
+ * BENCH_BASELINE_ROOT's (another checkout with its own node_modules, e.g. a worktree of an
+ * older commit), on the demo store, in interleaved rounds at concurrency 1 and 8 with the
+ * order reversed every other round, so the box's noise falls on both alike. Embedded PGlite
+ * always; with DATABASE_URL also that Postgres server (each checkout in its own database).
+ * Requests differ in text, so every one embeds.
+ *
+ *   BENCH_BASELINE_ROOT=/tmp/wt-base npm run bench:baseline   # BENCH_ROUNDS (3), BENCH_REQUESTS (100)
+ */
+import { Client } from 'pg';
+
+import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
+import { JsonClient } from './support/http-client';
+import { interleavedRounds, throughputRatio } from './support/interleaved-rounds';
+import { startServerProcess } from './support/server-process';
+import { printJson } from './support/stats';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+const BASELINE = process.env.BENCH_BASELINE_ROOT;
+const DATABASE_URL = process.env.DATABASE_URL;
+const LEVELS = [1, 8];
+
+type Checkout = 'current' | 'baseline';
+type Mode = `${Checkout}/${'context' | 'search'}`;
+const MODES: Mode[] = ['current/context', 'baseline/context', 'current/search', 'baseline/search'];
+
+/** The store env of one checkout's server: in-memory PGlite, or its own database. */
+async function storeEnv(
+  engine: 'pglite' | 'postgres',
+  checkout: Checkout,
+): Promise<Record<string, string>> {
+  if (engine === 'pglite') {
+    return { DATA_DIR: 'memory://' };
+  }
+  const admin = new Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  const name = `cb_bench_ab_${checkout}`;
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return { DATABASE_URL: url.toString() };
+}
+
+async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
+  const seed = { SEED_DEMO_DATA: 'true' };
+  const current = await startServerProcess({ ...seed, ...(await storeEnv(engine, 'current')) });
+  const baseline = await startServerProcess(
+    { ...seed, ...(await storeEnv(engine, 'baseline')) },
+    baselineRoot,
+  );
+  const clients: Record<Checkout, JsonClient> = {
+    current: new JsonClient(current.url),
+    baseline: new JsonClient(baseline.url),
+  };
+  let seq = 0;
+  try {
+    const results = await interleavedRounds({
+      modes: MODES,
+      levels: LEVELS,
+      rounds: ROUNDS,
+      requests: REQUESTS,
+      request: async (mode) => {
+        const [checkout, route] = mode.split('/') as [Checkout, 'context' | 'search'];
+        const i = seq++;
+        const text = `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`;
+        const body =
+          route === 'context'
+            ? { transcript: text, contact_uid: 'ctc_demo_alice' }
+            : { query: text, contact_uid: 'ctc_demo_alice', top_k: 5 };
+        const answer = await clients[checkout].post<{ meta?: { partial?: boolean } }>(
+          `/${route}`,
+          body,
+        );
+        if (answer.status !== 200) {
+          throw new Error(`${mode}: HTTP ${answer.status}`);
+        }
+        return answer.body.meta?.partial === true;
+      },
+    });
+    return {
+      engine,
+      results,
+      throughput_current_over_baseline: {
+        context: throughputRatio(results, 'current/context', 'baseline/context', LEVELS),
+        search: throughputRatio(results, 'current/search', 'baseline/search', LEVELS),
+      },
+    };
+  } finally {
+    Object.values(clients).forEach((c) => c.close());
+    await Promise.all([current.stop(), baseline.stop()]);
+  }
+}
+
+async function main() {
+  if (!BASELINE) {
+    throw new Error('BENCH_BASELINE_ROOT: a checkout of the baseline with its own node_modules');
+  }
+  // Servers inherit process.env: a DATABASE_URL left there would take PGlite's place.
+  delete process.env.DATABASE_URL;
+  const engines = DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+  const runs = [];
+  for (const engine of engines) {
+    runs.push(await measure(engine, BASELINE));
+  }
+  printJson({ bench: 'baseline-ab', rounds: ROUNDS, baseline: BASELINE, runs });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

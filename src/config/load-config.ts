@@ -192,9 +192,12 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
     },
     // Up to 100 candidates of 20,000 characters: seconds of work, so its own deadline, and
-    // one call at a time, so a flood cannot take the CPU live /context calls need.
+    // one call at a time, so a flood cannot take the CPU live /context calls need. 9 s: the
+    // largest body (48 such candidates under the 1 MB limit) embeds in ~3 s alone on 2 cores
+    // and took up to 7.4 s beside a /relevance flood and live calls; at 5 s every admitted
+    // call of that flood timed out (docs/benchmarks.md, "Under overload").
     relevance: {
-      timeoutMs: env.RELEVANCE_TIMEOUT_MS ?? 5000,
+      timeoutMs: env.RELEVANCE_TIMEOUT_MS ?? 9000,
       maxInFlight: env.RELEVANCE_MAX_INFLIGHT ?? 1,
     },
     coalescer: {

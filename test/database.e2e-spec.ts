@@ -5,6 +5,20 @@ import { types } from 'node:util';
 import { ConfigurationError } from '@app/common';
 import { Database, type SqlExecutor } from '@app/database';
 
+import { type Migration } from '../libs/database/src/migrations/migration';
+
+/** How many schema steps a Database opened here applies; all unless a test says otherwise. */
+let mockSchemaSteps: number | undefined;
+jest.mock('../libs/database/src/migrations/all-migrations', () => {
+  const actual = jest.requireActual<{ schemaMigrations(dimension: number): Migration[] }>(
+    '../libs/database/src/migrations/all-migrations',
+  );
+  return {
+    schemaMigrations: (dimension: number) =>
+      actual.schemaMigrations(dimension).slice(0, mockSchemaSteps),
+  };
+});
+
 import { openEngineDatabase, preparedEngineDatabase, TEST_ENGINE } from './support/postgres';
 
 /**
@@ -248,6 +262,57 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       await expect(reopen).rejects.toBeInstanceOf(ConfigurationError);
       await expect(reopen).rejects.toThrow(/newer version.*Future1800000000000/);
     } finally {
+      await database.close();
+      await prepared.release();
+    }
+  });
+
+  it('upgrade a database the schema steps of 0083b10 left (before the scale work), keeping its rows and statistics', async () => {
+    const prepared = await preparedEngineDatabase();
+    const database = new Database(prepared.options);
+    // 0083b10 shipped the first eight steps (through DropFullTextColumns).
+    mockSchemaSteps = 8;
+    try {
+      await database.open(DIMENSION);
+      expect(await appliedMigrations(database)).toEqual(MIGRATIONS.slice(0, 8));
+      // What that release wrote: a window with its postings, and a stored message.
+      await database.execute(
+        `INSERT INTO podium_conversations (id, content, embedding, term_count, contact_uid,
+          conversation_uid, channel, occurred_at) VALUES (gen_random_uuid(), 'order shipped',
+          '[0.1,0.2,0.3,0.4]', 2, 'ctc_old', 'conv_old', 'sms', now())`,
+      );
+      await database.execute(
+        `INSERT INTO podium_conversations_terms (doc_id, term, tf)
+         SELECT id, t, 1 FROM podium_conversations, unnest(ARRAY['order', 'ship']) AS t`,
+      );
+      await database.execute(
+        `INSERT INTO conversation_messages (message_id, turn_key, conversation_uid, contact_uid,
+          channel, occurred_at, sender, text)
+         VALUES ('m1', 'k1', 'conv_old', 'ctc_old', 'sms', now(), 'customer', 'order shipped')`,
+      );
+      await database.close();
+
+      mockSchemaSteps = undefined;
+      await database.open(DIMENSION);
+      expect(await appliedMigrations(database)).toEqual(MIGRATIONS);
+      expect(
+        await database.query(`SELECT p.term, p.contact_uid, p.doc_len FROM podium_conversations_terms p
+          ORDER BY p.term`),
+      ).toEqual([
+        { term: 'order', contact_uid: 'ctc_old', doc_len: 2 },
+        { term: 'ship', contact_uid: 'ctc_old', doc_len: 2 },
+      ]);
+      expect(
+        await database.query(`SELECT docs::int, terms::int FROM lexical_contact_stats
+          WHERE contact_uid = 'ctc_old'`),
+      ).toEqual([{ docs: 1, terms: 2 }]);
+      // The turn lookup by (conversation, key) finds the message stored before the upgrade.
+      expect(
+        await database.query(`SELECT message_id FROM conversation_messages
+          WHERE conversation_uid = 'conv_old' AND turn_key = 'k1'`),
+      ).toEqual([{ message_id: 'm1' }]);
+    } finally {
+      mockSchemaSteps = undefined;
       await database.close();
       await prepared.release();
     }

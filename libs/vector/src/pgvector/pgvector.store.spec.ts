@@ -174,10 +174,16 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
   // The caller's deadline reaches the statement, so the database can drop or cancel it.
   it.each([
     ['search', () => sut.search('conversations', { ...q, signal: AbortSignal.abort() })],
-    ['hybridSearch', () => sut.hybridSearch('conversations', { ...q, signal: AbortSignal.abort() })],
-  ])('%s hands its signal to the database, which refuses a call already given up', async (_n, run) => {
-    await expect(run()).rejects.toMatchObject({ name: 'AbortError' });
-  });
+    [
+      'hybridSearch',
+      () => sut.hybridSearch('conversations', { ...q, signal: AbortSignal.abort() }),
+    ],
+  ])(
+    '%s hands its signal to the database, which refuses a call already given up',
+    async (_n, run) => {
+      await expect(run()).rejects.toMatchObject({ name: 'AbortError' });
+    },
+  );
 
   it('a large history gets its own HNSW index, which finds what the exact sort finds', async () => {
     // ctc_busy (300 rows) counts as large here: maintenance builds its partial index.
@@ -290,5 +296,19 @@ describe('PgVectorStore on real PGlite + pgvector', () => {
       `SELECT count(*)::int AS n FROM podium_conversations_terms WHERE contact_uid IN ('ctc_a', 'ctc_b')`,
     );
     expect(left.n).toBe(0);
+  });
+
+  it('deletes a history in transactions of 200 rows on PGlite, whose one session every search waits behind', async () => {
+    const rows = Array.from({ length: 450 }, (_, i) =>
+      conversation(20_000 + i, 'ctc_batched', 2, i / 450, `batched row ${i}`),
+    );
+    await sut.upsert('conversations', rows);
+    const transactions = jest.spyOn(database, 'transaction');
+    try {
+      expect(await sut.deleteContact('ctc_batched')).toEqual({ removed: 450, complete: true });
+      expect(transactions).toHaveBeenCalledTimes(3); // 200 + 200 + 50
+    } finally {
+      transactions.mockRestore();
+    }
   });
 });

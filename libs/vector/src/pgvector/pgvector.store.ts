@@ -26,11 +26,14 @@ import {
 } from './large-contact-indexes';
 import { PAYLOAD_COLUMNS, TABLES } from './tables';
 
-
 type Row = { id: string; content: string; score: number } & Record<string, unknown>;
 
-/** Rows (with ~30 postings each) one maintenance statement deletes. */
-const DELETE_BATCH = 1000;
+/**
+ * Rows (with ~30 postings each) one maintenance transaction deletes. Embedded PGlite has one
+ * session that every search queues behind, so its batches are smaller: at 1,000, /context
+ * calls during a purge waited up to ~0.7 s (bench:scale on PGlite, docs/benchmarks.md).
+ */
+const DELETE_BATCH = { postgres: 1000, pglite: 200 } as const;
 
 /** Placeholders of a query's filter values. */
 interface FilterParams {
@@ -272,17 +275,17 @@ export class PgVectorStore implements VectorStore {
   }
 
   /**
-   * A contact's rows in batches of DELETE_BATCH, each its own short statement, so removing a
-   * history of any size never holds a long lock or runs one long statement; a crash midway
-   * leaves a smaller history that the next call (forget is idempotent) finishes. Done with a
-   * whole contact, it lifts what `hideContact` hid up to `before`.
+   * A contact's rows in batches of DELETE_BATCH (by engine), each its own short transaction,
+   * so removing a history of any size never holds a long lock or runs one long statement; a
+   * crash midway leaves a smaller history that the next call (forget is idempotent) finishes.
+   * Done with a whole contact, it lifts what `hideContact` hid up to `before`.
    */
   async deleteContact(
     contactUid: string,
     locationUids?: string[],
     options: ContactDeletionOptions = {},
   ): Promise<ContactDeletion> {
-    const params: unknown[] = [contactUid, DELETE_BATCH];
+    const params: unknown[] = [contactUid, DELETE_BATCH[this.database.engine]];
     const scope = [
       ...(locationUids ? [`location_uid = ANY($${params.push(locationUids)}::text[])`] : []),
       ...(options.before ? [`occurred_at <= $${params.push(options.before)}`] : []),

@@ -27,13 +27,23 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode}`);
     }
-    if (await fetch(`${url}/health/ready`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${url}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
+/**
+ * Its own spawn rather than `startServerProcess`: that one runs the TypeScript sources under a
+ * loader and polls readiness every 200 ms; this one runs what `npm start` runs and starts
+ * calling within 50 ms of readiness.
+ */
 async function oneRun(run: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cb-first-calls-'));
   const started = performance.now();

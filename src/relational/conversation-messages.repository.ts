@@ -50,11 +50,11 @@ export class ConversationMessagesRepository {
    * Podium uid) keeps its stored id; a known message may correct its location and channel.
    */
   async save(messages: readonly StoredMessage[]): Promise<void> {
-    // Raw (the lookup below): the batch's turns as array parameters, not one per turn.
     if (messages.length === 0) {
       return;
     }
-    // By conversation, then key: one index page per conversation, not one per message.
+    // Raw: the batch's turns as two array parameters, looked up by conversation, then key
+    // (the index's order): one index page per conversation, not one per message.
     const turns = [...new Map(messages.map((m) => [m.turn_key, m.conversation_uid]))];
     const known = await this.database.query<{ message_id: string; turn_key: string }>(
       `SELECT m.message_id, m.turn_key FROM conversation_messages m

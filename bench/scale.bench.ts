@@ -38,7 +38,8 @@ import {
 import { startServerProcess } from './support/server-process';
 import { printJson } from './support/stats';
 
-const DIMENSION = 256;
+/** The test vectors' size; `BENCH_SCALE_DIMENSION` sets it (the local embedder's is 512). */
+const DIMENSION = Number(process.env.BENCH_SCALE_DIMENSION ?? 256);
 const INGEST_BATCH = 4000;
 
 const engine = process.env.BENCH_SCALE_ENGINE === 'pglite' ? 'pglite' : 'postgres';
@@ -84,7 +85,7 @@ async function main() {
     printJson({
       bench: 'scale',
       engine,
-      embedder: 'bag-of-words 256-d (deterministic, not a model)',
+      embedder: `bag-of-words ${DIMENSION}-d (deterministic, not a model)`,
       steps: results,
       maintenance,
     });

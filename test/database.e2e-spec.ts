@@ -43,6 +43,7 @@ const MIGRATIONS = [
   'WebhookLeaseOwner1700000000010',
   'BackgroundForget1700000000011',
   'TurnKeysByConversation1700000000012',
+  'VectorsInRow1700000000013',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

@@ -47,7 +47,7 @@ describe('the TypeORM data source on a Postgres server', () => {
       const pending = await sut.showMigrations();
       expect(pending).toBe(false);
       const names = sut.migrations.map((m) => m.name);
-      expect(names).toHaveLength(13);
+      expect(names).toHaveLength(14);
       expect(lines).toEqual(
         names.map((name): unknown => expect.stringMatching(`^\\[X\\] \\d+ ${name}$`)),
       );
@@ -101,7 +101,17 @@ describe('the TypeORM data source on a Postgres server', () => {
           `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'conversation_messages'`,
         )
       ).map((r) => r.name);
+    const vectorStorage = async () =>
+      (
+        await database.query<{ storage: string }>(
+          `SELECT attstorage AS storage FROM pg_attribute
+           WHERE attrelid = 'podium_conversations'::regclass AND attname = 'embedding'`,
+        )
+      )[0].storage;
     try {
+      expect(await vectorStorage()).toBe('m');
+      await sut.undoLastMigration({ transaction: 'each' });
+      expect(await vectorStorage()).toBe('e');
       await sut.undoLastMigration({ transaction: 'each' });
       expect(await indexes()).toContain('conversation_messages_turn_key');
       expect(await indexes()).not.toContain('conversation_messages_conversation_turn');
@@ -112,10 +122,12 @@ describe('the TypeORM data source on a Postgres server', () => {
         'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
       );
       expect(applied[0].name).toBe('BackgroundForget1700000000011');
-      // Run again, the reverted step comes back.
+      // Run again, the reverted steps come back.
       expect((await sut.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
         'TurnKeysByConversation1700000000012',
+        'VectorsInRow1700000000013',
       ]);
+      expect(await vectorStorage()).toBe('m');
     } finally {
       await sut.destroy();
     }

@@ -2,7 +2,13 @@ import { createServer } from 'node:net';
 
 import { ConfigurationError, DependencyError } from '@app/common';
 import { Database } from '@app/database';
-import { type HybridQuery, PgVectorStore, QdrantStore, type VectorStore } from '@app/vector';
+import {
+  type HybridQuery,
+  PgVectorStore,
+  QdrantStore,
+  type VectorRecord,
+  type VectorStore,
+} from '@app/vector';
 
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
@@ -11,6 +17,7 @@ import { qdrantStoreOn, rawClient, REAL_QDRANT, testCollections } from './suppor
 import {
   ALL_CONVERSATIONS,
   DIMENSION,
+  id,
   LEX_QUERY,
   vec,
   vectorStoreContract,
@@ -261,6 +268,46 @@ describe('pgvector and Qdrant agree', () => {
     qd.lexical.forEach((h, i) =>
       expect(h.similarity).toBeCloseTo(pg.lexical[i].similarity as number, 5),
     );
+  });
+});
+
+describe(`pgvector on ${TEST_ENGINE} at the local embedder's 512 dimensions`, () => {
+  it('keeps each vector in its row, not in TOAST, and still finds it', async () => {
+    const { database, close } = await openEngineDatabase();
+    try {
+      const store = new PgVectorStore(database);
+      await store.init(512);
+      // A 2 KB vector and a window's text pass the 2 KB TOAST threshold together.
+      const records: Array<VectorRecord<'conversations'>> = Array.from({ length: 20 }, (_, i) => ({
+        id: id('wide', String(i)),
+        content: `Customer: order ${i} arrived with a cracked lid, can you send a replacement? `,
+        // Model-like values: pglz cannot compress them, as it cannot a real embedding.
+        embedding: Array.from({ length: 512 }, (_, j) => Math.sin(i * 512 + j + 1)),
+        payload: {
+          contact_uid: 'ctc_wide',
+          location_uid: 'loc_0',
+          conversation_uid: `conv_wide_${i}`,
+          channel: 'sms',
+          occurred_at: '2026-01-05T10:00:00.000Z',
+        },
+      }));
+      await store.upsert('conversations', records);
+      const [{ toast }] = await database.query<{ toast: string }>(
+        `SELECT reltoastrelid::regclass::text AS toast FROM pg_class
+         WHERE relname = 'podium_conversations'`,
+      );
+      const [{ chunks }] = await database.query<{ chunks: number }>(
+        `SELECT count(*)::int AS chunks FROM ${toast}`,
+      );
+      expect(chunks).toBe(0);
+      const [best] = await store.search('conversations', {
+        embedding: records[3].embedding,
+        topK: 1,
+      });
+      expect(best.id).toBe(records[3].id);
+    } finally {
+      await close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { largeContactNearest } from './1700000000009-large-contact-nearest';
 import { webhookLeaseOwner } from './1700000000010-webhook-lease-owner';
 import { backgroundForget } from './1700000000011-background-forget';
 import { turnKeysByConversation } from './1700000000012-turn-keys-by-conversation';
+import { vectorsInRow } from './1700000000013-vectors-in-row';
 import { type Migration } from './migration';
 
 /** Every schema step, in order; the first needs the embedder's dimension (`vector(N)`). */
@@ -29,5 +30,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     webhookLeaseOwner,
     backgroundForget,
     turnKeysByConversation,
+    vectorsInRow,
   ];
 }

@@ -10,6 +10,7 @@ import {
   type VectorStore,
 } from '@app/vector';
 
+import { vectorsInRow } from '../libs/database/src/migrations/1700000000013-vectors-in-row';
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 import { qdrantFidelity } from './support/qdrant-fidelity';
@@ -292,19 +293,24 @@ describe(`pgvector on ${TEST_ENGINE} at the local embedder's 512 dimensions`, ()
         },
       }));
       await store.upsert('conversations', records);
-      const [{ toast }] = await database.query<{ toast: string }>(
-        `SELECT reltoastrelid::regclass::text AS toast FROM pg_class
-         WHERE relname = 'podium_conversations'`,
-      );
-      const [{ chunks }] = await database.query<{ chunks: number }>(
-        `SELECT count(*)::int AS chunks FROM ${toast}`,
-      );
-      expect(chunks).toBe(0);
+      expect(await toastChunks(database)).toBe(0);
       const [best] = await store.search('conversations', {
         embedding: records[3].embedding,
         topK: 1,
       });
       expect(best.id).toBe(records[3].id);
+
+      // A store from before the step: its rows went to TOAST; the step brings them back in.
+      await database.transaction(async (tx) => {
+        await vectorsInRow.down?.(tx);
+      });
+      const old = records.map((r) => ({ ...r, id: id('old', r.id) }));
+      await store.upsert('conversations', old);
+      expect(await toastChunks(database)).toBeGreaterThan(0);
+      await database.transaction((tx) => vectorsInRow.up(tx));
+      expect(await toastChunks(database)).toBe(0);
+      const [found] = await store.search('conversations', { embedding: old[5].embedding, topK: 1 });
+      expect([old[5].id, records[5].id]).toContain(found.id);
     } finally {
       await close();
     }
@@ -318,6 +324,18 @@ describe(`pgvector on ${TEST_ENGINE} at the local embedder's 512 dimensions`, ()
   );
   qdrantFidelity('on a real server', () => target);
 });
+
+/** Chunks in the TOAST side table of the conversations table. */
+async function toastChunks(database: Database): Promise<number> {
+  const [{ toast }] = await database.query<{ toast: string }>(
+    `SELECT reltoastrelid::regclass::text AS toast FROM pg_class
+     WHERE relname = 'podium_conversations'`,
+  );
+  const [{ chunks }] = await database.query<{ chunks: number }>(
+    `SELECT count(*)::int AS chunks FROM ${toast}`,
+  );
+  return chunks;
+}
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {

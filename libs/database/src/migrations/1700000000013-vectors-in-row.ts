@@ -1,3 +1,4 @@
+import { type SqlExecutor } from '../interfaces/sql-client.interface';
 import { type Migration } from './migration';
 
 // Literal names: a migration is a frozen snapshot and must not follow later renames.
@@ -7,24 +8,33 @@ const VECTOR_TABLES = ['podium_conversations', 'kb_source_chunks', 'kb_topic_sum
 const WHOLE_ROW_BYTES = 8160;
 
 /**
+ * Tables up to this many rows are rewritten in the step (a few seconds under its lock); the
+ * planner only preferred the sequential scan on stores about this small. Larger ones keep
+ * their old rows' storage until an operator's `VACUUM FULL` (docs/operations.md).
+ */
+const REWRITE_ROWS = 20_000;
+
+/**
  * Rows kept whole, vector and text in the heap, instead of TOAST's side table. A 512-d vector
  * (the local embedder's, 2 KB) with its text passed the default 2 KB threshold, so every
  * vector went out of line: each read of one (the lexical leg's cosine, a small contact's exact
  * sort) fetched it back through the TOAST index, and the planner, which does not cost that,
  * chose a sequential scan over the HNSW index for small LIMITs (`/search` at 10k windows:
  * 52 ms instead of 4). Rows now go to TOAST only past a page; the vector (`STORAGE MAIN`)
- * stays in the row even then, the text is compressed or moved first. New rows only:
- * `VACUUM FULL` rewrites the old ones (docs/operations.md).
+ * stays in the row even then, and the text is compressed or moved first.
  */
 export const vectorsInRow: Migration = {
   name: 'VectorsInRow1700000000013',
-  up: (tx) =>
-    tx.exec(
-      VECTOR_TABLES.map(
-        (t) => `ALTER TABLE ${t} SET (toast_tuple_target = ${WHOLE_ROW_BYTES});
-          ALTER TABLE ${t} ALTER COLUMN embedding SET STORAGE MAIN;`,
-      ).join('\n'),
-    ),
+  up: async (tx) => {
+    for (const table of VECTOR_TABLES) {
+      await tx.exec(`ALTER TABLE ${table} SET (toast_tuple_target = ${WHOLE_ROW_BYTES});
+        ALTER TABLE ${table} ALTER COLUMN embedding SET STORAGE MAIN;`);
+      if (await holdsAtMost(tx, table, REWRITE_ROWS)) {
+        // A rewrite runs every row through the toaster again, which brings vectors back in.
+        await tx.exec(`CLUSTER ${table} USING ${table}_pkey`);
+      }
+    }
+  },
   down: (tx) =>
     tx.exec(
       VECTOR_TABLES.map(
@@ -33,3 +43,11 @@ export const vectorsInRow: Migration = {
       ).join('\n'),
     ),
 };
+
+/** A count that stops at `limit` + 1, so a large table costs no more than a small one. */
+async function holdsAtMost(tx: SqlExecutor, table: string, limit: number): Promise<boolean> {
+  const [{ rows }] = await tx.query<{ rows: number }>(
+    `SELECT count(*)::int AS rows FROM (SELECT 1 FROM ${table} LIMIT ${limit + 1}) s`,
+  );
+  return rows <= limit;
+}

@@ -1,7 +1,4 @@
-import { types } from 'node:util';
-
 import { type Database, type SqlExecutor } from '@app/database';
-import * as pgvector from 'pgvector';
 
 import {
   type CollectionName,
@@ -12,69 +9,30 @@ import {
   type HybridResult,
   type LexicalQuery,
   type UpsertResult,
-  type VectorFilter,
   type VectorHit,
   type VectorRecord,
   type VectorStore,
   type WindowRemoval,
 } from '../interfaces/vector-store.interface';
-import { bm25Ctes, POSTINGS_PER_TERM, postingsOf, queryTerms } from './bm25';
+import { bm25Ctes, POSTINGS_PER_TERM, queryTerms } from './bm25';
 import {
   type IndexSyncReport,
   LARGE_CONTACT_WINDOWS,
   LargeContactIndexes,
 } from './large-contact-indexes';
-import { PAYLOAD_COLUMNS, TABLES } from './tables';
-
-type Row = { id: string; content: string; score: number } & Record<string, unknown>;
-
-/**
- * Rows (with ~30 postings each) one maintenance transaction deletes. Embedded PGlite has one
- * session that every search queues behind, so its batches are smaller: at 1,000, /context
- * calls during a purge waited up to ~0.7 s (bench:scale on PGlite, docs/benchmarks.md).
- */
-const DELETE_BATCH = { postgres: 1000, pglite: 200 } as const;
-
-/** Placeholders of a query's filter values. */
-interface FilterParams {
-  contact?: string;
-  locations?: string;
-  /** The contact's id itself (the dense leg's plan depends on its history's size). */
-  contactUid?: string;
-}
-
-/**
- * Forgotten windows every search skips until the background purge has deleted them (see
- * `hideContact`): a contact's own searches skip its windows up to the forget (one index probe,
- * evaluated once per statement); a search across contacts skips a contact being purged whole.
- */
-const PURGES = 'podium_conversation_purges';
-const visibleForContact = (contactParam: string, alias = '') =>
-  `${alias}occurred_at > (SELECT coalesce(max(hidden_before), '-infinity'::timestamptz)
-     FROM ${PURGES} WHERE contact_uid = ${contactParam})`;
-const visibleAcrossContacts = (alias = '') =>
-  `${alias}contact_uid <> ALL(ARRAY(SELECT contact_uid FROM ${PURGES}))`;
-
-/**
- * pgvector's text format, by the `pgvector` package; rounded to six decimals first, which
- * parse ~1.7× faster in WASM and lose nothing useful.
- */
-const toVectorLiteral = (v: number[]): string =>
-  pgvector.toSql(v.map((x) => Math.round(x * 1e6) / 1e6)) as string;
-
-/**
- * A query vector as a binary parameter (pgvector's `vector_recv` format: int16 dimension,
- * int16 unused, float4s, big-endian). Both drivers send a Buffer in binary; skipping the
- * text round trip (512 numbers formatted here, parsed by the server) cut the /context search
- * statement from 1.8 to 1.2 ms on PGlite. Upserts keep the text form (`text[]` + `unnest`).
- */
-function toVectorParam(v: readonly number[]): Buffer {
-  const out = Buffer.allocUnsafe(4 + 4 * v.length);
-  out.writeInt16BE(v.length, 0);
-  out.writeInt16BE(0, 2);
-  v.forEach((x, i) => out.writeFloatBE(x, 4 + 4 * i));
-  return out;
-}
+import {
+  denseSql,
+  type FilterParams,
+  filterParams,
+  PURGES,
+  type Row,
+  selectList,
+  toHits,
+  toVectorParam,
+  visibleRow,
+} from './row-sql';
+import { DELETE_BATCH, deleteRows, insertRows, moveContactRows } from './row-writes';
+import { TABLES } from './tables';
 
 /** The pgvector provider: Postgres tables with HNSW, a btree per contact, and BM25 postings. */
 export class PgVectorStore implements VectorStore {
@@ -104,7 +62,7 @@ export class PgVectorStore implements VectorStore {
     collection: C,
     records: VectorRecord<C>[],
   ): Promise<UpsertResult> {
-    return this.insert(this.database, collection, records);
+    return insertRows(this.database, collection, records);
   }
 
   async replaceTopic<C extends 'source_chunks' | 'topic_summaries'>(
@@ -113,11 +71,12 @@ export class PgVectorStore implements VectorStore {
     records: VectorRecord<C>[],
   ): Promise<UpsertResult> {
     return this.database.transaction(async (tx) => {
+      // Raw: a delete with an id exclusion list, on the collection's table chosen at run time.
       await tx.execute(
         `DELETE FROM ${TABLES[collection]} WHERE topic_id = $1 AND NOT (id = ANY($2::uuid[]))`,
         [topicId, records.map((r) => r.id)],
       );
-      return this.insert(tx, collection, records);
+      return insertRows(tx, collection, records);
     });
   }
 
@@ -133,9 +92,10 @@ export class PgVectorStore implements VectorStore {
     return this.database.transaction(async (tx) => {
       if ('ids' in removal) {
         if (removal.ids.length) {
-          await this.deleteRows(tx, 'conversations', removal.ids, keep);
+          await deleteRows(tx, 'conversations', removal.ids, keep);
         }
       } else if (removal.allOtherWindowsOf.length) {
+        // Raw: a key-pair join over unnest()ed (contact, conversation) pairs.
         await tx.execute(
           `DELETE FROM ${table} t USING unnest($1::text[], $2::text[]) AS k(contact, conversation)
            WHERE t.contact_uid = k.contact AND t.conversation_uid = k.conversation
@@ -147,7 +107,7 @@ export class PgVectorStore implements VectorStore {
           ],
         );
       }
-      return this.insert(tx, 'conversations', records);
+      return insertRows(tx, 'conversations', records);
     });
   }
 
@@ -156,15 +116,16 @@ export class PgVectorStore implements VectorStore {
     query: DenseQuery,
   ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [toVectorParam(query.embedding), query.topK];
-    const filter = this.filterParams(query.filter, params);
+    const filter = filterParams(query.filter, params);
     const threshold =
       query.scoreThreshold === undefined
         ? ''
         : `WHERE score >= $${params.push(query.scoreThreshold)}`;
-    const dense = await this.denseSql(collection, filter, '$2');
+    const dense = await this.denseSql(collection, filter);
     const sql = `WITH q AS (SELECT $1::vector AS v), dense AS (${dense})
       SELECT * FROM dense ${threshold} ORDER BY score DESC, id`;
-    return this.toHits(
+    // Raw: pgvector's `<=>` order over HNSW, prepared once per session (the hot path).
+    return toHits(
       collection,
       await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
     );
@@ -179,7 +140,7 @@ export class PgVectorStore implements VectorStore {
       return [];
     }
     const params: unknown[] = [terms, query.topK];
-    const filter = this.filterParams(query.filter, params);
+    const filter = filterParams(query.filter, params);
     const similarity = query.embedding
       ? `, 1 - (embedding <=> (SELECT $${params.push(toVectorParam(query.embedding))}::vector)) AS similarity`
       : '';
@@ -192,11 +153,12 @@ export class PgVectorStore implements VectorStore {
       postingsPerTerm: this.postingsPerTerm,
     });
     const sql = `WITH ${bm25}
-      SELECT ${this.selectList(collection)}, bm25.score${similarity}
+      SELECT ${selectList(collection)}, bm25.score${similarity}
       FROM bm25 JOIN ${TABLES[collection]} t ON t.id = bm25.doc_id
-      ${this.visibleRow(collection, filter)}
+      ${visibleRow(collection, filter)}
       ORDER BY bm25.score DESC, t.id`;
-    return this.toHits(
+    // Raw: BM25 CTEs over the posting indexes (the hot path).
+    return toHits(
       collection,
       await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),
     );
@@ -207,10 +169,10 @@ export class PgVectorStore implements VectorStore {
     query: HybridQuery,
   ): Promise<HybridResult<C>> {
     const params: unknown[] = [toVectorParam(query.embedding), query.topK, queryTerms(query.text)];
-    const filter = this.filterParams(query.filter, params);
+    const filter = filterParams(query.filter, params);
     const table = TABLES[collection];
-    const columns = this.selectList(collection);
-    const dense = await this.denseSql(collection, filter, '$2');
+    const columns = selectList(collection);
+    const dense = await this.denseSql(collection, filter);
     const bm25 = bm25Ctes({
       collection,
       contactParam: filter.contact,
@@ -229,18 +191,19 @@ export class PgVectorStore implements VectorStore {
       ${bm25},
       lexical AS (SELECT 'lexical' AS list, ${columns}, bm25.score::float8 AS score,
           1 - (embedding <=> q.v) AS similarity
-        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ${this.visibleRow(collection, filter)}
+        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ${visibleRow(collection, filter)}
         ORDER BY bm25.score DESC, t.id)
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
+    // Raw: both legs in one prepared statement, one parse of the query vector.
     const rows = await this.db.queryPrepared<Row & { list: 'dense' | 'lexical' }>(sql, params, {
       signal: query.signal,
     });
     return {
-      dense: this.toHits(
+      dense: toHits(
         collection,
         rows.filter((r) => r.list === 'dense'),
       ),
-      lexical: this.toHits(
+      lexical: toHits(
         collection,
         rows.filter((r) => r.list === 'lexical'),
       ),
@@ -251,6 +214,7 @@ export class PgVectorStore implements VectorStore {
     if (ids.length === 0) {
       return new Set();
     }
+    // Raw: an id-array probe on the collection's table chosen at run time.
     const rows = await this.db.query<{ id: string }>(
       `SELECT id FROM ${TABLES[collection]} WHERE id = ANY($1::uuid[])`,
       [ids],
@@ -259,6 +223,7 @@ export class PgVectorStore implements VectorStore {
   }
 
   async count(collection: CollectionName): Promise<number> {
+    // Raw: a count on the collection's table chosen at run time.
     const [row] = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ${TABLES[collection]}`,
     );
@@ -266,6 +231,7 @@ export class PgVectorStore implements VectorStore {
   }
 
   async hideContact(contactUid: string, before: Date): Promise<void> {
+    // Raw: a conditional upsert (ON CONFLICT … DO UPDATE with GREATEST).
     await this.db.execute(
       `INSERT INTO ${PURGES} (contact_uid, hidden_before) VALUES ($1, $2)
        ON CONFLICT (contact_uid) DO UPDATE
@@ -295,6 +261,7 @@ export class PgVectorStore implements VectorStore {
       if (options.signal?.aborted) {
         return { removed, complete: false };
       }
+      // Raw: a bounded id batch (LIMIT) for the batched delete.
       const ids = await this.db.query<{ id: string }>(
         `SELECT id FROM ${TABLES.conversations} WHERE contact_uid = $1${scope.join('')} LIMIT $2`,
         params,
@@ -303,7 +270,7 @@ export class PgVectorStore implements VectorStore {
         break;
       }
       removed += await this.database.transaction((tx) =>
-        this.deleteRows(
+        deleteRows(
           tx,
           'conversations',
           ids.map((r) => r.id),
@@ -311,6 +278,7 @@ export class PgVectorStore implements VectorStore {
       );
     }
     if (!locationUids) {
+      // Raw: a conditional delete with a nullable timestamp parameter.
       await this.db.execute(
         `DELETE FROM ${PURGES} WHERE contact_uid = $1
            AND ($2::timestamptz IS NULL OR hidden_before <= $2::timestamptz)`,
@@ -321,65 +289,18 @@ export class PgVectorStore implements VectorStore {
     return { removed, complete: true };
   }
 
-  /**
-   * Deletes rows by id, their postings first in one statement: the FK cascade would delete
-   * them row by row, firing the statistics triggers once per row instead of once.
-   */
-  private async deleteRows(
-    tx: SqlExecutor,
-    collection: CollectionName,
-    ids: string[],
-    keep: string[] = [],
-  ): Promise<number> {
-    const table = TABLES[collection];
-    const params = [ids, keep];
-    await tx.execute(
-      `DELETE FROM ${table}_terms WHERE doc_id = ANY($1::uuid[]) AND NOT (doc_id = ANY($2::uuid[]))`,
-      params,
-    );
-    return tx.execute(
-      `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
-      params,
-    );
-  }
-
   /** A merge: the rows, their postings and the contact's BM25 statistics follow the survivor. */
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
-    const table = TABLES.conversations;
-    const moved = await this.database.transaction(async (tx) => {
-      const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
-        fromContactUid,
-        toContactUid,
-      ]);
-      await tx.execute(`UPDATE ${table}_terms SET contact_uid = $2 WHERE contact_uid = $1`, [
-        fromContactUid,
-        toContactUid,
-      ]);
-      await tx.execute(
-        `WITH gone AS (DELETE FROM lexical_contact_stats WHERE contact_uid = $1 RETURNING docs, terms)
-         INSERT INTO lexical_contact_stats (contact_uid, docs, terms)
-           SELECT $2, docs, terms FROM gone
-         ON CONFLICT (contact_uid) DO UPDATE SET docs = lexical_contact_stats.docs + excluded.docs,
-           terms = lexical_contact_stats.terms + excluded.terms`,
-        [fromContactUid, toContactUid],
-      );
-      await tx.execute(
-        `WITH gone AS (DELETE FROM lexical_contact_term_stats WHERE contact_uid = $1
-           RETURNING term, df)
-         INSERT INTO lexical_contact_term_stats (contact_uid, term, df)
-           SELECT $2, term, df FROM gone ORDER BY term
-         ON CONFLICT (contact_uid, term)
-           DO UPDATE SET df = lexical_contact_term_stats.df + excluded.df`,
-        [fromContactUid, toContactUid],
-      );
-      return rows;
-    });
+    const moved = await this.database.transaction((tx) =>
+      moveContactRows(tx, fromContactUid, toContactUid),
+    );
     this.largeContacts.forget(fromContactUid, toContactUid);
     return moved;
   }
 
   /** Bytes on disk of the three tables with their indexes (benchmarks, operators). */
   async storageBytes(): Promise<number> {
+    // Raw: catalog functions over an unnest()ed table list.
     const [row] = await this.db.query<{ bytes: string }>(
       `SELECT sum(pg_total_relation_size(to_regclass(t)))::bigint AS bytes FROM unnest($1::text[]) AS t`,
       [Object.values(TABLES)],
@@ -394,6 +315,7 @@ export class PgVectorStore implements VectorStore {
 
   /** The largest contact and a typical one, from the maintained per-contact statistics. */
   async sampleContacts(): Promise<string[]> {
+    // Raw: a UNION of the largest and a few typical contacts.
     const rows = await this.db.query<{ contact_uid: string }>(
       `(SELECT contact_uid FROM lexical_contact_stats ORDER BY docs DESC LIMIT 1)
        UNION ALL (SELECT contact_uid FROM lexical_contact_stats WHERE docs BETWEEN 3 AND 200 LIMIT 3)`,
@@ -417,141 +339,10 @@ export class PgVectorStore implements VectorStore {
     return this.database;
   }
 
-  /** Pushes the filter's values; returns their placeholders. */
-  private filterParams(filter: VectorFilter | undefined, params: unknown[]): FilterParams {
-    return {
-      contact:
-        filter?.contact_uid === undefined ? undefined : `$${params.push(filter.contact_uid)}`,
-      locations:
-        filter?.location_uids === undefined ? undefined : `$${params.push(filter.location_uids)}`,
-      contactUid: filter?.contact_uid,
-    };
-  }
-
-  /**
-   * The dense leg's rows (`score` = cosine), best first, from `q.v`. A contact with a large
-   * history walks its own HNSW index (built by `maintain`); a small one is read whole through
-   * the contact btree and sorted exactly, which is cheap and exact; unfiltered searches walk
-   * the global HNSW index. So the cost is bounded by LARGE_CONTACT_WINDOWS either way.
-   */
-  private async denseSql(
-    collection: CollectionName,
-    filter: FilterParams,
-    limitParam: string,
-  ): Promise<string> {
-    const table = TABLES[collection];
-    const columns = this.selectList(collection);
-    const locations = filter.locations && `location_uid = ANY(${filter.locations}::text[])`;
-    const conversations = collection === 'conversations';
-    if (filter.contactUid !== undefined && !(await this.largeContacts.indexed(filter.contactUid))) {
-      const where = [
-        `contact_uid = ${filter.contact}`,
-        ...(locations ? [locations] : []),
-        ...(conversations && filter.contact ? [visibleForContact(filter.contact)] : []),
-      ];
-      return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
-        WHERE ${where.join(' AND ')} ORDER BY score DESC, id LIMIT ${limitParam}`;
-    }
-    if (filter.contactUid !== undefined) {
-      // A large history: the walk of the contact's own HNSW index (a fixed plan, see the
-      // conversations_nearest migration), joined back for the columns.
-      return `SELECT ${columns}, 1 - n.distance AS score
-        FROM conversations_nearest((SELECT v FROM q), ${filter.contact}::text,
-          ${filter.locations ? `${filter.locations}::text[]` : 'NULL'}, ${limitParam}::int) n
-        JOIN ${table} USING (id) WHERE ${visibleForContact(filter.contact as string)}
-        ORDER BY score DESC, id`;
-    }
-    const where = [
-      ...(locations ? [locations] : []),
-      ...(conversations ? [visibleAcrossContacts()] : []),
-    ];
-    return `SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score FROM ${table}
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY embedding <=> (SELECT v FROM q) LIMIT ${limitParam}`;
-  }
-
-  /**
-   * The lexical leg's rows without the forgotten ones (see `hideContact`). Checked on the row,
-   * not the posting: the posting indexes do not cover `contact_uid` across contacts.
-   */
-  private visibleRow(collection: CollectionName, filter: FilterParams): string {
-    if (collection !== 'conversations') {
-      return '';
-    }
-    return `WHERE ${filter.contact ? visibleForContact(filter.contact, 't.') : visibleAcrossContacts('t.')}`;
-  }
-
-  private selectList(collection: CollectionName): string {
-    return ['id', 'content', ...PAYLOAD_COLUMNS[collection].map(([name]) => name)].join(', ');
-  }
-
-  private toHits<C extends CollectionName>(collection: C, rows: Row[]): VectorHit<C>[] {
-    return rows.map((row) => {
-      const payload: Record<string, unknown> = {};
-      for (const [name] of PAYLOAD_COLUMNS[collection]) {
-        const value = row[name];
-        // isDate, not instanceof: rows from the PGlite worker thread carry its realm's Date.
-        payload[name] = types.isDate(value) ? value.toISOString() : value;
-      }
-      const hit = {
-        id: row.id,
-        content: row.content,
-        score: Number(row.score),
-        payload,
-      } as VectorHit<C>;
-      if (row.similarity !== undefined && row.similarity !== null) {
-        hit.similarity = Number(row.similarity);
-      }
-      return hit;
-    });
-  }
-
-  private async insert<C extends CollectionName>(
-    executor: SqlExecutor,
-    collection: C,
-    records: VectorRecord<C>[],
-  ): Promise<UpsertResult> {
-    if (records.length === 0) {
-      return { inserted: 0, skipped: 0 };
-    }
-    const columns = PAYLOAD_COLUMNS[collection];
-    const payloadRows = records.map((r) => r.payload as unknown as Record<string, unknown>);
-    const params: unknown[] = [
-      records.map((r) => r.id),
-      records.map((r) => r.content),
-      records.map((r) => toVectorLiteral(r.embedding)),
-      ...columns.map(([name]) => payloadRows.map((p) => p[name] ?? null)),
-    ];
-    const names = columns.map(([name]) => name);
-    const unnestArgs = [
-      '$1::uuid[]',
-      '$2::text[]',
-      '$3::text[]',
-      ...columns.map(([, type], i) => `$${i + 4}::${type}[]`),
-    ];
-    const postings = postingsOf(records);
-    const contact = collection === 'conversations' ? ', contact_uid' : '';
-    const first = params.length;
-    params.push(postings.lengths, postings.docIds, postings.terms, postings.tfs);
-    // One statement: the row and its BM25 postings, only for rows that were new (the FK
-    // from postings to rows is checked at the statement's end, after both CTEs ran).
-    // Arrays of text cast per element: `$n::vector[]` is rejected as a malformed array literal.
-    const inserted: Array<{ id: string }> = await executor.query(
-      `WITH rows AS (
-         INSERT INTO ${TABLES[collection]} (id, content, embedding, term_count, ${names.join(', ')})
-         SELECT id, content, embedding::vector, term_count, ${names.join(', ')}
-         FROM unnest(${unnestArgs.join(', ')}, $${first + 1}::int[])
-           AS t(id, content, embedding, ${names.join(', ')}, term_count)
-         ON CONFLICT (id) DO NOTHING RETURNING id, term_count${contact}),
-       postings AS (
-         INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf, doc_len, impact, contact_uid)
-         SELECT p.doc_id, p.term, p.tf, rows.term_count, posting_impact(p.tf, rows.term_count),
-           ${collection === 'conversations' ? 'rows.contact_uid' : 'NULL'}
-         FROM unnest($${first + 2}::uuid[], $${first + 3}::text[], $${first + 4}::int[])
-           AS p(doc_id, term, tf) JOIN rows ON rows.id = p.doc_id)
-       SELECT id FROM rows`,
-      params,
-    );
-    return { inserted: inserted.length, skipped: records.length - inserted.length };
+  /** The dense leg's SQL; whether the contact has its own HNSW index decides the plan. */
+  private async denseSql(collection: CollectionName, filter: FilterParams): Promise<string> {
+    const ownIndex =
+      filter.contactUid !== undefined && (await this.largeContacts.indexed(filter.contactUid));
+    return denseSql(collection, filter, '$2', ownIndex);
   }
 }

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Where a window insert's time goes, index by index, on a grown store (bench:scale's):
-# N windows sampled from the store (default 2,133, bench:scale's ingest batch) are inserted
-# again under new ids with their postings, in one statement as the service writes them,
+# Where a window insert's time goes, index by index, on a store bench:scale grew: N windows
+# sampled from the store (default 2,133) are inserted again under new ids with their
+# postings, in one statement shaped as the service's (which writes ~110 windows a statement),
 # inside a transaction that is rolled back; each variant drops every vector and posting index
 # but one first. Prints one JSON line per variant: the fastest of three runs (ms).
 #   DATABASE_URL=postgres://… npm run bench:insert-cost
-# Autovacuum on the store's tables distorts the figures on a 2-core box: run it quiet.
+# Needs bash ≥ 4 and psql. Never point it at a database that serves: DROP INDEX, even rolled
+# back, locks the tables. A rollback leaves the inserted index entries behind until VACUUM,
+# so on a store under BENCH_INSERT_VACUUM_BELOW windows (200,000) each run is followed by a
+# VACUUM; on a larger one the 21 runs leave 45k dead entries (5% at 1M). Run it quiet:
+# autovacuum or anything else on 2 cores distorts the figures.
 set -euo pipefail
 url=${DATABASE_URL:?set DATABASE_URL to a store bench:scale grew}
 n=${BENCH_INSERT_WINDOWS:-2133}
+vacuum_below=${BENCH_INSERT_VACUUM_BELOW:-200000}
+[[ $n =~ ^[0-9]+$ && $vacuum_below =~ ^[0-9]+$ ]] || { echo 'counts must be integers' >&2; exit 2; }
 export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
 psql_q() { psql "$url" -v ON_ERROR_STOP=1 -qAt "$@"; }
 
+trap 'psql_q -c "DROP TABLE IF EXISTS insert_cost_src, insert_cost_terms, insert_cost_map"' EXIT
 psql_q <<SQL
 DROP TABLE IF EXISTS insert_cost_src, insert_cost_terms, insert_cost_map;
 CREATE TABLE insert_cost_src AS
@@ -20,7 +27,6 @@ CREATE TABLE insert_cost_map AS SELECT id AS old, gen_random_uuid() AS new FROM 
 CREATE TABLE insert_cost_terms AS
   SELECT t.* FROM podium_conversations_terms t JOIN insert_cost_src s ON s.id = t.doc_id;
 SQL
-trap 'psql_q -c "DROP TABLE IF EXISTS insert_cost_src, insert_cost_terms, insert_cost_map"' EXIT
 
 windows=$(psql_q -c "SELECT count(*) FROM podium_conversations")
 postings=$(psql_q -c "SELECT count(*) FROM insert_cost_terms")
@@ -63,6 +69,10 @@ for variant in none global_hnsw contact_hnsw term_impact contact_term_impact ter
   best=''
   for _ in 1 2 3; do
     ms=$(insert_ms "$sql")
+    [[ -n $ms ]] || { echo "no Execution Time for variant $variant" >&2; exit 1; }
+    if (( windows < vacuum_below )); then
+      psql_q -c 'VACUUM podium_conversations, podium_conversations_terms'
+    fi
     best=$(awk -v a="$ms" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
   done
   printf '{"bench":"insert-cost","store_windows":%s,"windows":%s,"postings":%s,"kept":"%s","min_ms":%s}\n' \

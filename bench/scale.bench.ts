@@ -53,7 +53,7 @@ const steps = (
   .map((s) => Number(s.trim()))
   .filter((n) => n > 0);
 const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 300);
-// ~6,800 messages: at 600 conversations (2 s at 10k) rates of one store varied by ±15%.
+// ~6,800 messages: 600 conversations (2 s at 10k) varied too much between runs of one store.
 const ingestConversations = Number(process.env.BENCH_SCALE_INGEST_CONVERSATIONS ?? 1500);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

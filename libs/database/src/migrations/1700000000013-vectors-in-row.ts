@@ -8,21 +8,20 @@ const VECTOR_TABLES = ['podium_conversations', 'kb_source_chunks', 'kb_topic_sum
 const WHOLE_ROW_BYTES = 8160;
 
 /**
- * Tables up to this many rows are rewritten in the step, where the planner preferred the
- * sequential scan (up to ~12k windows at 512-d). The rewrite rebuilds the table's HNSW index
- * under its lock: 10.7k rows took 10.8 s on PGlite (2.2 s on Postgres), a third of the default
- * statement timeout, which a migration must not approach (PGlite cannot cancel a statement).
- * Larger tables keep their old rows' storage until an operator's `VACUUM FULL`.
+ * Tables up to this many rows are rewritten in the step: the stores on which the planner
+ * preferred the sequential scan (docs/operations.md). The rewrite rebuilds the table's HNSW
+ * index under its lock, and on PGlite must end well inside the client's statement timeout,
+ * which cannot cancel it. Larger tables keep their old rows until an operator's `VACUUM FULL`.
  */
-const REWRITE_ROWS = 10_000;
+const REWRITE_ROWS = 16_000;
 
 /**
  * Rows kept whole, vector and text in the heap, instead of TOAST's side table. A 512-d vector
  * (the local embedder's, 2 KB) with its text passed the default 2 KB threshold, so every
  * vector went out of line: each read of one (the lexical leg's cosine, a small contact's exact
  * sort) fetched it back through the TOAST index, and the planner, which does not cost that,
- * chose a sequential scan over the HNSW index for small LIMITs (`/search` at 10k windows:
- * 52 ms instead of 4). Rows now go to TOAST only past a page; the vector (`STORAGE MAIN`)
+ * chose a sequential scan over the HNSW index for small LIMITs on small stores (measured in
+ * docs/benchmarks.md). Rows now go to TOAST only past a page; the vector (`STORAGE MAIN`)
  * stays in the row even then, and the text is compressed or moved first.
  */
 export const vectorsInRow: Migration = {
@@ -33,7 +32,11 @@ export const vectorsInRow: Migration = {
         ALTER TABLE ${table} ALTER COLUMN embedding SET STORAGE MAIN;`);
       if (await holdsAtMost(tx, table, REWRITE_ROWS)) {
         // A rewrite runs every row through the toaster again, which brings vectors back in.
-        await tx.exec(`SET LOCAL statement_timeout = 0; CLUSTER ${table} USING ${table}_pkey`);
+        // Not left marked as clustered: a later database-wide CLUSTER would rewrite it again.
+        await tx.exec(`SET LOCAL statement_timeout = 0;
+          CLUSTER ${table} USING ${table}_pkey;
+          ALTER TABLE ${table} SET WITHOUT CLUSTER;
+          SET LOCAL statement_timeout = DEFAULT;`);
       }
     }
   },

@@ -124,7 +124,7 @@ export class PgVectorStore implements VectorStore {
     const dense = await this.denseSql(collection, filter);
     const sql = `WITH q AS (SELECT $1::vector AS v), dense AS (${dense})
       SELECT * FROM dense ${threshold} ORDER BY score DESC, id`;
-    // Raw: pgvector's `<=>` order over HNSW, prepared once per session (the hot path).
+    // Raw: pgvector's `<=>` order (HNSW walk or exact sort), prepared per session (the hot path).
     return toHits(
       collection,
       await this.db.queryPrepared<Row>(sql, params, { signal: query.signal }),

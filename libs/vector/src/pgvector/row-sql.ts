@@ -36,7 +36,7 @@ export function filterParams(filter: VectorFilter | undefined, params: unknown[]
  * evaluated once per statement); a search across contacts skips a contact being purged whole.
  */
 export const PURGES = 'podium_conversation_purges';
-export const visibleForContact = (contactParam: string, alias = '') =>
+const visibleForContact = (contactParam: string, alias = '') =>
   `${alias}occurred_at > (SELECT coalesce(max(hidden_before), '-infinity'::timestamptz)
      FROM ${PURGES} WHERE contact_uid = ${contactParam})`;
 const visibleAcrossContacts = (alias = '') =>
@@ -74,6 +74,7 @@ export function toVectorParam(v: readonly number[]): Buffer {
   return out;
 }
 
+/** The columns every search returns: id, content and the collection's payload. */
 export function selectList(collection: CollectionName): string {
   return ['id', 'content', ...PAYLOAD_COLUMNS[collection].map(([name]) => name)].join(', ');
 }
@@ -121,6 +122,7 @@ export function denseSql(
     ORDER BY embedding <=> (SELECT v FROM q) LIMIT ${limitParam}`;
 }
 
+/** Rows as the port's hits: payload columns gathered, dates as ISO strings. */
 export function toHits<C extends CollectionName>(collection: C, rows: Row[]): VectorHit<C>[] {
   return rows.map((row) => {
     const payload: Record<string, unknown> = {};

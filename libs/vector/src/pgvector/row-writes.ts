@@ -97,7 +97,8 @@ export async function deleteRows(
  */
 export async function moveContactRows(tx: SqlExecutor, from: string, to: string): Promise<number> {
   const table = TABLES.conversations;
-  // Raw: the statistics move by DELETE … RETURNING into an additive ON CONFLICT upsert.
+  // Raw: UPDATEs of the collection's tables; the statistics below move by DELETE … RETURNING
+  // into an additive ON CONFLICT upsert.
   const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
     from,
     to,

@@ -3,6 +3,7 @@ export * from './cache-bytes';
 export * from './deadline';
 export * from './errors';
 export * from './hash';
+export * from './keyed-hash';
 export * from './lexical-terms';
 export * from './root-module';
 export * from './startup-retry';

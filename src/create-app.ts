@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
 import { stampArrival } from './common/arrival';
+import { registerBodyDeadline } from './common/body-deadline';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
@@ -16,6 +17,20 @@ import { traceIds } from './tracing/trace-ids';
 /** Default JSON body limit; the ingest module raises it for its routes. */
 const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Socket bounds (Fastify's defaults are none). The body deadline itself is
+ * `registerBodyDeadline` (HTTP_BODY_TIMEOUT_MS): Node checks `requestTimeout` only every 30 s,
+ * so it is the backstop for whole requests, headers included.
+ */
+export const SERVER_TIMEOUTS = {
+  /** A socket silent both ways this long is closed (longer than any handler's work). */
+  connectionTimeout: 10 * 60_000,
+  /** The whole request (headers and body) must arrive within this. */
+  requestTimeout: 120_000,
+  /** Idle keep-alive sockets close after this; above common load balancers' 60 s. */
+  keepAliveTimeout: 72_000,
+} as const;
+
 /** `config` sets which proxies may name the client IP (per-IP rate limits read it). */
 export function createFastifyAdapter(config?: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
@@ -24,6 +39,7 @@ export function createFastifyAdapter(config?: AppConfig): FastifyAdapter {
     requestIdHeader: false,
     return503OnClosing: true,
     trustProxy: config?.server.trustProxy ?? false,
+    ...SERVER_TIMEOUTS,
   });
 }
 
@@ -63,6 +79,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     stampArrival(request);
     done();
   });
+  registerBodyDeadline(fastify, config.server.bodyTimeoutMs);
   // Fastify's JSON parser (with its prototype-poisoning guard), but a parse failure becomes
   // our stable `invalid_json` code instead of a generic 400.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');

@@ -40,6 +40,8 @@ export interface AppConfig {
     env: (typeof NODE_ENVS)[number];
     logLevel: (typeof LOG_LEVELS)[number];
     trustProxy: TrustProxy;
+    /** A request body must arrive within this long; then 408 `body_timeout`. */
+    bodyTimeoutMs: number;
   };
   storage: {
     /** Embedded PGlite (`dataDir`, `memory://` keeps it in RAM) or a server (`databaseUrl`). */

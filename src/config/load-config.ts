@@ -123,6 +123,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       env: env.NODE_ENV ?? 'development',
       logLevel: env.LOG_LEVEL ?? 'info',
       trustProxy: secure.settings.trustProxy,
+      bodyTimeoutMs: env.HTTP_BODY_TIMEOUT_MS ?? 30_000,
     },
     storage: {
       database: {

@@ -4,6 +4,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { TooManyRequestsError } from '../auth/auth.errors';
 import { toErrorResponse } from '../common/error-body';
 import { IngestSlot, slots } from './ingest-slot';
+import { RecordCounter } from './record-counter';
 
 /** What a busy caller is told to wait: about one embedding batch of a running upload. */
 export const INGEST_RETRY_AFTER_S = 5;
@@ -12,10 +13,13 @@ export const INGEST_RETRY_AFTER_S = 5;
 export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
 
 const INGEST_PREFIX = '/ingest/';
+const NDJSON = 'application/x-ndjson';
 
 export interface IngestAdmissionOptions {
   /** Ingestion requests processed at once (INGEST_MAX_INFLIGHT). */
   maxInFlight: number;
+  /** Records per request (INGEST_MAX_RECORDS): counted while the body streams in. */
+  maxRecords: number;
   /** The 401 for a caller the auth guard would refuse anyway; `undefined` lets it in. */
   reject(request: FastifyRequest): DomainError | undefined;
   /**
@@ -41,6 +45,28 @@ export function registerIngestHooks(
     }
   });
   registerIngestAdmission(fastify, options);
+  registerRecordCounting(fastify, options.maxRecords);
+}
+
+/**
+ * Counts records as an ingestion body streams in ({@link RecordCounter}): past the cap the
+ * request fails at once, the rest is never read, and the connection closes.
+ */
+function registerRecordCounting(fastify: FastifyInstance, maxRecords: number): void {
+  fastify.addHook('preParsing', (request, reply, payload, done) => {
+    if (!request.routeOptions.url?.startsWith(INGEST_PREFIX)) {
+      return done(null, payload);
+    }
+    const ndjson = request.headers['content-type']?.toLowerCase().startsWith(NDJSON);
+    const counter = new RecordCounter(ndjson ? 'ndjson' : 'json', maxRecords);
+    counter.once('error', () => {
+      payload.unpipe(counter);
+      payload.pause();
+      void reply.header('connection', 'close');
+    });
+    payload.once('error', (error) => counter.destroy(error));
+    done(null, payload.pipe(counter));
+  });
 }
 
 /**

@@ -33,6 +33,7 @@ export class IngestModule implements NestModule {
   configure(): void {
     registerIngestHooks(this.http.httpAdapter.getInstance<FastifyInstance>(), {
       maxInFlight: this.config.ingest.maxInFlight,
+      maxRecords: this.config.ingest.maxRecords,
       reject: (request) => this.keys.rejection(this.keys.identify(request)),
       countRefused: (request, reply) => this.limiter.countRefused(request, reply),
       challenge: { 'www-authenticate': API_KEY_CHALLENGE },

@@ -53,8 +53,8 @@ export class IngestService {
   async ingestConversationsBody(input: IngestBody, scope: LocationScope): Promise<IngestReport> {
     return inSpan(
       'ingest.conversations',
-      () => {
-        const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
+      async () => {
+        const { records, failed } = await recordsFromBody(input, this.config.ingest.maxRecords);
         assertRecordsInScope(scope, records);
         return this.ingestConversations(records, failed);
       },
@@ -67,8 +67,8 @@ export class IngestService {
     assertUnbound(scope, 'the shared knowledge base');
     return inSpan(
       'ingest.kb',
-      () => {
-        const { records, failed } = recordsFromBody(input, this.config.ingest.maxRecords);
+      async () => {
+        const { records, failed } = await recordsFromBody(input, this.config.ingest.maxRecords);
         return this.ingestKb(records, failed);
       },
       reportAttributes,

@@ -24,4 +24,8 @@ export class ServerEnv {
    */
   @EnvBoolean()
   ALLOW_DEMO_PROVIDERS?: boolean;
+
+  /** A request body must have fully arrived this long after the request began (408 after). */
+  @EnvInt(100, 600_000)
+  HTTP_BODY_TIMEOUT_MS?: number;
 }

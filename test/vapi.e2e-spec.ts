@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { Vapi } from '@vapi-ai/server-sdk';
 
+import { generateApiKey } from '../src/config/api-key-entries';
 import { type AdapterApp, bootAdapterApp, tenantA, tenantB } from './support/adapter-fixtures';
 import { postJson } from './support/app';
 
-const VAPI_SECRET = 'vapi-server-secret-for-e2e-0123456789';
+/** One Vapi secret per assistant, each bound to its tenant's location (VAPI_SECRETS). */
+const assistantA = generateApiKey('assistant-a', ['loc_a']);
+const assistantB = generateApiKey('assistant-b', ['loc_b']);
 const URL_PATH = '/adapters/vapi/knowledge-base';
 
 /** A knowledge-base-request as Vapi sends it, typed by Vapi's own SDK. */
@@ -40,10 +43,11 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
   let a: AdapterApp;
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     postJson<KbResponse>(`${a.t.url}${URL_PATH}`, body, headers);
-  const secret = { 'x-vapi-secret': VAPI_SECRET };
+  const secret = { 'x-vapi-secret': assistantA.key };
+  const secretB = { 'x-vapi-secret': assistantB.key };
 
   beforeAll(async () => {
-    a = await bootAdapterApp({ VAPI_SECRET });
+    a = await bootAdapterApp({ VAPI_SECRETS: [assistantA.line, assistantB.line].join(',') });
   });
   afterAll(() => a.t.close());
   afterEach(() => {
@@ -61,6 +65,8 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
     expect(contact).toMatchObject({ similarity: 1, uuid: 'contact:ctc_a1' });
     expect(contact.content).toContain('opt_out_sms: true');
     expect(contact.content).toContain('location_uid: loc_a');
+    // Caller ID can be spoofed: the contact's phone and e-mail are never read to the caller.
+    expect(contact.content).not.toMatch(/^(phone|email):|\+15550100/m);
     expect(excerpts.length).toBeGreaterThan(0);
     for (const doc of excerpts) {
       expect(doc.uuid).toMatch(/^[0-9a-f-]{36}$/);
@@ -149,6 +155,45 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
     expect(lines[0]).toMatch(/invalid_body: message\.type\(equals\)/);
     expect(lines[2]).toMatch(/message\.customer\.externalId/);
     expect(lines.join('\n')).not.toContain('CUSTOMER SECRET TEXT');
+  });
+
+  describe('tenant isolation', () => {
+    it("scopes a secret to its assistant's locations: a spoofed caller id of another tenant reads nothing", async () => {
+      const spoofed = await post(
+        vapiRequest(['espresso machine leaks'], { number: 'ctc_b1' }),
+        secret,
+      );
+      expect(spoofed).toMatchObject({ status: 200, body: { documents: [] } });
+      // A contact no CRM knows: the store's location filter keeps B's rows from A's assistant.
+      const ghost = await post(
+        vapiRequest(['ghost espresso machine leaking water'], { externalId: 'ctc_ghost' }),
+        secret,
+      );
+      expect(JSON.stringify(ghost.body)).not.toContain('B-SECRET');
+      const owner = await post(
+        vapiRequest(['ghost espresso machine leaking water'], { externalId: 'ctc_ghost' }),
+        secretB,
+      );
+      expect(JSON.stringify(owner.body)).toContain('B-SECRET'); // the data is there for its owner
+    });
+
+    it('gives a call without a caller identity (caller ID withheld) no history at all', async () => {
+      for (const headers of [secret, secretB, { authorization: `Bearer ${tenantB.key}` }]) {
+        const res = await post(vapiRequest(['espresso machine leaking water everywhere']), headers);
+        expect(res).toMatchObject({ status: 200, body: { documents: [] } });
+      }
+    });
+
+    it("narrows a secret by a bound key sent with it: B's secret with A's key reads neither", async () => {
+      const res = await post(
+        vapiRequest(['ghost espresso machine leaking water'], { externalId: 'ctc_ghost' }),
+        {
+          ...secretB,
+          authorization: `Bearer ${tenantA.key}`,
+        },
+      );
+      expect(res).toMatchObject({ status: 200, body: { documents: [] } });
+    });
   });
 
   describe('auth', () => {

@@ -24,7 +24,7 @@ export const ERROR_CODES: Record<string, string> = {
   unsupported_filter: '400: /v1/vector_stores search filters other than one location_uid',
   missing_api_key: '401: no `Authorization: Bearer` or `x-api-key` header',
   invalid_api_key: '401: the key matches no configured hash',
-  invalid_vapi_secret: '401: X-Vapi-Secret differs from VAPI_SECRET',
+  invalid_vapi_secret: '401: X-Vapi-Secret matches none of VAPI_SECRETS',
   missing_token: '401: CHAT_AUTH=jwt and no Bearer token',
   invalid_token: '401: the chat token is forged, malformed or has the wrong issuer/audience',
   token_expired: '401: the chat token has expired',

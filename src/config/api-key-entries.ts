@@ -92,16 +92,16 @@ export function parseApiKeys(
 }
 
 /** Names and hashes must be unique across every source. */
-export function duplicateKeyProblems(keys: ApiKeyEntry[]): string[] {
+export function duplicateKeyProblems(keys: ApiKeyEntry[], source = 'API_KEYS'): string[] {
   const problems: string[] = [];
   const names = new Set<string>();
   const hashes = new Set<string>();
   for (const key of keys) {
     if (names.has(key.name)) {
-      problems.push(`API_KEYS: key name "${key.name}" is configured twice`);
+      problems.push(`${source}: key name "${key.name}" is configured twice`);
     }
     if (hashes.has(key.sha256)) {
-      problems.push(`API_KEYS: key "${key.name}" has the same hash as another key`);
+      problems.push(`${source}: key "${key.name}" has the same hash as another key`);
     }
     names.add(key.name);
     hashes.add(key.sha256);

@@ -106,8 +106,12 @@ export interface AppConfig {
     perIpPerMinute: number;
   };
   adapters: {
-    /** Compared in constant time with Vapi's `X-Vapi-Secret`; unset: Vapi needs an API key. */
-    vapiSecret?: string;
+    /**
+     * Vapi server secrets (VAPI_SECRETS, plus a legacy VAPI_SECRET as an unbound entry),
+     * matched like API keys; each one's locations scope the calls it admits. Empty: Vapi
+     * needs an API key.
+     */
+    vapiSecrets: ApiKeyEntry[];
   };
   seedDemoData: boolean;
   /**

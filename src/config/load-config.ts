@@ -8,6 +8,7 @@ import { type AppConfig } from './app-config';
 import { demoAllowed, demoProviderProblems } from './demo-providers';
 import { EnvSchema } from './env.schema';
 import { readSecuritySettings } from './security-config';
+import { readVapiSecrets } from './vapi-secrets-config';
 
 /** Thrown at boot with every bad variable listed, so an operator fixes them in one go. */
 export class InvalidEnvironmentError extends Error {
@@ -108,11 +109,13 @@ function tracingEnabled(env: EnvSchema): boolean {
 export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   const env = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
   const secure = readSecuritySettings(env);
+  const vapi = readVapiSecrets(env, secure.settings.security.apiKeys);
   const problems = [
     ...describe(validateSync(env, { stopAtFirstError: true })),
     ...crossFieldProblems(env),
     ...demoProviderProblems(env),
     ...secure.problems,
+    ...vapi.problems,
   ];
   if (problems.length > 0) {
     throw new InvalidEnvironmentError(problems);
@@ -237,7 +240,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     history: { retentionDays: env.HISTORY_RETENTION_DAYS },
     security: secure.settings.security,
     limits: secure.settings.limits,
-    adapters: { vapiSecret: env.VAPI_SECRET },
+    adapters: { vapiSecrets: vapi.secrets },
     // Demo data belongs in the embedded store only, unless explicitly asked for; never in
     // production unless the demo set is allowed there.
     telemetry: {

@@ -1,51 +1,56 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { API_KEY_CHALLENGE, ApiKeyService } from '../../auth/api-key.service';
+import { ApiKeyRing, type Principal } from '../../auth/api-keys';
 import { AuthenticationError } from '../../auth/auth.errors';
+import { principalOf, setPrincipal } from '../../auth/principal';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
 export const VAPI_SECRET_HEADER = 'x-vapi-secret';
 
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+/** Prefix of a Vapi secret's name as a principal, so logs and limits tell it from a key. */
+const VAPI_PRINCIPAL_PREFIX = 'vapi:';
 
 /**
  * The Vapi route is `@Public()` for the global key guard and admits a caller here instead:
- *  - `X-Vapi-Secret` equal to VAPI_SECRET (digests compared in constant time, so neither the
- *    length nor a prefix leaks); the caller is unbound unless it also sent a bound key;
+ *  - `X-Vapi-Secret` matching one of VAPI_SECRETS (hashed, compared in constant time with
+ *    every entry, like API keys); the call is scoped to that secret's locations exactly as
+ *    a bound key's, narrowed further by a bound API key sent alongside;
  *  - or one of our API keys (the global guard has already attached its principal, so its
  *    location binding scopes the read exactly as on `/context`);
- *  - or anything, in the open embedded mode (no API keys and no VAPI_SECRET configured).
+ *  - or anything, in the open embedded mode (no API keys and no Vapi secret configured).
  * A wrong secret is refused even when a key is present: it is a misconfiguration to surface.
  */
 @Injectable()
 export class VapiAuthGuard implements CanActivate {
-  private readonly secret: Buffer | undefined;
+  private readonly secrets: ApiKeyRing;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly keys: ApiKeyService,
   ) {
-    this.secret = config.adapters.vapiSecret ? sha256(config.adapters.vapiSecret) : undefined;
+    this.secrets = new ApiKeyRing(config.adapters.vapiSecrets);
   }
 
   canActivate(context: ExecutionContext): boolean {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const presented = request.headers[VAPI_SECRET_HEADER];
-    if (typeof presented === 'string' && presented.length > 0) {
-      if (this.secret && timingSafeEqual(sha256(presented), this.secret)) {
-        return true;
+    // An empty header is no credential (an assistant without a secret), as before.
+    if (presented !== undefined && presented !== '') {
+      const secret = typeof presented === 'string' ? this.secrets.match(presented) : undefined;
+      if (!secret) {
+        throw new AuthenticationError(
+          'invalid_vapi_secret',
+          'X-Vapi-Secret matches no configured Vapi secret (VAPI_SECRETS).',
+        );
       }
-      throw new AuthenticationError(
-        'invalid_vapi_secret',
-        'X-Vapi-Secret does not match the configured VAPI_SECRET.',
-      );
+      setPrincipal(request, narrowed(secret, principalOf(request)));
+      return true;
     }
     const identity = this.keys.identify(request);
-    if (identity.kind === 'key' || (!this.keys.enabled && !this.secret)) {
+    if (identity.kind === 'key' || (!this.keys.enabled && !this.secrets.enabled)) {
       return true;
     }
     void http.getResponse<FastifyReply>().header('www-authenticate', API_KEY_CHALLENGE);
@@ -57,4 +62,22 @@ export class VapiAuthGuard implements CanActivate {
       )
     );
   }
+}
+
+/**
+ * The secret's principal, narrowed to the locations of an API key sent with it: both
+ * credentials must allow a location for the call to read it.
+ */
+export function narrowed(secret: Principal, key: Principal | undefined): Principal {
+  const name = `${VAPI_PRINCIPAL_PREFIX}${secret.keyName}`;
+  if (!key?.locations) {
+    return { keyName: name, locations: secret.locations };
+  }
+  const keyLocations = key.locations;
+  return {
+    keyName: name,
+    locations: secret.locations
+      ? secret.locations.filter((l) => keyLocations.includes(l))
+      : [...keyLocations],
+  };
 }

@@ -76,13 +76,24 @@ export function latestUserTurns(turns: Turn[]): string {
   return joined.length > MAX_TRANSCRIPT_CHARS ? joined.slice(-MAX_TRANSCRIPT_CHARS) : joined;
 }
 
+/**
+ * Live fields a Vapi assistant never receives. The caller is identified by caller ID (or an
+ * id the call was created with), which can be spoofed: whoever calls from a spoofed number
+ * must not hear that customer's contact details read back.
+ */
+export const VAPI_WITHHELD_FIELDS: ReadonlySet<string> = new Set([
+  'live_fields_available',
+  'phone',
+  'email',
+]);
+
 /** The bundle as Vapi documents: the live contact first (it always wins), then each excerpt. */
 export function toVapiDocuments(bundle: ContextBundle, contactUid?: string): VapiDocumentDto[] {
   const documents: VapiDocumentDto[] = [];
   const contact = bundle.contact;
   if (contact.live_fields_available) {
     const fields = Object.entries(contact)
-      .filter(([key, value]) => key !== 'live_fields_available' && value !== null)
+      .filter(([key, value]) => !VAPI_WITHHELD_FIELDS.has(key) && value !== null)
       .map(([key, value]) => `${key}: ${String(value)}`);
     documents.push({
       content: `Live CRM record of the caller (current; overrides any history).\n${fields.join('\n')}`,

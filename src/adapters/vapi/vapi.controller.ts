@@ -20,7 +20,7 @@ const NO_DOCUMENTS = (): VapiKnowledgeBaseResponseDto => ({ documents: [] });
  * assistant simply answers without our context (Vapi's guidance).
  */
 @ApiTags('adapters')
-@Public() // admitted by VapiAuthGuard: X-Vapi-Secret or an API key
+@Public() // admitted by VapiAuthGuard: a Vapi secret or an API key, each with its locations
 @UseGuards(VapiAuthGuard)
 @Controller('adapters/vapi')
 export class VapiController {
@@ -33,7 +33,7 @@ export class VapiController {
   @ApiOperation({
     summary: 'Vapi custom knowledge base: the context bundle as Vapi documents',
     description:
-      'Auth: `X-Vapi-Secret` (= VAPI_SECRET) or an API key as `Authorization: Bearer`. `contact_uid` is `customer.externalId`, else `customer.number`, else `call.customer.number`; the transcript is the trailing user turns of `messagesOpenAIFormatted` (else `messages`). Anything but an auth failure answers 200; `{ documents: [] }` when the body is unusable, the deadline ran out or a dependency failed.',
+      "Auth: `X-Vapi-Secret` (one of VAPI_SECRETS, scoped to that secret's locations) or an API key as `Authorization: Bearer` (scoped to the key's). `contact_uid` is `customer.externalId`, else `customer.number`, else `call.customer.number`; a call with none of them (caller ID withheld) gets no documents. The transcript is the trailing user turns of `messagesOpenAIFormatted` (else `messages`). The live contact document never carries phone or e-mail: caller ID can be spoofed. Anything but an auth failure answers 200; `{ documents: [] }` when the body is unusable, the caller is unidentified, the deadline ran out or a dependency failed.",
   })
   @ApiHeader({ name: VAPI_SECRET_HEADER, required: false, description: 'Vapi server secret' })
   @ApiBody({ type: VapiServerMessageDto })
@@ -49,6 +49,14 @@ export class VapiController {
       // Field paths and rule names only: values would be customer text.
       this.logger.warn(
         `Vapi knowledge-base request ignored (${parsed.reason}${parsed.fields.length ? `: ${parsed.fields.join(' ')}` : ''}); answering no documents`,
+      );
+      return NO_DOCUMENTS();
+    }
+    // No caller identity (caller ID withheld, no externalId): no history at all. Searching
+    // without a contact would read every customer of the secret's locations to a stranger.
+    if (parsed.request.contact_uid === undefined) {
+      this.logger.log(
+        'Vapi knowledge-base request without a caller identity; answering no documents',
       );
       return NO_DOCUMENTS();
     }

@@ -7,7 +7,8 @@
  * Protocol (main → worker): `{ id, op, ... }` with op `open` (dataDir, settings), `query` /
  * `execute` / `exec` / `result` (sql, params, tx?; `result` answers rows and rowCount, for
  * TypeORM), `prepared` (sql, params), `begin` / `commit` / `rollback` (tx), `close`; and
- * `cancel` (target: the id of a call its caller gave up on).
+ * `cancel` (target: the id of a call its caller gave up on: dropped if it has not started,
+ * rolled back if it is a `begin` that has).
  * Worker → main: `{ id, value }` or `{ id, error: { message, code, ... } }`, one per op but
  * `cancel` (a dropped call is answered with an error nobody reads).
  */
@@ -19,6 +20,12 @@ const { vector } = require(workerData.vectorPath);
 let db;
 /** Open transactions: PGlite holds its query lock until the callback's promise settles. */
 const transactions = new Map();
+/**
+ * The open transaction of each begin call, by the call's id: a cancel of a begin that has
+ * already started (its caller gave up as the worker started it, the answer and the cancel
+ * crossing) rolls it back, as nobody else would ever end it.
+ */
+const begun = new Map();
 /**
  * Named statements of hot reads, by SQL text. PGlite's query() parses and plans every call
  * (about 40% of the /context search statement) in six protocol round trips; a named
@@ -153,6 +160,8 @@ async function handle(msg) {
                 return;
               }
               transactions.set(msg.tx, entry);
+              entry.beginId = msg.id;
+              begun.set(msg.id, msg.tx);
               const ended = entry.done.then(
                 () => undefined,
                 () => undefined,
@@ -169,18 +178,11 @@ async function handle(msg) {
         );
       });
     case 'commit':
-    case 'rollback': {
-      const t = transactions.get(msg.tx);
-      transactions.delete(msg.tx);
-      if (msg.op === 'commit') {
-        t.commit();
-        await t.done;
-      } else {
-        t.rollback(new Error('rolled back'));
-        await t.done.catch(() => undefined);
-      }
+      await end(msg.tx, true);
       return null;
-    }
+    case 'rollback':
+      await end(msg.tx, false);
+      return null;
     case 'close':
       await db.close();
       return null;
@@ -189,12 +191,35 @@ async function handle(msg) {
   }
 }
 
+/**
+ * Ends an open transaction. One already ended rolls back to a no-op (its begin was given up
+ * and the cancel rolled it back); committing it is an error, as its work is gone.
+ */
+async function end(txId, commit) {
+  const t = transactions.get(txId);
+  if (!t) {
+    if (commit) throw new Error('the transaction was rolled back: its begin was given up');
+    return;
+  }
+  transactions.delete(txId);
+  begun.delete(t.beginId);
+  if (commit) {
+    t.commit();
+    await t.done;
+  } else {
+    t.rollback(new Error('rolled back'));
+    await t.done.catch(() => undefined);
+  }
+}
+
 /** Everything that takes PGlite's transaction lock queues (see inOrder). */
 const QUEUED = new Set(['query', 'execute', 'result', 'exec', 'prepared', 'begin', 'close']);
 
 parentPort.on('message', (msg) => {
   if (msg.op === 'cancel') {
-    if (live.has(msg.target)) {
+    if (begun.has(msg.target)) {
+      void end(begun.get(msg.target), false);
+    } else if (live.has(msg.target)) {
       cancelled.add(msg.target);
     }
     return;

@@ -88,7 +88,7 @@ export class PgliteClient implements SqlClient {
     private readonly unlock?: () => void,
   ) {
     worker.on('message', (reply: Reply) => this.settle(reply));
-    worker.on('error', (error) => this.fail(error));
+    worker.on('error', (error: Error) => this.fail(error));
     worker.on('exit', () => this.fail(new Error('exited')));
   }
 
@@ -178,7 +178,11 @@ export class PgliteClient implements SqlClient {
     return result;
   }
 
-  /** Opens one of the worker's transactions: statements carrying its id run inside it. */
+  /**
+   * Opens one of the worker's transactions: statements carrying its id run inside it. A begin
+   * given up (time limit) sends the worker a cancel, which rolls the transaction back even if
+   * it started as this side gave up: nobody else would end it, and it would hold the session.
+   */
   private async begin(): Promise<number> {
     const tx = this.nextTx++;
     await this.call({ op: 'begin', tx }, this.limits());

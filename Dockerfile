@@ -6,7 +6,8 @@
 # Run:   docker run -p 3004:3004 -e API_KEYS=name:sha256hex context-bridge
 # (NODE_ENV=production: the service refuses to start without API keys; see the README.)
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24 LTS (maintained to April 2028): what `engines` and CI use.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: full dependency tree, compile, then drop dev dependencies ---------------------
 FROM ${NODE_IMAGE} AS build

@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import importX from 'eslint-plugin-import-x';
 import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
@@ -38,7 +39,30 @@ export default tseslint.config(
         },
       ],
     },
-  },  {
+  },
+  {
+    // What ships is `npm prune --omit=dev`: product code may import only `dependencies`
+    // (a dev dependency once brought @opentelemetry/instrumentation in, and the release
+    // could not boot). Type-only imports vanish at compile time and are allowed.
+    files: ['src/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/internal-regex': '^@app/' },
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        { devDependencies: false, optionalDependencies: false, peerDependencies: false },
+      ],
+    },
+  },
+  {
+    // Tests and benches run from a full install: any declared package will do.
+    files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/internal-regex': '^@app/' },
+    rules: { 'import-x/no-extraneous-dependencies': ['error', { devDependencies: true }] },
+  },
+  {
     // A test that sleeps hopes something happened: wait for an event, poll with waitFor
     // (test/support/wait.ts) or fake the timers instead.
     files: ['**/*.spec.ts', '**/*-spec.ts'],

@@ -2,7 +2,7 @@
 # A throwaway Postgres 15 + pgvector for the test suite and benchmarks: the production
 # database path (DATABASE_URL) runs on a real server, not only on embedded PGlite.
 #
-#   scripts/pg-test-server.sh install          # root: Debian postgresql-15 + pgvector from ../shared/vendor
+#   scripts/pg-test-server.sh install          # root: Debian postgresql-15 + pgvector from vendor/
 #   scripts/pg-test-server.sh run -- <cmd>     # start a cluster, run <cmd> with TEST_DATABASE_URL, always stop
 #   scripts/pg-test-server.sh start            # start one; prints "<dir> <url>"
 #   scripts/pg-test-server.sh halt|resume <dir>  # stop / restart it on the same port (outage tests)
@@ -12,7 +12,9 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
-vendor=${PGVECTOR_TARBALL:-$root/../shared/vendor/pgvector-0.8.6.tar.gz}
+vendor=${PGVECTOR_TARBALL:-$root/vendor/pgvector-0.8.6.tar.gz}
+# The digest of the release as published (vendor/README.md): a tampered tarball never builds.
+vendor_sha256=5743dac39fdfa740533cf95e71b033bd5513b71dda194b3cf19464ccbf76f3fb
 
 # initdb refuses to run as root: run the server as the postgres user then.
 as_owner() {
@@ -34,6 +36,8 @@ install() {
   local pkgs=(postgresql-15 postgresql-server-dev-15)
   apt-get install -y --no-install-recommends "${pkgs[@]}" >/dev/null 2>&1 ||
     { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${pkgs[@]}" >/dev/null; }
+  echo "$vendor_sha256  $vendor" | sha256sum -c --quiet - ||
+    { echo "$vendor: not the pgvector 0.8.6 release (sha256 mismatch)" >&2; exit 1; }
   local build
   build=$(mktemp -d)
   tar xzf "$vendor" -C "$build"

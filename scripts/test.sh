@@ -8,6 +8,9 @@
 # passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Debian packages the suites need (Redis, Chromium, Postgres 15 + pgvector from vendor/),
+# installed when missing and run as root; otherwise it says what is missing.
+bash scripts/system-packages.sh
 jest=(node --experimental-vm-modules node_modules/jest/bin/jest.js --passWithNoTests)
 workers=$(node -p "Math.max(2, require('node:os').availableParallelism() - 1)")
 "${jest[@]}" "$@" --maxWorkers="$workers" --selectProjects unit

@@ -41,6 +41,7 @@ export const integrityOf = (code: Buffer) =>
 export async function buildClient(spec: ClientSpec, root = projectRoot()): Promise<ClientBundle> {
   // Loaded here, not at the top: the running service imports this file but never the bundler
   // unless the bundle is missing.
+  // eslint-disable-next-line import-x/no-extraneous-dependencies -- build time and tests only: a release ships the built bundle
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [join(root, spec.entry)],

@@ -31,7 +31,7 @@ export function startOwnServer(): OwnServer {
 }
 
 /**
- * Installs Debian's postgresql-15 and builds pgvector from ../shared/vendor when they are
+ * Installs Debian's postgresql-15 and builds pgvector from vendor/ when they are
  * missing (as root; a no-op once installed), so `npm test` on a fresh machine sets itself up.
  */
 export function installPostgresIfMissing(): void {

@@ -1,8 +1,10 @@
 import { Database } from '@app/database';
 import { createServerDataSource } from '@app/database';
+import { Client } from 'pg';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 
 import { createServerDatabase, type ServerDatabase } from './support/postgres';
+import { waitUntil } from './support/wait';
 
 /**
  * The TypeORM view of the schema on a Postgres server: the data-source file an operator
@@ -47,7 +49,6 @@ describe('the TypeORM data source on a Postgres server', () => {
       const pending = await sut.showMigrations();
       expect(pending).toBe(false);
       const names = sut.migrations.map((m) => m.name);
-      expect(names).toHaveLength(14);
       expect(lines).toEqual(
         names.map((name): unknown => expect.stringMatching(`^\\[X\\] \\d+ ${name}$`)),
       );
@@ -130,6 +131,45 @@ describe('the TypeORM data source on a Postgres server', () => {
       expect(await vectorStorage()).toBe('m');
     } finally {
       await sut.destroy();
+    }
+  });
+
+  it('applies each step under the boot migrator\'s lock, and refuses a step another process applied meanwhile', async () => {
+    const MIGRATION_LOCK = 0x63626d67; // libs/database/src/migrations/migrator.ts
+    const holder = new Client({ connectionString: server.url });
+    await holder.connect();
+    const sut = capturingDataSource(server.url, []);
+    await sut.initialize();
+    try {
+      // A replica booting: it holds the lock while it applies the first step.
+      await holder.query(`CREATE TABLE IF NOT EXISTS migrations (
+        id SERIAL PRIMARY KEY, "timestamp" bigint NOT NULL, name varchar NOT NULL)`);
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const run = sut.runMigrations({ transaction: 'each' });
+      const outcome = run.then(
+        () => 'ran',
+        (error: Error) => error.message,
+      );
+      await waitUntil('the CLI to wait for the migration lock', async () => {
+        const waiting = await holder.query(
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`,
+          [MIGRATION_LOCK],
+        );
+        return waiting.rowCount === 1;
+      });
+      const first = sut.migrations[0].name;
+      await holder.query('INSERT INTO migrations ("timestamp", name) VALUES ($1, $2)', [
+        Number(/(\d{13})$/.exec(first)?.[1]),
+        first,
+      ]);
+      await holder.query('COMMIT');
+      expect(await outcome).toMatch(`${first} was applied by another process`);
+      const recorded = await holder.query('SELECT name FROM migrations');
+      expect(recorded.rows).toEqual([{ name: first }]);
+    } finally {
+      await sut.destroy();
+      await holder.end();
     }
   });
 });

@@ -6,9 +6,9 @@ import { asTypeOrmMigration } from './migrations/typeorm-migrations';
 
 /**
  * A TypeORM DataSource over a Postgres server, with every entity and every schema step as a
- * migration class. `npx typeorm migration:show -d dist/libs/database/src/data-source.js` lists
- * what a boot applied; `migration:run` applies the pending steps (the service itself applies
- * them at boot under an advisory lock, so running the CLI is optional).
+ * migration class. `npx typeorm migration:show -d dist/src/cli/data-source.js` lists what a
+ * boot applied; `migration:run` applies the pending steps under the boot migrator's advisory
+ * lock (the service itself applies them at boot, so running the CLI is optional).
  */
 export function createServerDataSource(url: string, dimension: number): DataSource {
   return new DataSource({

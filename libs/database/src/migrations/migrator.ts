@@ -37,12 +37,9 @@ export async function migrate(client: SqlClient, migrations: Migration[]): Promi
   const ran: string[] = [];
   for (const migration of migrations.filter((m) => !applied.has(m.name))) {
     const didRun = await client.transaction(async (tx) => {
-      await lock(tx);
-      const done = await tx.query('SELECT 1 FROM migrations WHERE name = $1', [migration.name]);
-      if (done.length > 0) {
+      if (!(await applyUnderLock(tx, migration))) {
         return false; // another replica applied it while we waited for the lock
       }
-      await migration.up(tx);
       await tx.execute('INSERT INTO migrations ("timestamp", name) VALUES ($1, $2)', [
         timestampOf(migration.name),
         migration.name,
@@ -54,6 +51,22 @@ export async function migrate(client: SqlClient, migrations: Migration[]): Promi
     }
   }
   return ran;
+}
+
+/**
+ * One step inside the caller's transaction, under the migration lock: false (and nothing run)
+ * when the `migrations` table already records it, because another process applied it while
+ * this one waited. The boot migrator and the TypeORM CLI's classes both go through here, so
+ * they serialise on the same lock and never apply a step twice.
+ */
+export async function applyUnderLock(tx: SqlExecutor, migration: Migration): Promise<boolean> {
+  await lock(tx);
+  const done = await tx.query('SELECT 1 FROM migrations WHERE name = $1', [migration.name]);
+  if (done.length > 0) {
+    return false;
+  }
+  await migration.up(tx);
+  return true;
 }
 
 async function lock(tx: SqlExecutor): Promise<void> {

@@ -2,6 +2,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 import { type SqlExecutor } from '../interfaces/sql-client.interface';
 import { type Migration } from './migration';
+import { applyUnderLock } from './migrator';
 
 /**
  * The {@link SqlExecutor} port over a TypeORM query runner. TypeORM's Postgres runner answers
@@ -22,7 +23,9 @@ export function queryRunnerExecutor(runner: QueryRunner): SqlExecutor {
 
 /**
  * A schema step as a TypeORM migration class, named as the `migrations` table records it,
- * so `typeorm migration:show|run` sees exactly what the boot migrator applied. Most steps are
+ * so `typeorm migration:show|run` sees exactly what the boot migrator applied, and applies it
+ * under the same advisory lock. Run it with `migrationsTransactionMode: 'each'` (the lock is
+ * the step's transaction's). Most steps are
  * forward-only (they move data, drop columns): their `down` refuses rather than guess.
  */
 export function asTypeOrmMigration(step: Migration): new () => MigrationInterface {
@@ -30,7 +33,15 @@ export function asTypeOrmMigration(step: Migration): new () => MigrationInterfac
     readonly name = step.name;
 
     async up(runner: QueryRunner): Promise<void> {
-      await step.up(queryRunnerExecutor(runner));
+      // The boot migrator's lock and check: a replica booting beside `migration:run` waits
+      // here, and a step it applied meanwhile is refused rather than run twice (TypeORM read
+      // its pending list before the lock, and would record the step again).
+      if (!(await applyUnderLock(queryRunnerExecutor(runner), step))) {
+        throw new Error(
+          `${step.name} was applied by another process while this one waited for the ` +
+            'migration lock: run migration:run again to continue',
+        );
+      }
     }
 
     async down(runner: QueryRunner): Promise<void> {

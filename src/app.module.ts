@@ -28,7 +28,7 @@ import { InspectorModule } from './inspector/inspector.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedactModule } from './redact/redact.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
-import { traceIds } from './tracing/trace-ids';
+import { loggerOptions } from './tracing/logger-options';
 import { TracingModule } from './tracing/tracing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WidgetModule } from './widget/widget.module';
@@ -42,24 +42,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         AuthModule,
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.server.logLevel,
-            // Only method, url and id: headers carry credentials and bodies carry customer text.
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            customProps: (req) => ({ request_id: (req as { id?: string }).id }),
-            // trace_id and span_id on every line logged inside a trace (none with tracing off).
-            mixin: traceIds,
-            autoLogging: { ignore: (req) => req.url?.startsWith('/health') ?? false },
-          },
-        }),
+        LoggerModule.forRoot(loggerOptions(config)),
         EmbeddingModule.forRoot({ isGlobal: true, ...config.embedding }),
         DatabaseModule.forRoot({ isGlobal: true, ...config.storage.database }),
         VectorModule.forRoot({ isGlobal: true, ...config.storage.vector }),

@@ -2,6 +2,8 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 
 import { type AppConfig } from '../config/app-config';
 import { uninstrument } from './instrumentations';
+import { scrubExportedSpans } from './span-scrubbing';
+import { telemetryIds } from './telemetry-ids';
 
 /*
  * Tracing has two steps because of an ordering constraint. Instrumentations patch `http`,
@@ -18,7 +20,8 @@ let sdk: NodeSDK | undefined;
  * With tracing on, starts the OpenTelemetry SDK: it reads the standard `OTEL_*` variables
  * (exporter, endpoint, protocol, headers, sampler, batching, propagators; W3C trace context
  * by default, so a caller's `traceparent` is continued). Traces only: metrics stay on
- * `/metrics`, logs in pino. With tracing off, removes the patches `instrument()` made.
+ * `/metrics`, logs in pino. Every span is scrubbed of contact ids on its way to the exporter
+ * (`span-scrubbing.ts`). With tracing off, removes the patches `instrument()` made.
  */
 export function startTracing(telemetry: AppConfig['telemetry']): void {
   if (!telemetry.enabled) {
@@ -33,6 +36,8 @@ export function startTracing(telemetry: AppConfig['telemetry']): void {
     logRecordProcessors: [],
   });
   sdk.start();
+  // Contact ids (in URLs, SQL literals, error text) leave as keyed hashes only.
+  scrubExportedSpans(telemetryIds(telemetry.hashKey));
 }
 
 /** True once `startTracing` started the SDK. */

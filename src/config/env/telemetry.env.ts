@@ -1,4 +1,4 @@
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
 
 import { EnvBoolean, EnvNumber, EnvOneOf, EnvUrl } from './decorators';
 
@@ -53,4 +53,14 @@ export class TelemetryEnv {
   /** The ratio of the `traceidratio` samplers, in [0, 1]. */
   @EnvNumber(0, 1)
   OTEL_TRACES_SAMPLER_ARG?: number;
+
+  /**
+   * The HMAC key of the hashes that stand for contact ids in logs and spans (ours, not an
+   * OpenTelemetry variable). Unset: a random key per process, so hashes do not match across
+   * restarts or replicas.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  TELEMETRY_HASH_KEY?: string;
 }

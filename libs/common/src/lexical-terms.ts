@@ -7,6 +7,10 @@
  * Derivational suffixes (`cancellation`/`cancel`) stay apart: a full Snowball stemmer would
  * merge those, at the cost of a dependency. It lives here rather than in the vector library
  * because a database migration backfills term statistics with it.
+ *
+ * Frozen with the migrations (its sha256 is in `migrations.lock.json`): migration 5 wrote the
+ * stored postings with it, so a change needs a new normaliser version and a migration that
+ * rewrites the postings, not an edit here.
  */
 
 /** BM25 term-frequency saturation and length normalisation (the usual Okapi values). */

@@ -19,6 +19,7 @@ export const ERROR_CODES: Record<string, string> = {
   invalid_json: '400: the body is not valid JSON',
   empty_batch: '400: an ingestion body holds no records',
   too_many_records: '400: more records than INGEST_MAX_RECORDS',
+  mcp_batch_too_large: '400: a JSON-RPC batch over 8 messages on /mcp',
   invalid_candidates: '400: /relevance needs exactly one of candidate or candidates',
   text_too_large: '400: /redact text over 64 Ki characters',
   unsupported_filter: '400: /v1/vector_stores search filters other than one location_uid',
@@ -44,6 +45,8 @@ export const ERROR_CODES: Record<string, string> = {
   contact_cache_failed: '503: the shared contact cache refused to drop a deleted contact; retry',
   overloaded: '503: RELEVANCE_MAX_INFLIGHT /relevance calls already running; retry shortly',
   relevance_timeout: '503: /relevance scoring passed RELEVANCE_TIMEOUT_MS; its work was stopped',
+  search_busy: '503: every /search (and MCP search_history) slot is busy; retry shortly',
+  search_timeout: '503: the search passed its 2 s deadline; its work was stopped',
   identity_provider_unavailable: '503: the JWKS at CHAT_JWKS_URL could not be fetched',
 };
 

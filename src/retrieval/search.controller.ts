@@ -1,7 +1,9 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyReply } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { clientGone } from '../common/client-gone';
 import { SearchRequestDto, SearchResponseDto } from './search.dto';
 import { SearchService } from './search.service';
 
@@ -18,8 +20,9 @@ export class SearchController {
   @ApiOkResponse({ type: SearchResponseDto })
   run(
     @Body() body: SearchRequestDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @CallerScope() scope?: LocationScope,
   ): Promise<SearchResponseDto> {
-    return this.search.search(body, scope);
+    return this.search.search(body, scope, clientGone(reply));
   }
 }

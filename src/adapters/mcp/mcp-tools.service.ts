@@ -11,6 +11,8 @@ import { UID_PATTERN } from '../../common/api-docs';
 import { ContextService } from '../../context/context.service';
 import { MAX_REDACT_TEXT_LENGTH } from '../../redact/redact.dto';
 import { SearchService } from '../../retrieval/search.service';
+import { MCP_CALL_CONCURRENCY } from './mcp-bounds';
+import { Semaphore } from './semaphore';
 
 /** The same limits as the HTTP DTOs (`@IsUid`, `@IsText`), as JSON Schema via zod. */
 const uid = (description: string) =>
@@ -63,6 +65,9 @@ export class McpToolsService {
   /** `arrivedAt`: when the HTTP request arrived; `context_fetch`'s deadline counts from it. */
   createServer(scope: LocationScope, arrivedAt?: number): McpServer {
     const server = new McpServer({ name: 'context-bridge', version: '1' });
+    // One request's batch shares this: its calls run MCP_CALL_CONCURRENCY at a time.
+    const turns = new Semaphore(MCP_CALL_CONCURRENCY);
+    const run = (work: () => Promise<unknown>) => turns.run(() => this.run(work));
     server.registerTool(
       'context_fetch',
       {
@@ -71,7 +76,7 @@ export class McpToolsService {
           'Live CRM fields of the contact plus redacted, reranked excerpts of its past conversations that match the transcript, inside a hard deadline. A stage that misses the deadline is skipped (meta.partial).',
         inputSchema: CONTEXT_INPUT,
       },
-      (args) => this.run(() => this.context.build(args, scope, arrivedAt)),
+      (args) => run(() => this.context.build(args, scope, arrivedAt)),
     );
     server.registerTool(
       'context_explain',
@@ -85,7 +90,7 @@ export class McpToolsService {
           final_k: int(1, 50, 'Hard cap on excerpts.'),
         },
       },
-      (args) => this.run(() => this.context.build({ ...args, explain: true }, scope, arrivedAt)),
+      (args) => run(() => this.context.build({ ...args, explain: true }, scope, arrivedAt)),
     );
     server.registerTool(
       'search_history',
@@ -99,7 +104,8 @@ export class McpToolsService {
           top_k: int(1, 100, 'How many hits (default 5).'),
         },
       },
-      (args) => this.run(() => this.search.search({ ...args, top_k: args.top_k ?? 5 }, scope)),
+      (args, extra) =>
+        run(() => this.search.search({ ...args, top_k: args.top_k ?? 5 }, scope, extra.signal)),
     );
     server.registerTool(
       'redact',
@@ -108,7 +114,7 @@ export class McpToolsService {
         description: 'Masks phone numbers, emails, cards, addresses… as [REDACTED:TYPE].',
         inputSchema: { text: z.string().max(MAX_REDACT_TEXT_LENGTH).describe('The text.') },
       },
-      (args) => this.run(() => Promise.resolve(this.redaction.redact(args.text))),
+      (args) => run(() => Promise.resolve(this.redaction.redact(args.text))),
     );
     server.registerTool(
       'kb_search',
@@ -124,7 +130,7 @@ export class McpToolsService {
         },
       },
       (args, extra) =>
-        this.run(async () => {
+        run(async () => {
           const found = await this.kb
             .retrieve(args.query, args.userId, extra.signal)
             .catch((error: unknown) => {

@@ -5,6 +5,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
 import { arrivalOf } from '../../common/arrival';
+import { MCP_MAX_BATCH,McpBatchTooLargeError } from './mcp-bounds';
 import { McpToolsService } from './mcp-tools.service';
 
 const JSON_RPC = {
@@ -24,7 +25,8 @@ const JSON_RPC = {
  * MCP over Streamable HTTP, stateless: every POST gets a fresh server and transport, so any
  * replica can answer any request and nothing outlives it. API-key auth is the global guard's
  * (a 401 before any JSON-RPC), and the key's location binding scopes every tool call.
- * GET and DELETE (server streams, sessions) answer 405: see `McpModule`.
+ * GET and DELETE (server streams, sessions) answer 405: see `McpModule`. A JSON-RPC batch
+ * holds at most MCP_MAX_BATCH messages, and its tool calls run a few at a time.
  */
 @ApiTags('adapters')
 @Controller('mcp')
@@ -49,6 +51,10 @@ export class McpController {
     @Res() reply: FastifyReply,
     @CallerScope() scope?: LocationScope,
   ): Promise<void> {
+    // One request is one rate-limit token: a batch of many calls would be many for one.
+    if (Array.isArray(body) && body.length > MCP_MAX_BATCH) {
+      throw new McpBatchTooLargeError(body.length);
+    }
     const server = this.tools.createServer(scope, arrivalOf(request));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

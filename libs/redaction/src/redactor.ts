@@ -1,16 +1,7 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 
-import { detectCreditCards } from './detectors/credit-card.detector';
-import { detectDatesOfBirth } from './detectors/date-of-birth.detector';
-import type { DetectFn, Detection, DetectorOptions } from './detectors/detector';
-import { detectEmails } from './detectors/email.detector';
-import { detectIbans } from './detectors/iban.detector';
-import { detectInternationalAddresses } from './detectors/international-address.detector';
-import { detectIpAddresses } from './detectors/ip-address.detector';
-import { detectPhones } from './detectors/phone.detector';
-import { detectSpokenNumbers } from './detectors/spoken-number.detector';
-import { detectSsns } from './detectors/ssn.detector';
-import { detectStreetAddresses } from './detectors/street-address.detector';
+import { type DetectorEntry,DETECTORS } from './detector-table';
+import type { Detection, DetectorOptions } from './detectors/detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
 import { normalize } from './normalize';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
@@ -47,27 +38,6 @@ export interface RedactedBundle<T> {
   /** The same per excerpt, in input order: only when asked for (the explain mode). */
   perExcerpt?: Array<Partial<Record<EntityType, number>>>;
 }
-
-interface DetectorEntry {
-  types: readonly EntityType[];
-  detect: DetectFn;
-  /** Needs at least one ASCII digit in the text to find anything. */
-  needsDigit: boolean;
-}
-
-const DETECTORS: readonly DetectorEntry[] = [
-  { types: ['EMAIL'], detect: detectEmails, needsDigit: false },
-  { types: ['IBAN'], detect: detectIbans, needsDigit: true },
-  { types: ['CREDIT_CARD'], detect: detectCreditCards, needsDigit: true },
-  { types: ['US_SSN'], detect: detectSsns, needsDigit: true },
-  { types: ['PHONE'], detect: detectPhones, needsDigit: true },
-  // Not gated on digits: the unspecified address `::` has none.
-  { types: ['IP_ADDRESS'], detect: detectIpAddresses, needsDigit: false },
-  { types: ['STREET_ADDRESS'], detect: detectStreetAddresses, needsDigit: true },
-  { types: ['STREET_ADDRESS'], detect: detectInternationalAddresses, needsDigit: true },
-  { types: ['DATE_OF_BIRTH'], detect: detectDatesOfBirth, needsDigit: true },
-  { types: ['CREDIT_CARD', 'US_SSN', 'PHONE'], detect: detectSpokenNumbers, needsDigit: false },
-];
 
 const HAS_DIGIT = /\d/;
 

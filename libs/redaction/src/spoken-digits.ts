@@ -6,6 +6,8 @@
  * can mask exactly the words that spoke them.
  */
 
+import { linear } from './linear';
+
 /** Digits spoken by one word or numeral, with its `[start, end)` span in the text. */
 export interface DigitToken {
   start: number;
@@ -37,7 +39,7 @@ const TENS_WORDS: Readonly<Record<string, string>> = {
 };
 const REPEAT_WORDS: Readonly<Record<string, number>> = { double: 2, triple: 3 };
 
-const WORD = `(?:\\d+|${[
+const WORD = `(?:\\d{1,32}|${[
   ...Object.keys(UNIT_WORDS),
   ...Object.keys(TEEN_WORDS),
   ...Object.keys(TENS_WORDS),
@@ -45,16 +47,20 @@ const WORD = `(?:\\d+|${[
   'hundred',
 ].join('|')})`;
 /** One alternation compiled once; `\b` on both sides keeps "often" or "tone" out. */
-const TOKEN = new RegExp(`\\b${WORD}\\b`, 'gi');
+const TOKEN = linear(new RegExp(`\\b${WORD}\\b`, 'gi'));
 /**
  * Two or more tokens with separator-and-filler gaps between them: a superset of the runs
  * {@link sameRun} accepts. Scanning for runs first means the many lone numbers of ordinary
  * text ("2 people at 5 pm") are rejected inside the regex engine without allocating a
- * match each. Gap and token classes are disjoint, so matching is linear.
+ * match each. Gaps are bounded as {@link sameRun} bounds them ({@link MAX_GAP}).
  */
-const CANDIDATE_RUN = new RegExp(
-  `\\b${WORD}\\b(?:[\\s,;.-]+(?:(?:uh+|um+|erm?|ah+|hmm+)[\\s,;.-]+)*\\b${WORD}\\b)+`,
-  'gi',
+const CANDIDATE_RUN = linear(
+  new RegExp(
+    `\\b${WORD}\\b(?:[\\s,;.-]{1,24}(?:(?:uh{1,8}|um{1,8}|erm?|ah{1,8}|hm{2,8})[\\s,;.-]{1,24}){0,8}\\b${WORD}\\b)+`,
+    'gi',
+  ),
+  'a dictated run has no length limit; token and gap classes are disjoint and the ' +
+    'repetition never fails after its first token, so each character is read once',
 );
 
 /**

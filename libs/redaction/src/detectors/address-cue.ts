@@ -1,3 +1,4 @@
+import { linear } from '../linear';
 import { hasContext } from './detector';
 
 /**
@@ -5,18 +6,20 @@ import { hasContext } from './detector';
  * that would be too weak to mask on its own ("12 oak drive", "42 Wallaby") is masked when
  * one of these ends just before it ("I live at", "ship the order to", "address:").
  */
-const ANNOUNCEMENT = new RegExp(
-  String.raw`(?:` +
-    String.raw`\baddress(?:\s+is)?(?:\s+(?:at|on))?` +
-    String.raw`|\b(?:home|house|apartment|flat)\s+is(?:\s+(?:at|on))?` +
-    String.raw`|\b(?:live|lives|living|lived|located|based|reside|resides|residing|stay|stays|staying)\s+(?:at|on)` +
-    String.raw`|\bmoved\s+(?:in\s+)?to` +
-    // "ship it to", "deliver the order to", "send everything over to".
-    String.raw`|\b(?:ship|send|deliver|mail|post)(?:\s+(?:it|them|this|that|everything|(?:the|my|our|your)\s+[a-z]+))?(?:\s+over)?\s+to` +
-    String.raw`|\bpick\s+(?:me|us|it|them)\s+up\s+(?:at|from)|\bdrop\s+(?:me|us|it|them)\s+off\s+at` +
-    String.raw`|\bdirecci[oó]n|\bendere[cç]o|\badresse|\banschrift|\bmorada|\bdomicilio` +
-    String.raw`)[\s:,]{0,4}`,
-  'gi',
+const ANNOUNCEMENT = linear(
+  new RegExp(
+    String.raw`(?:` +
+      String.raw`\baddress(?:\s{1,8}is)?(?:\s{1,8}(?:at|on))?` +
+      String.raw`|\b(?:home|house|apartment|flat)\s{1,8}is(?:\s{1,8}(?:at|on))?` +
+      String.raw`|\b(?:live|lives|living|lived|located|based|reside|resides|residing|stay|stays|staying)\s{1,8}(?:at|on)` +
+      String.raw`|\bmoved\s{1,8}(?:in\s{1,8})?to` +
+      // "ship it to", "deliver the order to", "send everything over to".
+      String.raw`|\b(?:ship|send|deliver|mail|post)(?:\s{1,8}(?:it|them|this|that|everything|(?:the|my|our|your)\s{1,8}[a-z]{1,24}))?(?:\s{1,8}over)?\s{1,8}to` +
+      String.raw`|\bpick\s{1,8}(?:me|us|it|them)\s{1,8}up\s{1,8}(?:at|from)|\bdrop\s{1,8}(?:me|us|it|them)\s{1,8}off\s{1,8}at` +
+      String.raw`|\bdirecci[oó]n|\bendere[cç]o|\badresse|\banschrift|\bmorada|\bdomicilio` +
+      String.raw`)[\s:,]{0,4}`,
+    'gi',
+  ),
 );
 
 /**

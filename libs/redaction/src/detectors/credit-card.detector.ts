@@ -1,4 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import { countDigits, type Detection, type DetectorOptions } from './detector';
 
 /**
@@ -86,8 +87,9 @@ function usualGrouping(lengths: readonly number[]): boolean {
  * and separators mandatory between groups, so matching is linear; the look-ahead for 13
  * digits rejects ordinary numbers inside the engine, before a match is allocated.
  */
-const GROUP_RUN =
-  /(?=\d)(?<![\w.,/-])(?=(?:[ ./-]?\d){13})\d{1,19}(?:[ ./-]\d{1,19}){0,7}(?![\w]|[.,/-]\d)/g;
+const GROUP_RUN = linear(
+  /(?=\d)(?<![\w.,/-])(?=(?:[ ./-]?\d){13})\d{1,19}(?:[ ./-]\d{1,19}){0,7}(?![\w]|[.,/-]\d)/g,
+);
 const GROUP = /\d+/g;
 
 /**

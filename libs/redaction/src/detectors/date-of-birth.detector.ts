@@ -1,4 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import type { Detection, DetectorOptions } from './detector';
 
 // prettier-ignore
@@ -14,21 +15,26 @@ const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
 const YEAR = "(?:(\\d{4})|'?(\\d{2}))";
 
 /** `03/14/1985`, `14.03.1985`, `3-14-85`: one separator used twice. */
-const NUMERIC = /(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)/g;
+const NUMERIC = linear(/(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)/g);
 /** ISO `1985-03-14`; a `T` after the day (a timestamp) is a word character and fails. */
-const ISO = /(?<![\w/.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w]|[/.-]\d)/g;
+const ISO = linear(/(?<![\w/.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w]|[/.-]\d)/g);
 /** `March 14th, 1985`, `Mar 14 85`, `March 14th` (the year is optional in this form). */
-const MONTH_FIRST = new RegExp(`\\b${MONTH}\\s+${DAY}(?:,?\\s+${YEAR})?(?![\\w])`, 'gi');
+const MONTH_FIRST = linear(
+  new RegExp(`\\b${MONTH}\\s{1,8}${DAY}(?:,?\\s{1,8}${YEAR})?(?![\\w])`, 'gi'),
+);
 /** `14 Mar 85`, `14th of March, 1985`, `14 March`. */
-const DAY_FIRST = new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+${YEAR})?(?![\\w])`, 'gi');
+const DAY_FIRST = linear(
+  new RegExp(`\\b${DAY}\\s{1,8}(?:of\\s{1,8})?${MONTH}(?:,?\\s{1,8}${YEAR})?(?![\\w])`, 'gi'),
+);
 
 /**
  * What counts as birth context: DOB / D.O.B., date of birth, birth date, birthdate,
  * birthday, b-day, bday, born, and "birth" on its own ("year of birth"). The look-behind
  * keeps the `DOB` inside a `[REDACTED:DOB]` placeholder from counting as context.
  */
-const BIRTH_CONTEXT =
-  /(?<![:\w])(?:d\.?o\.?b\b|date\s+of\s+birth|birth\s*(?:date|day)s?\b|birth\b|b-?day\b|born\b)/gi;
+const BIRTH_CONTEXT = linear(
+  /(?<![:\w])(?:d\.?o\.?b\b|date\s{1,8}of\s{1,8}birth|birth\s{0,8}(?:date|day)s?\b|birth\b|b-?day\b|born\b)/gi,
+);
 /** A keyword licenses a date that starts at most this many characters after it
  * ("Date of birth? … March 14th, 1985" across a speaker turn)… */
 const REACH_AFTER_KEYWORD = 48;
@@ -36,7 +42,7 @@ const REACH_AFTER_KEYWORD = 48;
 const REACH_BEFORE_KEYWORD = 32;
 /** An already-masked DOB still occupies its keyword, so a second pass does not hand the
  * keyword to the next date along (which would break idempotence the other way round). */
-const MASKED_DOB = /\[REDACTED:DOB\]/g;
+const MASKED_DOB = linear(/\[REDACTED:DOB\]/g);
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

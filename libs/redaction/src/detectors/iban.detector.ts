@@ -1,4 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import type { Detection, DetectorOptions } from './detector';
 
 /**
@@ -52,10 +53,13 @@ export function isIban(compact: string): boolean {
 
 /**
  * Country code and check digits, then alphanumerics, then up to nine blocks separated
- * by a space or a dash (`DE89-3704-0044-…`). Greedy with nothing after it that can fail, so it never backtracks; it may
- * swallow a following word, which {@link detectIbans} trims off again.
+ * by a space or a dash (`DE89-3704-0044-…`). Every part is bounded by the longest IBAN
+ * (34) and must end its word, so an attempt reads a bounded window. It may swallow a
+ * following word, which {@link detectIbans} trims off again.
  */
-const RUN = /\b[A-Z]{2}\d{2}[A-Z0-9]*(?:[ -][A-Z0-9]+){0,9}/gi;
+const RUN = linear(
+  /\b[A-Z]{2}\d{2}[A-Z0-9]{0,30}(?![A-Z0-9])(?:[ -][A-Z0-9]{1,34}(?![A-Z0-9])){0,9}/gi,
+);
 const SEPARATOR = /[ -]/;
 
 /** IBANs, contiguous or in blocks, upper or lower case, validated by length and mod 97. */

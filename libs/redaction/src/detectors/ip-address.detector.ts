@@ -1,10 +1,11 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import { type Detection, type DetectorOptions, hasContext } from './detector';
 
 /** Dotted quad not glued to words, other dots or digits; `net.isIPv4` does the parsing. */
-const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)/g;
+const IPV4 = linear(/(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)/g);
 
 /** Characters an IPv6 address (including an embedded IPv4 tail) is made of. */
 const IPV6_CHAR = new Uint8Array(128);
@@ -13,20 +14,39 @@ for (const c of '0123456789abcdefABCDEF:.') {
 }
 const WORD_CHAR = /\w/;
 const HAS_DIGIT = /\d/;
-const TRAILING_DOTS = /\.+$/;
+/** Longest textual IPv6 address with an IPv4 tail (45); longer runs are not addresses. */
+const MAX_IPV6 = 45;
 
 /**
  * A CIDR prefix length right after an address: masked with it (`10.0.0.0/8` names a
  * network). A dot after it ends the sentence; only a dot and a digit ("/8.5") is not one.
  */
-const CIDR = /\/\d{1,3}(?!\w|\.\d)/y;
+const CIDR = linear(/\/\d{1,3}(?!\w|\.\d)/y);
 /** An IPv6 zone id (`fe80::1%eth0`, `%25` when URL-escaped). */
-const ZONE = /%(?:25)?[A-Za-z0-9_.-]{1,32}/y;
+const ZONE = linear(/%(?:25)?[A-Za-z0-9_.-]{1,32}/y);
 /** Words near a bare `::` that make it the unspecified address, not punctuation. */
 const IP_CONTEXT =
   /\b(?:ip|ipv6|address|addr|bind|bound|listen(?:s|ing)?|host|server|route|gateway|interface|iface|source|src|dst|destination)\b/i;
-/** A line holding nothing but the address. */
-const ALONE = /^\s*$/;
+const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12 || c === 13;
+
+/**
+ * Whether only blanks lie between `at` and the edge of its line, walking by `step` (-1 or
+ * 1). The walk stops at the first other character, so a blank run is walked by at most
+ * the two candidates beside it: linear over all candidates (a `lastIndexOf('\n')` per
+ * candidate was quadratic on ":: :: :: …").
+ */
+function blankToLineEdge(text: string, at: number, step: -1 | 1): boolean {
+  for (let i = step < 0 ? at - 1 : at; i >= 0 && i < text.length; i += step) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      return true;
+    }
+    if (!isBlank(c)) {
+      return false;
+    }
+  }
+  return true;
+}
 
 /** The end of an address at `end`, extended over a zone id and a CIDR suffix. */
 function withSuffixes(text: string, end: number, maxPrefix: number, zone: boolean): number {
@@ -42,11 +62,8 @@ function withSuffixes(text: string, end: number, maxPrefix: number, zone: boolea
 
 /** Whether a bare `::` at `[start, end)` stands as an address. */
 function unspecifiedAddress(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start) + 1;
-  const nl = text.indexOf('\n', end);
-  const lineEnd = nl === -1 ? text.length : nl;
   return (
-    (ALONE.test(text.slice(lineStart, start)) && ALONE.test(text.slice(end, lineEnd))) ||
+    (blankToLineEdge(text, start, -1) && blankToLineEdge(text, end, 1)) ||
     text[end] === '/' ||
     hasContext(text, start, end, IP_CONTEXT, 24)
   );
@@ -80,8 +97,15 @@ export function detectIpAddresses(text: string, _options: DetectorOptions, out: 
     while (end < text.length && IPV6_CHAR[text.charCodeAt(end)] === 1) {
       end++;
     }
-    const candidate = text.slice(start, end).replace(TRAILING_DOTS, '');
-    const candidateEnd = start + candidate.length;
+    let candidateEnd = end;
+    while (candidateEnd > start && text.charCodeAt(candidateEnd - 1) === 46) {
+      candidateEnd--; // trailing dots end the sentence
+    }
+    if (candidateEnd - start > MAX_IPV6) {
+      colon = text.indexOf(':', end);
+      continue;
+    }
+    const candidate = text.slice(start, candidateEnd);
     // Words like "dad::bad" parse as IPv6 but never name a host; a bare "::" does when it
     // stands as an address (a line of its own, a prefix, IP words nearby).
     const glued =

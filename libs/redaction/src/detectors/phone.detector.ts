@@ -1,6 +1,7 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import {
   countDigits,
   type Detection,
@@ -13,6 +14,7 @@ import {
   looksLikeOtherNumber,
   OTHER_NUMBER,
   PHONE_CONTEXT,
+  plausibleNanp,
   validInAnyRegion,
 } from './phone-international';
 
@@ -26,8 +28,9 @@ import {
  * seven digits lets the engine drop the many short numbers of prose ("2 people at 5")
  * without allocating a match for each.
  */
-const CANDIDATE =
-  /(?=[+(\d])(?<![\w+$#€£¥/]|\w-|\d[.,])(?=(?:\D{0,3}\d){7})(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,14}(?:[ .-]\d{1,14}){0,6}(?:(?=x\d|ext)|(?![\w/]|[.,-]\d|:\d))/g;
+const CANDIDATE = linear(
+  /(?=[+(\d])(?<![\w+$#€£¥/]|\w-|\d[.,])(?=(?:\D{0,3}\d){7})(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,14}(?:[ .-]\d{1,14}){0,6}(?:(?=x\d|ext)|(?![\w/]|[.,-]\d|:\d))/g,
+);
 /** One group of a candidate, keeping its `+` or parentheses. */
 const GROUP = /\+?\(?\d+\)?/g;
 const HAS_SEPARATOR = /[ .()-]/;
@@ -125,7 +128,9 @@ function isWrittenPhone(raw: string, regions: readonly CountryCode[], near?: Nea
     // digits, bare or in short groups ("20 7276 5000"), can be NANP; "87622673 29" is not.
     if (
       NANP_REGIONS.has(region) &&
-      (!NANP_LENGTH.test(digits) || (separated && !SHORT_GROUPS.test(raw)))
+      (!NANP_LENGTH.test(digits) ||
+        (separated && !SHORT_GROUPS.test(raw)) ||
+        !plausibleNanp(digits))
     ) {
       continue;
     }

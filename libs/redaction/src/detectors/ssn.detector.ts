@@ -1,4 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import { type Detection, type DetectorOptions, hasContext } from './detector';
 
 /**
@@ -35,7 +36,7 @@ export function isSsn(digits: string, from = 0, to = digits.length): boolean {
  * delimiters) fail to match at all. Not glued to words or to a further `-digit`, so a
  * fragment of `ABC-123-45-6789-0` is not a start.
  */
-const DELIMITED = /(?<![\w.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\w]|[.-]\d)/g;
+const DELIMITED = linear(/(?<![\w.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\w]|[.-]\d)/g);
 
 /**
  * Near an SSN keyword, any way of writing nine digits counts: bare, dotted, slashed, or in
@@ -43,12 +44,15 @@ const DELIMITED = /(?<![\w.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\w]|[.-]\d)/g;
  * same one throughout (mixed separators are a typo as often as a number);
  * bounded and deterministic, so matching is linear.
  */
-const CONTEXT_RUN = /(?<![\w.,/-])\d{1,9}(?:([ ./-])\d{1,9}(?:\1\d{1,9}){0,2})?(?![\w]|[.,/-]\d)/g;
+const CONTEXT_RUN = linear(
+  /(?<![\w.,/-])\d{1,9}(?:([ ./-])\d{1,9}(?:\1\d{1,9}){0,2})?(?![\w]|[.,/-]\d)/g,
+);
 const NON_DIGITS = /\D/g;
 
 /** Words that announce an SSN; without one, nine bare digits are more often an id. */
-const SSN_CONTEXT =
-  /(?:\b(?:ssn|ssns|social(?:\s+security)?|soc\.?\s*sec|tax\s*id|tin|itin)\b|\bss\s?(?:#|no\b))/i;
+const SSN_CONTEXT = linear(
+  /(?:\b(?:ssn|ssns|social(?:\s{1,8}security)?|soc\.?\s{0,8}sec|tax\s{0,8}id|tin|itin)\b|\bss\s?(?:#|no\b))/i,
+);
 
 /**
  * Written SSNs: delimited 3-2-4 anywhere; any other layout of nine digits only near an SSN

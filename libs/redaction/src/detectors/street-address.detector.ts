@@ -1,4 +1,5 @@
 import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
 import { AddressCues } from './address-cue';
 import {
   AMBIGUOUS_SUFFIXES,
@@ -10,6 +11,10 @@ import {
   SUFFIX_ABBREVIATIONS,
 } from './address-vocabulary';
 import type { Detection, DetectorOptions } from './detector';
+
+/** Blanks between words, bounded so that no attempt reads a whitespace run to its end. */
+const SP = String.raw`\s{1,8}`;
+const SP0 = String.raw`\s{0,8}`;
 
 const SUFFIX = `(?:${[...STREET_SUFFIXES, ...SUFFIX_ABBREVIATIONS].join('|')})`;
 const ABBREVIATIONS: ReadonlySet<string> = new Set(SUFFIX_ABBREVIATIONS);
@@ -25,67 +30,79 @@ const HOUSE = String.raw`(?=\d)(?<![\w$#/-]|(?:^|[^A-Za-z])[.,:]|\d[ .]|\)\s?)\d
  * A street-name word: "Main", "O'Farrell", a short abbreviation ("Mt.", "E."), or an
  * ordinal ("44th"). Longer words may not end in a dot, which would be a sentence ending.
  */
-const NAME_WORD = String.raw`(?:[A-Za-z][A-Za-z'-]*|[A-Za-z]{1,3}\.|\d{1,3}(?:st|nd|rd|th))`;
+const NAME_WORD = String.raw`(?:[A-Za-z][A-Za-z'-]{0,48}|[A-Za-z]{1,3}\.|\d{1,3}(?:st|nd|rd|th))`;
 
 /**
  * House number, one to four name words (lazy, so the first suffix ends the street) and a
  * suffix; or a suffix-less name ("Broadway", "El Camino Real"). Every repetition is
- * bounded and words are separated by mandatory whitespace, so a failed attempt costs a
- * few steps per digit in the text. Group 1 is a comma after the number, as written in
+ * bounded, words and gaps included, so a failed attempt reads a bounded window. Group 1 is a comma after the number, as written in
  * India and Malaysia ("12, Abdul Kalam Road"); in prose it more often ends a count, so
  * it needs a locality or an address cue.
  */
-const CORE = new RegExp(
-  String.raw`${HOUSE}(,)?\s+(?:((?:${NAME_WORD}\s+){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)\s+)?(?:broadway|el\s+camino\s+real)))(?![\w'])`,
-  'gi',
+const CORE = linear(
+  new RegExp(
+    String.raw`${HOUSE}(,)?${SP}(?:((?:${NAME_WORD}${SP}){1,4}?)(${SUFFIX})|((?:(?:north|south|east|west)${SP})?(?:broadway|el${SP}camino${SP}real)))(?![\w'])`,
+    'gi',
+  ),
 );
 /** Literal pre-check, far cheaper than trying the PO box alternation at every word. */
-const BOX_HINT = /box/i;
-const PO_BOX = /\b(?:p\.?\s?o\.?\s*box|post\s+office\s+box)\s*#?\s*\d{1,8}(?![\w])/gi;
+const BOX_HINT = linear(/box/i);
+const PO_BOX = linear(
+  /\b(?:p\.?\s?o\.?\s{0,8}box|post\s{1,8}office\s{1,8}box)\s{0,8}#?\s{0,8}\d{1,8}(?![\w])/gi,
+);
 
 // The tail after the street, tried in order at the end of the match (sticky, so each is
 // one anchored attempt). State codes are case-sensitive so "in" is never Indiana.
 /** "Inner Circle Drive", "Broadway Street": a second suffix continues the street name. */
-const NEXT_SUFFIX = new RegExp(String.raw`\s+(${SUFFIX})(?![\w'])`, 'iy');
-const POST_DIRECTION =
-  /\s+(?:(?:N|S|E|W|NE|NW|SE|SW)\.?|North|South|East|West|Northeast|Northwest|Southeast|Southwest)(?![\w])/y;
-const UNIT =
-  /,?\s*(?:(?:apt|apartment|suite|ste|unit|rm|room|fl|floor|bldg|building)\b\.?\s*#?|#)\s*(?:[a-z]?\d[a-z0-9-]{0,5}|[a-z])(?![\w])/iy;
-const CITY = String.raw`[A-Z][a-zA-Z'.-]*(?:\s+[A-Z][a-zA-Z'.-]*){0,2}`;
+const NEXT_SUFFIX = linear(new RegExp(String.raw`${SP}(${SUFFIX})(?![\w'])`, 'iy'));
+const POST_DIRECTION = linear(
+  /\s{1,8}(?:(?:N|S|E|W|NE|NW|SE|SW)\.?|North|South|East|West|Northeast|Northwest|Southeast|Southwest)(?![\w])/y,
+);
+const UNIT = linear(
+  /,?\s{0,8}(?:(?:apt|apartment|suite|ste|unit|rm|room|fl|floor|bldg|building)\b\.?\s{0,8}#?|#)\s{0,8}(?:[a-z]?\d[a-z0-9-]{0,5}|[a-z])(?![\w])/iy,
+);
+const CITY_WORD_ANY = String.raw`[A-Z][a-zA-Z'.-]{0,48}`;
+const CITY = String.raw`${CITY_WORD_ANY}(?:${SP}${CITY_WORD_ANY}){0,2}`;
 const ZIP = String.raw`\d{5}(?:-\d{4})?`;
-const CITY_STATE = new RegExp(
-  String.raw`(?:,\s*|\s+)(${CITY})(?:,\s*|\s+)${STATE}(?:,?\s+${ZIP})?(?![\w])`,
-  'y',
+/** A comma or a gap between the parts of a locality. */
+const JOIN = String.raw`(?:,${SP0}|${SP})`;
+const CITY_STATE = linear(
+  new RegExp(String.raw`${JOIN}(${CITY})${JOIN}${STATE}(?:,?${SP}${ZIP})?(?![\w])`, 'y'),
 );
 /**
  * "…, springfield, il 62704": typed in lower case, city and state need the ZIP to confirm
  * them (a lower-case "in" or "me" is a word, not a state, unless a ZIP follows).
  */
-const CITY_STATE_ZIP_ANY_CASE = new RegExp(
-  String.raw`(?:,\s*|\s+)([a-z][a-z'.-]*(?:\s+[a-z][a-z'.-]*){0,2})(?:,\s*|\s+)${STATE},?\s+${ZIP}(?![\w])`,
-  'iy',
+const CITY_STATE_ZIP_ANY_CASE = linear(
+  new RegExp(
+    String.raw`${JOIN}([a-z][a-z'.-]{0,48}(?:${SP}[a-z][a-z'.-]{0,48}){0,2})${JOIN}${STATE},?${SP}${ZIP}(?![\w])`,
+    'iy',
+  ),
 );
-const STATE_ONLY = new RegExp(String.raw`(?:,\s*|\s+)${STATE}(?:,?\s+${ZIP})?(?![\w])`, 'y');
-const ZIP_ONLY = new RegExp(String.raw`,?\s+${ZIP}(?![\w])`, 'y');
+const STATE_ONLY = linear(new RegExp(String.raw`${JOIN}${STATE}(?:,?${SP}${ZIP})?(?![\w])`, 'y'));
+const ZIP_ONLY = linear(new RegExp(String.raw`,?${SP}${ZIP}(?![\w])`, 'y'));
 /**
  * Without a state to confirm it, a city must look like a name ("Brooklyn", not "DOB") and
  * end the clause: in "at 7 West 66th Street, Goldenson found…" the name starts a sentence.
  * As with street names, only a short word owns a final dot ("St. Louis"): "New Delhi."
  * ends the sentence.
  */
-const CITY_WORD = String.raw`(?:[A-Z][a-z]{1,2}\.|[A-Z][a-z][a-zA-Z'-]*(?:\.[a-zA-Z][a-zA-Z'-]*)*)`;
-const TITLE_CITY = String.raw`${CITY_WORD}(?:\s+${CITY_WORD}){0,2}`;
-const COMMA_CITY = new RegExp(
-  String.raw`,\s*(${TITLE_CITY})(?:,?\s+${ZIP})?(?![\w])(?=\s*(?:[.,;:!?)"\n]|$))`,
-  'y',
+const CITY_WORD = String.raw`(?:[A-Z][a-z]{1,2}\.|[A-Z][a-z][a-zA-Z'-]{0,48}(?:\.[a-zA-Z][a-zA-Z'-]{0,48}){0,3})`;
+const TITLE_CITY = String.raw`${CITY_WORD}(?:${SP}${CITY_WORD}){0,2}`;
+const COMMA_CITY = linear(
+  new RegExp(
+    String.raw`,${SP0}(${TITLE_CITY})(?:,?${SP}${ZIP})?(?![\w])(?=${SP0}(?:[.,;:!?)"\n]|$))`,
+    'y',
+  ),
 );
 /** "…, London NW1 6XE": a UK postcode confirms the town before it. */
 const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}`;
-const CITY_POSTCODE_UK = new RegExp(
-  String.raw`(?:,\s*(${TITLE_CITY}),?\s+|,?\s+)${UK_POSTCODE}(?![\w])`,
-  'y',
+const CITY_POSTCODE_UK = linear(
+  new RegExp(String.raw`(?:,${SP0}(${TITLE_CITY}),?${SP}|,?${SP})${UK_POSTCODE}(?![\w])`, 'y'),
 );
-const COUNTRY = /,?\s+(?:USA|U\.S\.A\.|United States(?: of America)?|UK|United Kingdom)(?![\w])/y;
+const COUNTRY = linear(
+  /,?\s{1,8}(?:USA|U\.S\.A\.|United States(?: of America)?|UK|United Kingdom)(?![\w])/y,
+);
 const WHITESPACE = /\s+/;
 const CAPITALISED = /^[A-Z]/;
 const YEAR = /^(?:18|19|20)\d\d$/;

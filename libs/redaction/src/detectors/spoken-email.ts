@@ -1,0 +1,149 @@
+import { BASE_CONFIDENCE } from '../entity-types';
+import { linear } from '../linear';
+import { type Detection, hasContext } from './detector';
+
+/**
+ * E-mail addresses with the "@" or the dots said as words. "at" and "dot" are ordinary
+ * words, so each form needs evidence that it is a mailbox:
+ * - spoken dots in the domain ("john dot smith at gmail dot com", "jane [at] example
+ *   [dot] com") end in a common TLD;
+ * - a written domain after a spoken "at" ("alice.jones at example.com") also needs a local
+ *   part shaped like a mailbox (a dot, digit, `_`, `+` or `-` in it, or a spoken "dot"), a
+ *   common mailbox provider ("alice at gmail.com"), an e-mail word shortly before ("email
+ *   alice at example.com") or the bracketed "[at]". A pronoun or place word is never a
+ *   local part: "meet me at home.com" and "find us at shop.com" stay as they are.
+ * A two-word local part ("john smith at …") masks only its last word, which is the part
+ * that identifies the mailbox.
+ */
+
+const TLD = String.raw`(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|es|it|nl|br|mx|in|au|info|biz|me|ai|app|dev)`;
+const AT = String.raw`(?:\s{1,4}at\s{1,4}|\s{0,4}[[(]\s{0,2}at\s{0,2}[\])]\s{0,4})`;
+const DOT = String.raw`(?:\s{1,4}dot\s{1,4}|\s{0,4}[[(]\s{0,2}dot\s{0,2}[\])]\s{0,4})`;
+/**
+ * A match starts only where no local-part character precedes, so each word is tried once;
+ * every part is bounded (local part 64, labels 63), so each attempt reads a bounded window.
+ */
+const SPOKEN_DOT_EMAIL = linear(
+  new RegExp(
+    String.raw`(?<![\w.+-])[a-z0-9](?:[\w+-]|\.[\w+-]){0,63}(?:${DOT}[\w-]{1,63}){0,4}${AT}[a-z0-9][\w-]{0,62}(?:${DOT}[\w-]{1,63}){0,4}${DOT}${TLD}\b`,
+    'gi',
+  ),
+);
+const HAS_SPOKEN_DOT = linear(/\bdot\b/i);
+
+/** A spoken "at" (or "[at]"); the local part is found by walking back from it. */
+const SPOKEN_AT = linear(/\s{1,4}at\s{1,4}|\s{0,4}[[(]\s{0,2}at\s{0,2}[\])]\s{0,4}/gi);
+const HAS_AT_WORD = linear(/\bat\b/i);
+const BRACKET = /[[(]/;
+/** A written domain right after the "at": dotted labels and a common TLD, ending there. */
+const WRITTEN_DOMAIN = linear(
+  new RegExp(
+    String.raw`(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}${TLD}(?![\w-]|\.[a-z0-9])`,
+    'iy',
+  ),
+);
+/** " dot " right before a local-part word ("alice dot jones at …"). */
+const DOT_BEFORE = linear(/\s{1,4}dot\s{1,4}$/i);
+const LOCAL_MAX = 64;
+const LOCAL_SHAPE = /^[a-z0-9](?:[\w+-]|\.(?=[\w+-]))*$/i;
+const MAILBOX_MARK = /[\d._+-]/;
+const MAILBOX_PROVIDER =
+  /^(?:gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|icloud|mac|aol|proton|protonmail|pm|gmx|yandex|zoho|fastmail|comcast|verizon|att|sbcglobal)\./i;
+const EMAIL_WORD = /\b(?:e-?mail(?:ed|ing)?|mailbox|inbox|address)\b/i;
+// prettier-ignore
+const NOT_A_MAILBOX: ReadonlySet<string> = new Set([
+  'me', 'us', 'you', 'him', 'her', 'them', 'it', 'we', 'i', 'they', 'he', 'she', 'one', 'this',
+  'that', 'home', 'work', 'school', 'here', 'there', 'online', 'site', 'store', 'shop', 'look',
+  'available', 'sold', 'found', 'out', 'up', 'now', 'is', 'are', 'was', 'be', 'or', 'and',
+]);
+
+const isLocalChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 46 ||
+  c === 95 ||
+  c === 43 ||
+  c === 45;
+
+/**
+ * Where the local part ending at `end` starts: one word of local-part characters, or up to
+ * five joined by a spoken " dot ". Bounded walk: at most {@link LOCAL_MAX} characters a word.
+ */
+function localStart(text: string, end: number): { start: number; spokenDot: boolean } | undefined {
+  let start = end;
+  let spokenDot = false;
+  for (let words = 0; words < 5; words++) {
+    let s = start;
+    while (s > 0 && start - s < LOCAL_MAX && isLocalChar(text.charCodeAt(s - 1))) {
+      s--;
+    }
+    if (s === start || (s > 0 && isLocalChar(text.charCodeAt(s - 1)))) {
+      return words > 0 ? { start, spokenDot } : undefined; // no word, or one too long
+    }
+    start = s;
+    const dot = DOT_BEFORE.exec(text.slice(Math.max(0, start - 12), start));
+    if (
+      !dot ||
+      start - dot[0].length === 0 ||
+      !isLocalChar(text.charCodeAt(start - dot[0].length - 1))
+    ) {
+      break;
+    }
+    start -= dot[0].length;
+    spokenDot = true;
+  }
+  return { start, spokenDot };
+}
+
+/** Whether `local at domain` reads as a mailbox rather than "meet me at home.com". */
+function mailboxEvidence(
+  text: string,
+  local: { start: number; spokenDot: boolean },
+  localText: string,
+  bracketed: boolean,
+  domain: string,
+): boolean {
+  if (bracketed) {
+    return true;
+  }
+  if (NOT_A_MAILBOX.has(localText.toLowerCase())) {
+    return false;
+  }
+  return (
+    local.spokenDot ||
+    MAILBOX_MARK.test(localText) ||
+    MAILBOX_PROVIDER.test(domain) ||
+    hasContext(text, local.start, local.start, EMAIL_WORD, 40)
+  );
+}
+
+/** Spoken and half-spoken e-mail addresses. */
+export function detectSpokenEmails(text: string, out: Detection[]): void {
+  const score = BASE_CONFIDENCE.EMAIL - 0.1;
+  if (HAS_SPOKEN_DOT.test(text)) {
+    for (const m of text.matchAll(SPOKEN_DOT_EMAIL)) {
+      out.push({ type: 'EMAIL', start: m.index, end: m.index + m[0].length, score });
+    }
+  }
+  if (!HAS_AT_WORD.test(text)) {
+    return;
+  }
+  for (const at of text.matchAll(SPOKEN_AT)) {
+    WRITTEN_DOMAIN.lastIndex = at.index + at[0].length;
+    const domain = WRITTEN_DOMAIN.exec(text);
+    const local = domain && localStart(text, at.index);
+    if (!domain || !local) {
+      continue;
+    }
+    const localText = text.slice(local.start, at.index);
+    const lastWord = localText.slice(localText.lastIndexOf(' ') + 1);
+    if (
+      LOCAL_SHAPE.test(lastWord) &&
+      mailboxEvidence(text, local, lastWord, BRACKET.test(at[0]), domain[0])
+    ) {
+      const end = WRITTEN_DOMAIN.lastIndex;
+      out.push({ type: 'EMAIL', start: local.start, end, score });
+    }
+  }
+}

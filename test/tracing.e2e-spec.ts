@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-
+import { type ObservedServer, startObservedServer } from './support/observed-app';
 import { attributesOf, OtlpCollector, type OtlpSpan } from './support/otlp-collector';
 import { engineEnv, TEST_ENGINE } from './support/postgres';
-import { freePort, startRedis, type TestRedis } from './support/redis';
-import { waitFor } from './support/wait';
+import { startRedis, type TestRedis } from './support/redis';
 
 /**
  * OpenTelemetry end to end, as production starts it: `src/main.ts` in a child process (the
@@ -13,7 +10,6 @@ import { waitFor } from './support/wait';
  * (the coalescer) and, in the e2e-postgres project, a Postgres server.
  */
 
-const ROOT = join(__dirname, '..');
 /** The caller's trace: a voice agent's `traceparent` (W3C trace context). */
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
@@ -37,53 +33,6 @@ const STAGE_SPANS = [
   'context.evidence',
 ];
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  stdout: string[];
-  stderr: string[];
-  exited: Promise<number | null>;
-}
-
-/** `node -r @swc-node/register src/main.ts`: the same entry point as `npm start`. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-    cwd: ROOT,
-    // Only what the test sets: nothing of the runner's environment (OTEL_* included).
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  let partial = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    const lines = (partial + chunk.toString('utf8')).split('\n');
-    partial = lines.pop() ?? '';
-    stdout.push(...lines.filter((line) => line.length > 0));
-  });
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  let gone = false;
-  void exited.then(() => (gone = true));
-  await waitFor(
-    'the server to be ready',
-    async () => {
-      if (gone) {
-        throw new Error(`the server exited during boot: ${stderr.join('')}`);
-      }
-      const ready = await fetch(`${url}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      return ready ? true : undefined;
-    },
-    110_000,
-  );
-  return { url, child, stdout, stderr, exited };
-}
-
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: 'POST',
@@ -94,7 +43,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 describe('OpenTelemetry traces (OTLP/HTTP to a loopback collector)', () => {
   let collector: OtlpCollector;
   let redis: TestRedis;
-  let server: Server;
+  let server: ObservedServer;
   let release: () => Promise<void>;
   let contextRequestId: string;
   let traceHeader: string | null;
@@ -104,7 +53,7 @@ describe('OpenTelemetry traces (OTLP/HTTP to a loopback collector)', () => {
     redis = await startRedis();
     const engine = await engineEnv();
     release = engine.release;
-    server = await startServer({
+    server = await startObservedServer({
       DATA_DIR: 'memory://',
       SEED_DEMO_DATA: 'false',
       EMBEDDING_WORKERS: '1',

@@ -2,7 +2,7 @@ import { DomainError } from '@app/common';
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
-import { toErrorResponse } from './error-body';
+import { sendProblem, toErrorResponse } from './error-body';
 
 /** One global filter: known errors keep their code, the rest become a 500 with a request id. */
 @Catch()
@@ -20,7 +20,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (reply.sent || reply.raw.headersSent) {
       return;
     }
-    void reply.status(status).send(body);
+    void sendProblem(reply, status, body);
   }
 
   private logServerError(exception: unknown, requestId: string, status: number, code: string) {

@@ -1,14 +1,32 @@
 import { DomainError } from '@app/common';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { type FastifyReply } from 'fastify';
 
-/** The one error shape every endpoint returns. */
+/**
+ * The one error shape every endpoint returns: an RFC 9457 problem (`application/problem+json`)
+ * whose `type` is the stable code as a URN, plus the fields clients of 0.x read (`error`,
+ * `message`, `request_id`, `details`), kept as extension members.
+ */
 export interface ErrorBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
   error: string;
   message: string;
   request_id: string;
   details?: Record<string, unknown>;
 }
+
+/** RFC 9457's media type for error answers. */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json; charset=utf-8';
+
+/** The problem `type` of a stable code: a URN, so it names the code without a web host. */
+export const problemType = (code: string) => `urn:context-bridge:problem:${code}`;
+
+/** Seconds a client waits after a 429 or 503 that did not say: short, the load is brief. */
+const DEFAULT_RETRY_AFTER_S = 1;
 
 /**
  * Stable machine codes clients may branch on, with their status. Other modules add their
@@ -32,6 +50,8 @@ export const ERROR_CODES: Record<string, string> = {
   token_user_mismatch: '401: userId differs from the token subject',
   location_forbidden: '403: the key is bound to other location_uids than the data asked for',
   not_found: '404: no such route',
+  message_owned_elsewhere:
+    '409: a message_uid is stored under a location the key is not bound to; nothing was stored',
   body_timeout: '408: the body did not arrive within HTTP_BODY_TIMEOUT_MS; the connection closes',
   payload_too_large: '413: body over 1 MB (32 MB for /ingest/*)',
   record_too_large: '413: an NDJSON line over 1 MiB (no record is that large)',
@@ -54,6 +74,21 @@ export const ERROR_CODES: Record<string, string> = {
 @ApiSchema({ name: 'ErrorBody' })
 export class ErrorBodyDto implements ErrorBody {
   @ApiProperty({
+    description: 'RFC 9457 problem type: `urn:context-bridge:problem:<error>`.',
+    example: 'urn:context-bridge:problem:missing_api_key',
+  })
+  type!: string;
+
+  @ApiProperty({ description: 'What the problem type means; fixed per `error` code.' })
+  title!: string;
+
+  @ApiProperty({ description: 'The HTTP status, repeated.', example: 401 })
+  status!: number;
+
+  @ApiProperty({ description: 'This occurrence, for humans (the same text as `message`).' })
+  detail!: string;
+
+  @ApiProperty({
     description: `Stable machine code. Known codes:\n${Object.entries(ERROR_CODES)
       .map(([code, what]) => `- \`${code}\` (${what})`)
       .join('\n')}`,
@@ -74,6 +109,23 @@ export class ErrorBodyDto implements ErrorBody {
   })
   details?: Record<string, unknown>;
 }
+
+/** Titles for statuses whose code is not catalogued (RFC 9110 reason phrases). */
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
 
 const CODES_BY_STATUS: Record<number, string> = {
   400: 'bad_request',
@@ -102,20 +154,53 @@ function validationMessage(response: unknown): string | undefined {
   return Array.isArray(message) ? message.join('; ') : undefined;
 }
 
+type LegacyBody = Pick<ErrorBody, 'error' | 'message' | 'request_id' | 'details'>;
+
+/** The problem members for a body: `title` from the code's catalogue line, else the status. */
+function asProblem(status: number, body: LegacyBody): ErrorBody {
+  const catalogued = ERROR_CODES[body.error]?.replace(/^\d{3}: /, '');
+  return {
+    type: problemType(body.error),
+    title: catalogued ?? REASONS[status] ?? `HTTP ${status}`,
+    status,
+    detail: body.message,
+    ...body,
+  };
+}
+
 /**
- * Maps anything thrown to `[status, body]`. Unknown errors become a generic 500: their
+ * Maps anything thrown to `[status, problem]`. Unknown errors become a generic 500: their
  * message may hold customer text, so it goes to the log (by the caller), never the client.
  */
 export function toErrorResponse(error: unknown, requestId: string): [number, ErrorBody] {
+  const [status, body] = toLegacyBody(error, requestId);
+  return [status, asProblem(status, body)];
+}
+
+/**
+ * Sends a problem: its media type, and `Retry-After` on 429 and 503 (from
+ * `details.retry_after_s` when the error knows, else a short default) unless already set.
+ */
+export function sendProblem(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  if ((status === 429 || status === 503) && !reply.hasHeader('retry-after')) {
+    const seconds = Number(body.details?.retry_after_s);
+    const wait =
+      Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : DEFAULT_RETRY_AFTER_S;
+    void reply.header('retry-after', String(wait));
+  }
+  return reply.code(status).header('content-type', PROBLEM_MEDIA_TYPE).send(body);
+}
+
+function toLegacyBody(error: unknown, requestId: string): [number, LegacyBody] {
   if (error instanceof DomainError) {
-    const body: ErrorBody = { error: error.code, message: error.message, request_id: requestId };
+    const body: LegacyBody = { error: error.code, message: error.message, request_id: requestId };
     return [error.httpStatus, error.details ? { ...body, details: error.details } : body];
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const response = error.getResponse();
     const validation = status === 400 ? validationMessage(response) : undefined;
-    const body: ErrorBody = {
+    const body: LegacyBody = {
       error: validation ? 'validation_failed' : (CODES_BY_STATUS[status] ?? `http_${status}`),
       message: validation ?? error.message,
       request_id: requestId,

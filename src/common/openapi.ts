@@ -22,7 +22,7 @@ export const DOCS_JSON_PATH = '/docs/json';
 const ERROR_REF = { $ref: '#/components/schemas/ErrorBody' };
 const error = (description: string) => ({
   description,
-  content: { 'application/json': { schema: ERROR_REF } },
+  content: { 'application/problem+json': { schema: ERROR_REF } },
 });
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
@@ -36,7 +36,8 @@ searches and ingests only those locations' contacts (403 \`location_forbidden\` 
 a contact the CRM places only elsewhere reads as unknown). \`POST /chat\` is guarded by
 CHAT_AUTH instead (a JWT whose \`sub\` is the body's \`userId\` when CHAT_AUTH=jwt).
 
-**Errors** are always an \`ErrorBody\` with a stable \`error\` code; every response carries \`x-request-id\`.`;
+**Errors** are RFC 9457 problems (\`application/problem+json\`, schema \`ErrorBody\`): \`type\` is the stable code as
+\`urn:context-bridge:problem:<code>\`, also in \`error\`; 429 and 503 carry \`Retry-After\`; every response carries \`x-request-id\`.`;
 
 /**
  * The OpenAPI 3 document, from the controllers and DTO decorators, then completed from the

@@ -2,7 +2,7 @@ import { DomainError } from '@app/common';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { TooManyRequestsError } from '../auth/auth.errors';
-import { toErrorResponse } from '../common/error-body';
+import { sendProblem, toErrorResponse } from '../common/error-body';
 import { IngestSlot, slots } from './ingest-slot';
 import { RecordCounter } from './record-counter';
 
@@ -120,5 +120,5 @@ export function registerIngestAdmission(
 
 function send(request: FastifyRequest, reply: FastifyReply, error: DomainError): FastifyReply {
   const [status, body] = toErrorResponse(error, String(request.id));
-  return reply.code(status).send(body);
+  return sendProblem(reply, status, body);
 }

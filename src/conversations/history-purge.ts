@@ -1,3 +1,4 @@
+import { safeErrorText } from '@app/common';
 import { Database } from '@app/database';
 import {
   Injectable,
@@ -71,7 +72,7 @@ export class HistoryPurge implements OnApplicationBootstrap, OnModuleDestroy {
           this.logger.log(`history purge: ${outcome.value} forgotten histories deleted`);
         }
       } catch (error) {
-        this.logger.warn(`history purge failed: ${(error as Error).message}`);
+        this.logger.warn(`history purge failed: ${safeErrorText(error)}`);
       }
     } while (this.again && !this.stopping.signal.aborted);
   }

@@ -1,3 +1,4 @@
+import { safeErrorText } from '@app/common';
 import { Database } from '@app/database';
 import {
   Inject,
@@ -75,7 +76,7 @@ export class HistoryRetention implements OnApplicationBootstrap, OnModuleDestroy
     }
     this.running = this.sweepIfLeader()
       .catch((error: unknown) =>
-        this.logger.warn(`retention sweep failed: ${(error as Error).message}`),
+        this.logger.warn(`retention sweep failed: ${safeErrorText(error)}`),
       )
       .finally(() => (this.running = undefined));
     await this.running;

@@ -1,3 +1,4 @@
+import { safeErrorText } from '@app/common';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import {
   Inject,
@@ -69,7 +70,7 @@ export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy
         ),
       )
       .catch((error: unknown) =>
-        this.logger.warn(`store maintenance failed: ${(error as Error).message}`),
+        this.logger.warn(`store maintenance failed: ${safeErrorText(error)}`),
       )
       .finally(() => (this.running = undefined));
     return this.running;

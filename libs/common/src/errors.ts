@@ -35,3 +35,17 @@ export class ConfigurationError extends DomainError {
     super('configuration_error', message, 500);
   }
 }
+
+/**
+ * An error as text safe to log: our own errors' messages (a `DomainError` says what failed in
+ * our words), else only the class name and code. An unknown error's message may quote data: a
+ * Postgres duplicate-key error names the key, a parse error the input.
+ */
+export function safeErrorText(error: unknown): string {
+  if (error instanceof DomainError) {
+    return `${error.name}: ${error.message}`.slice(0, 500);
+  }
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  const type = typeof name === 'string' && name ? name : 'Error';
+  return typeof code === 'string' || typeof code === 'number' ? `${type} (${code})` : type;
+}

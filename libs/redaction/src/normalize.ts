@@ -2,17 +2,22 @@
  * Folds the Unicode look-alikes that let PII slip past ASCII patterns into their ASCII
  * forms before detection, remembering where every folded character came from so spans
  * found in the folded text can be mapped back to the caller's text:
- * - any Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari, …) becomes `0`–`9`;
+ * - any Unicode decimal digit (fullwidth, Arabic-Indic, Devanagari, …) becomes `0`–`9`, and
+ *   so do digits written as other numbers (superscript ², circled ① and ❶, NFKC's);
  * - fullwidth ASCII (`＠`, `Ａ`, `－`) becomes ASCII;
  * - NBSP, thin, narrow and ideographic spaces become a space; hyphens (U+2010, U+2011
  *   non-breaking, figure dash, minus sign) become `-`, and so do en/em-dashes between the
  *   groups of a number (but not in a "1998–2002" range);
- * - zero-width characters and the soft hyphen are dropped (they are invisible, so an
- *   address or number split by one still reads whole);
+ * - every format character (Unicode Cf: zero-width characters, the soft hyphen, bidi marks
+ *   and isolates, invisible operators, tags) is dropped: it is invisible, so a value split
+ *   by one still reads whole; so is a combining mark (Mn, Me) on an ASCII character
+ *   ("4̸1" reads as "41"), while marks on other scripts' letters stay part of their words;
  * - between two digits, a gap of tabs, a line break or several spaces becomes one space,
  *   since a number keeps being a number however it is spaced.
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
  */
+
+import { COMBINING, foldCodePoint } from './unicode-fold';
 
 /** The folded text and, per folded UTF-16 unit, the `[start, end)` it came from. */
 export interface Normalized {
@@ -23,66 +28,12 @@ export interface Normalized {
 
 /** Cheap test for text that needs folding: non-ASCII, or an odd gap after a digit. */
 const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d \s/;
-const DECIMAL_DIGIT = /^\p{Nd}$/u;
-const DROPPED = new Set([0x00ad, 0x180e, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
-// prettier-ignore
-const SPACES = new Set([0x00a0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
-  0x2007, 0x2008, 0x2009, 0x200a, 0x202f, 0x205f, 0x3000]);
-/** Hyphens that only ever join: always folded. */
-const DASHES = new Set([0x2010, 0x2011, 0x2012, 0x2212, 0xfe58, 0xfe63]);
 /**
  * En-dash, em-dash and horizontal bar: typography uses them for ranges ("973–1048",
  * "1998–2002"), which must not become phone numbers or SSNs. One between two numbers stays
  * a range; two or more in one digit run ("415–555–0134") are a number's separators.
  */
 const RANGE_DASHES = new Set([0x2013, 0x2014, 0x2015]);
-const DIGIT_CACHE = new Map<number, number>();
-
-/**
- * The value of a non-ASCII decimal digit, or -1. Unicode assigns every `Nd` digit in
- * contiguous ascending runs that start at a zero, so the value is the distance from the
- * start of the run, modulo 10 (the mathematical digits hold five runs back to back).
- */
-function digitValue(cp: number): number {
-  const cached = DIGIT_CACHE.get(cp);
-  if (cached !== undefined) {
-    return cached;
-  }
-  let value = -1;
-  if (DECIMAL_DIGIT.test(String.fromCodePoint(cp))) {
-    let first = cp;
-    while (first - cp < 60 && DECIMAL_DIGIT.test(String.fromCodePoint(first - 1))) {
-      first--;
-    }
-    value = (cp - first) % 10;
-  }
-  DIGIT_CACHE.set(cp, value);
-  return value;
-}
-
-/** The ASCII stand-in for one code point, '' to drop it, or undefined to keep it. */
-function fold(cp: number): string | undefined {
-  if (cp < 0x80) {
-    return undefined;
-  }
-  if (DROPPED.has(cp)) {
-    return '';
-  }
-  if (SPACES.has(cp)) {
-    return ' ';
-  }
-  if (DASHES.has(cp)) {
-    return '-';
-  }
-  if (cp >= 0xff01 && cp <= 0xff5e) {
-    return String.fromCharCode(cp - 0xfee0);
-  }
-  if (cp === 0xfe6b) {
-    return '@';
-  }
-  const value = digitValue(cp);
-  return value >= 0 ? String.fromCharCode(48 + value) : undefined;
-}
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isBlank = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
@@ -99,17 +50,23 @@ export function normalize(input: string): Normalized | undefined {
   for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i) ?? 0;
     const width = cp > 0xffff ? 2 : 1;
-    const folded = fold(cp);
-    if (folded === undefined) {
+    const folded = cp < 0x80 ? null : foldCodePoint(cp);
+    if (folded === COMBINING && chars.length > 0 && chars[chars.length - 1] < 0x80) {
+      // A mark on an ASCII character: dropped, but part of its base, so a span that ends
+      // on the base covers the mark too.
+      to[to.length - 1] = i + width;
+    } else if (folded === null || folded === COMBINING) {
       for (let k = 0; k < width; k++) {
         chars.push(input.charCodeAt(i + k));
         from.push(i + k);
         to.push(i + k + 1);
       }
-    } else if (folded !== '') {
-      chars.push(folded.charCodeAt(0));
-      from.push(i);
-      to.push(i + width);
+    } else {
+      for (let k = 0; k < folded.length; k++) {
+        chars.push(folded.charCodeAt(k));
+        from.push(i);
+        to.push(i + width);
+      }
     }
     i += width;
   }

@@ -35,6 +35,29 @@ describe('EMAIL', () => {
       'jane.smith at gmail dot com',
     ],
     ['a bracketed address', 'write to jane [at] example [dot] org', 'jane [at] example [dot] org'],
+    [
+      'a spoken at with a written domain',
+      'it is alice.jones at example.com',
+      'alice.jones at example.com',
+    ],
+    [
+      'a spoken at after a digit local part',
+      'send to jdoe42 at corp.io thanks',
+      'jdoe42 at corp.io',
+    ],
+    ['a plain name at a mailbox provider', 'it is alice at gmail.com', 'alice at gmail.com'],
+    [
+      'a plain name after an e-mail word',
+      'my email is alice at example.com',
+      'alice at example.com',
+    ],
+    [
+      'spoken dots before a written domain',
+      'alice dot jones at example.co.uk',
+      'alice dot jones at example.co.uk',
+    ],
+    ['a bracketed at with a written domain', 'jane [at] example.com', 'jane [at] example.com'],
+    ['an upper-case AT', 'ALICE.JONES AT EXAMPLE.COM', 'ALICE.JONES AT EXAMPLE.COM'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['EMAIL', expected]]);
   });
@@ -46,6 +69,12 @@ describe('EMAIL', () => {
     ['a domain on its own', 'see example.com for details'],
     ['"at" and "dot" without a TLD', 'look at the dot over the i'],
     ['a dictated domain with an unknown TLD', 'jsmith at example dot banana'],
+    // "at" before a website is ordinary English: a pronoun or a plain word is no mailbox.
+    ['a pronoun at a website', 'meet me at home.com'],
+    ['a place at a website', 'find us at shop.example.com'],
+    ['a plain word at a website', 'it is sold at amazon.com'],
+    ['a plain name at a website, no e-mail word', 'ask alice at example.com tomorrow'],
+    ['a written domain with an unknown TLD', 'alice.jones at example.banana'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

@@ -32,17 +32,23 @@ describe('boot-time checks (e2e)', () => {
     }
   });
 
-  it('refuses to boot production on the demo providers and names what to set', () => {
+  it('refuses to boot production on demo providers named explicitly and names what to set', () => {
     const result = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
       cwd: join(__dirname, '..'),
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', API_KEYS: `ops:${'a'.repeat(64)}` },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        API_KEYS: `ops:${'a'.repeat(64)}`,
+        PODIUM_PROVIDER: 'local',
+        CURRICULUM_PROVIDER: 'local',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Invalid environment (2 problem(s))');
     expect(result.stderr).toMatch(/- CURRICULUM_PROVIDER: .*CURRICULUM_PROVIDER=pocketbase/);
-    expect(result.stderr).toMatch(/- PODIUM_PROVIDER: .*PODIUM_PROVIDER=api/);
+    expect(result.stderr).toMatch(/- PODIUM_PROVIDER: .*PODIUM_PROVIDER=api.*PODIUM_PROVIDER=none/);
     expect(result.stderr).toContain('ALLOW_DEMO_PROVIDERS=true');
   });
 

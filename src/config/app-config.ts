@@ -114,6 +114,8 @@ export interface AppConfig {
     vapiSecrets: ApiKeyEntry[];
   };
   seedDemoData: boolean;
+  /** Said once at boot: what production runs without because its variable was unset. */
+  bootWarning?: string;
   /**
    * OpenTelemetry traces (`src/tracing/`). The SDK reads its standard `OTEL_*` variables
    * itself; this says whether to start it at all and under which service name.
@@ -122,8 +124,6 @@ export interface AppConfig {
     /** An OTLP endpoint (or the console exporter) is set and the SDK is not disabled. */
     enabled: boolean;
     serviceName: string;
-    /** TELEMETRY_HASH_KEY: the key of the hashes logs and spans carry for contact ids. */
-    hashKey?: string;
   };
 }
 

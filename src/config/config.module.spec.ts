@@ -2,8 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Logger } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+
 import { ConfigModule } from './config.module';
-import { InvalidEnvironmentError } from './load-config';
+import { InvalidEnvironmentError, loadConfig } from './load-config';
 
 /** A `.env` file in a fresh directory. */
 function envFile(text: string): string {
@@ -66,5 +69,35 @@ describe('ConfigModule.load (@nestjs/config + loadConfig)', () => {
     process.env.PORT = '6000';
     const sut = await ConfigModule.load({ envFilePath: join(tmpdir(), 'cb-no-such-dir', '.env') });
     expect(sut.server.port).toBe(6000);
+  });
+});
+
+describe('ConfigModule.forRoot', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  /** What the module logs at warn while an app on `config` boots. */
+  async function bootWarnings(env: Record<string, string>): Promise<unknown[][]> {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const app = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot(loadConfig(env))],
+    }).compile();
+    await app.init();
+    await app.close();
+    return warn.mock.calls;
+  }
+
+  it('says once at boot what production runs without, and how to turn it on', async () => {
+    const calls = await bootWarnings({ NODE_ENV: 'production', API_KEYS: `svc:${'a'.repeat(64)}` });
+    expect(calls).toEqual([
+      [
+        expect.stringMatching(
+          /PODIUM_PROVIDER and CURRICULUM_PROVIDER unset, so none: no live CRM/,
+        ),
+      ],
+    ]);
+  });
+
+  it('says nothing when nothing was turned off unasked', async () => {
+    await expect(bootWarnings({ NODE_ENV: 'development' })).resolves.toEqual([]);
   });
 });

@@ -1,4 +1,12 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ConfigModule as NestConfigModule } from '@nestjs/config';
 
 import { APP_CONFIG, type AppConfig } from './app-config';
@@ -12,6 +20,20 @@ export interface ConfigSources {
   defaults?: Record<string, string>;
   /** Above both (the CLI's fixed settings, e.g. no demo seed). */
   overrides?: Record<string, string>;
+}
+
+/** Says once, through the app's logger, what the config turned off without being asked. */
+@Injectable()
+export class BootWarning implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Config');
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.bootWarning) {
+      this.logger.warn(this.config.bootWarning);
+    }
+  }
 }
 
 /**
@@ -48,7 +70,7 @@ export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ConfigModule,
-      providers: [{ provide: APP_CONFIG, useValue: config }],
+      providers: [{ provide: APP_CONFIG, useValue: config }, BootWarning],
       exports: [APP_CONFIG],
     };
   }

@@ -15,11 +15,14 @@ function problemsOf(env: Record<string, string>): string[] {
 
 const KEYS = { API_KEYS: `svc:${'a'.repeat(64)}` };
 /** Production with real providers: what deploy/ sets (placeholders for the secrets). */
-const REAL_PROVIDERS = {
+const REAL_CURRICULUM = {
   CURRICULUM_PROVIDER: 'pocketbase',
   POCKETBASE_URL: 'http://pocketbase.internal:8090',
   POCKETBASE_ADMIN_EMAIL: 'r42@example.com',
   POCKETBASE_ADMIN_PASSWORD: 'secret',
+};
+const REAL_PROVIDERS = {
+  ...REAL_CURRICULUM,
   PODIUM_PROVIDER: 'api',
   PODIUM_CLIENT_ID: 'id',
   PODIUM_CLIENT_SECRET: 'secret',
@@ -27,21 +30,41 @@ const REAL_PROVIDERS = {
 };
 
 describe('loadConfig: no demo set in production', () => {
-  it('refuses NODE_ENV=production with no provider set, naming every variable to set', () => {
-    const problems = problemsOf({ NODE_ENV: 'production', ...KEYS });
-    expect(problems.map((p) => p.split(':')[0])).toEqual([
-      'CURRICULUM_PROVIDER',
-      'PODIUM_PROVIDER',
+  it('boots NODE_ENV=production with no provider set on none, saying what is off and how to turn it on', () => {
+    const sut = loadConfig({ NODE_ENV: 'production', ...KEYS });
+    expect([sut.podium.provider, sut.curriculum.provider, sut.seedDemoData]).toEqual([
+      'none',
+      'none',
+      false,
     ]);
-    expect(problems[0]).toMatch(
-      /CURRICULUM_PROVIDER=pocketbase with POCKETBASE_URL, POCKETBASE_ADMIN_EMAIL and POCKETBASE_ADMIN_PASSWORD, or ALLOW_DEMO_PROVIDERS=true/,
+    expect(sut.bootWarning).toMatch(/PODIUM_PROVIDER and CURRICULUM_PROVIDER unset, so none/);
+    expect(sut.bootWarning).toMatch(
+      /PODIUM_PROVIDER=api with PODIUM_CLIENT_ID, PODIUM_CLIENT_SECRET and PODIUM_REFRESH_TOKEN/,
     );
-    expect(problems[1]).toMatch(
-      /PODIUM_PROVIDER=api with PODIUM_CLIENT_ID, PODIUM_CLIENT_SECRET and PODIUM_REFRESH_TOKEN, or ALLOW_DEMO_PROVIDERS=true/,
+    expect(sut.bootWarning).toMatch(
+      /CURRICULUM_PROVIDER=pocketbase with POCKETBASE_URL, POCKETBASE_ADMIN_EMAIL and POCKETBASE_ADMIN_PASSWORD/,
     );
   });
 
-  it('refuses a demo provider named explicitly, and an explicit demo seed', () => {
+  it('warns only about the provider left unset, and not at all about an explicit none', () => {
+    const one = loadConfig({ NODE_ENV: 'production', ...KEYS, ...REAL_CURRICULUM });
+    expect([one.podium.provider, one.curriculum.provider]).toEqual(['none', 'pocketbase']);
+    expect(one.bootWarning).toMatch(
+      /^NODE_ENV=production and PODIUM_PROVIDER unset, so none: no live CRM/,
+    );
+    expect(one.bootWarning).not.toMatch(/CURRICULUM/);
+
+    const chosen = loadConfig({
+      NODE_ENV: 'production',
+      ...KEYS,
+      PODIUM_PROVIDER: 'none',
+      CURRICULUM_PROVIDER: 'none',
+    });
+    expect([chosen.podium.provider, chosen.curriculum.provider]).toEqual(['none', 'none']);
+    expect(chosen.bootWarning).toBeUndefined();
+  });
+
+  it('refuses a demo provider named explicitly, and an explicit demo seed, naming none as a way out', () => {
     const problems = problemsOf({
       NODE_ENV: 'production',
       ...KEYS,
@@ -50,6 +73,32 @@ describe('loadConfig: no demo set in production', () => {
       SEED_DEMO_DATA: 'true',
     });
     expect(problems.map((p) => p.split(':')[0])).toEqual(['CURRICULUM_PROVIDER', 'SEED_DEMO_DATA']);
+    expect(problems[0]).toMatch(
+      /CURRICULUM_PROVIDER=pocketbase with POCKETBASE_URL, POCKETBASE_ADMIN_EMAIL and POCKETBASE_ADMIN_PASSWORD, CURRICULUM_PROVIDER=none .*, or ALLOW_DEMO_PROVIDERS=true/,
+    );
+    const podium = problemsOf({ NODE_ENV: 'production', ...KEYS, PODIUM_PROVIDER: 'local' });
+    expect(podium).toHaveLength(1);
+    expect(podium[0]).toMatch(
+      /^PODIUM_PROVIDER: .*PODIUM_PROVIDER=api with PODIUM_CLIENT_ID, PODIUM_CLIENT_SECRET and PODIUM_REFRESH_TOKEN, PODIUM_PROVIDER=none .*, or ALLOW_DEMO_PROVIDERS=true/,
+    );
+  });
+
+  it('refuses a provider name it does not know, in production too', () => {
+    expect(
+      problemsOf({
+        NODE_ENV: 'production',
+        ...KEYS,
+        PODIUM_PROVIDER: 'None',
+        CURRICULUM_PROVIDER: '',
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^PODIUM_PROVIDER: PODIUM_PROVIDER must be one of the following values: local, api, none$/,
+      ),
+      expect.stringMatching(
+        /^CURRICULUM_PROVIDER: CURRICULUM_PROVIDER must be one of the following values: local, pocketbase, none$/,
+      ),
+    ]);
   });
 
   it('boots production on real providers, seeding nothing even on the embedded store', () => {
@@ -57,6 +106,7 @@ describe('loadConfig: no demo set in production', () => {
     expect(sut.curriculum.provider).toBe('pocketbase');
     expect(sut.podium.provider).toBe('api');
     expect(sut.seedDemoData).toBe(false);
+    expect(sut.bootWarning).toBeUndefined();
   });
 
   it('runs the demo set in production only when ALLOW_DEMO_PROVIDERS=true', () => {
@@ -64,12 +114,21 @@ describe('loadConfig: no demo set in production', () => {
     expect(sut.curriculum.provider).toBe('local');
     expect(sut.podium.provider).toBe('local');
     expect(sut.seedDemoData).toBe(true);
+    expect(sut.bootWarning).toBeUndefined();
+    const explicit = loadConfig({
+      NODE_ENV: 'production',
+      ...KEYS,
+      ALLOW_DEMO_PROVIDERS: 'true',
+      PODIUM_PROVIDER: 'local',
+      CURRICULUM_PROVIDER: 'local',
+    });
+    expect([explicit.podium.provider, explicit.curriculum.provider]).toEqual(['local', 'local']);
     expect(problemsOf({ NODE_ENV: 'production', ...KEYS, ALLOW_DEMO_PROVIDERS: 'yes' })).toContain(
       'ALLOW_DEMO_PROVIDERS: ALLOW_DEMO_PROVIDERS must be true, false, 1 or 0',
     );
   });
 
-  it('leaves development and test on the demo set by default', () => {
+  it('leaves development and test on the demo set by default, and takes none there too', () => {
     for (const NODE_ENV of ['development', 'test']) {
       const sut = loadConfig({ NODE_ENV });
       expect([sut.curriculum.provider, sut.podium.provider, sut.seedDemoData]).toEqual([
@@ -77,6 +136,9 @@ describe('loadConfig: no demo set in production', () => {
         'local',
         true,
       ]);
+      expect(sut.bootWarning).toBeUndefined();
+      const none = loadConfig({ NODE_ENV, PODIUM_PROVIDER: 'none', CURRICULUM_PROVIDER: 'none' });
+      expect([none.podium.provider, none.curriculum.provider]).toEqual(['none', 'none']);
     }
   });
 });

@@ -5,7 +5,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 
 import { SIGNATURE_TOLERANCE_MS } from '../webhooks/podium-signature';
 import { type AppConfig } from './app-config';
-import { demoAllowed, demoProviderProblems } from './demo-providers';
+import { chooseDemoProviders, demoAllowed, demoProviderProblems } from './demo-providers';
 import { EnvSchema } from './env.schema';
 import { readSecuritySettings } from './security-config';
 import { readVapiSecrets } from './vapi-secrets-config';
@@ -120,6 +120,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
   if (problems.length > 0) {
     throw new InvalidEnvironmentError(problems);
   }
+  const providers = chooseDemoProviders(env);
   return {
     server: {
       port: env.PORT ?? env.CHAT_PORT ?? 3004,
@@ -169,7 +170,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       timeoutMs: env.RERANK_TIMEOUT_MS,
     },
     podium: {
-      provider: env.PODIUM_PROVIDER ?? 'local',
+      provider: providers.podium,
       baseUrl: env.PODIUM_BASE_URL,
       tokenUrl: env.PODIUM_TOKEN_URL,
       clientId: env.PODIUM_CLIENT_ID,
@@ -228,7 +229,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       openaiBaseUrl: env.OPENAI_BASE_URL,
     },
     curriculum: {
-      provider: env.CURRICULUM_PROVIDER ?? 'local',
+      provider: providers.curriculum,
       pocketbaseUrl: env.POCKETBASE_URL,
       pocketbaseAdminEmail: env.POCKETBASE_ADMIN_EMAIL,
       pocketbaseAdminPassword: env.POCKETBASE_ADMIN_PASSWORD,
@@ -246,8 +247,8 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     telemetry: {
       enabled: tracingEnabled(env),
       serviceName: env.OTEL_SERVICE_NAME ?? 'context-bridge',
-      hashKey: env.TELEMETRY_HASH_KEY,
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
+    bootWarning: providers.bootWarning,
   };
 }

@@ -80,7 +80,10 @@ export class ContextFetchRequestDto extends ContextRequestDto {
 /** The live contact as merged into the bundle: live fields, or why they are missing. */
 export type BundleContact =
   | ({ live_fields_available: true } & Record<string, unknown>)
-  | { live_fields_available: false; error?: number | 'timeout' | 'unavailable' | 'overloaded' };
+  | {
+      live_fields_available: false;
+      error?: number | 'timeout' | 'unavailable' | 'overloaded' | 'not_configured';
+    };
 
 /** OpenAPI schema of {@link BundleContact}. */
 const BUNDLE_CONTACT_SCHEMA: SchemaObject = {
@@ -101,13 +104,14 @@ const BUNDLE_CONTACT_SCHEMA: SchemaObject = {
     },
     {
       type: 'object',
-      description: 'No live fields: 404 (unknown contact), timeout, unavailable or overloaded.',
+      description:
+        'No live fields: 404 (unknown contact), timeout, unavailable or overloaded; not_configured when the service runs without a live CRM (PODIUM_PROVIDER=none), which is not a failure (meta.partial stays false).',
       properties: {
         live_fields_available: { type: 'boolean', enum: [false] },
         error: {
           oneOf: [
             { type: 'integer', example: 404 },
-            { type: 'string', enum: ['timeout', 'unavailable', 'overloaded'] },
+            { type: 'string', enum: ['timeout', 'unavailable', 'overloaded', 'not_configured'] },
           ],
         },
       },

@@ -37,6 +37,10 @@ export function toBundleContact(outcome: DeadlineResult<ContactLookup> | undefin
       if (outcome.value.status === 'not_found') {
         return { live_fields_available: false, error: 404 };
       }
+      if (outcome.value.status === 'not_configured') {
+        // By configuration, not a failure: the lookup answered in time, so not `partial`.
+        return { live_fields_available: false, error: 'not_configured' };
+      }
       return {
         ...Object.fromEntries(
           LIVE_FIELDS.map((field) => [

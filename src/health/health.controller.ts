@@ -67,9 +67,14 @@ export class HealthController {
       async () => {
         const session = this.indicator.check('podium');
         const podium = await this.podium.status();
-        return podium.status === 'up'
-          ? session.up()
-          : session.up({ degraded: true, reason: podium.reason });
+        switch (podium.status) {
+          case 'up':
+            return session.up();
+          case 'degraded':
+            return session.up({ degraded: true, reason: podium.reason });
+          case 'not_configured':
+            return session.up({ configured: false });
+        }
       },
     ]);
   }

@@ -17,12 +17,17 @@ const ROOT = join(__dirname, '..', '..');
 
 /**
  * Starts `src/main.ts` under `@swc-node/register` (no build step) with `env` over the
- * parent's, on a free port, and resolves once `/health/ready` answers 200. Output is
- * discarded unless `LOG_LEVEL` asks for it (`inherit` with `verbose`).
+ * parent's (an `undefined` value unsets the variable), on a free port, and resolves once
+ * `/health/ready` answers 200. Output is discarded unless `LOG_LEVEL` asks for it (`inherit`
+ * with `verbose`; `onStdout` receives it instead).
  */
 export async function startAppProcess(
-  env: Record<string, string>,
-  options: { readyTimeoutMs?: number; verbose?: boolean } = {},
+  env: Record<string, string | undefined>,
+  options: {
+    readyTimeoutMs?: number;
+    verbose?: boolean;
+    onStdout?: (text: string) => void;
+  } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -40,9 +45,14 @@ export async function startAppProcess(
         ...env,
         PORT: String(port),
       },
-      stdio: ['ignore', options.verbose ? 'inherit' : 'ignore', 'inherit'],
+      stdio: [
+        'ignore',
+        options.onStdout ? 'pipe' : options.verbose ? 'inherit' : 'ignore',
+        'inherit',
+      ],
     },
   );
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => options.onStdout?.(text));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const app: AppProcess = {

@@ -2,8 +2,8 @@ import { configurableRootModule } from '@app/common';
 
 import { type CurriculumData } from './local/local-curriculum.source';
 
-/** The provider names `CURRICULUM_PROVIDER` accepts. */
-export const CURRICULUM_PROVIDERS = ['local', 'pocketbase'] as const;
+/** The provider names `CURRICULUM_PROVIDER` accepts; `none` answers without a theme boost. */
+export const CURRICULUM_PROVIDERS = ['local', 'pocketbase', 'none'] as const;
 export type CurriculumProviderName = (typeof CURRICULUM_PROVIDERS)[number];
 
 export interface CurriculumModuleOptions {

@@ -6,6 +6,7 @@ import { CurriculumModule } from './curriculum.module';
 import { createCurriculumSource } from './curriculum.providers';
 import { CURRICULUM_SOURCE, type CurriculumSource } from './interfaces/curriculum-source.interface';
 import { type CurriculumData, LocalCurriculumSource } from './local/local-curriculum.source';
+import { NoneCurriculumSource } from './none/none-curriculum.source';
 import { PocketBaseCurriculumSource } from './pocketbase/pocketbase-curriculum.source';
 
 const localData: CurriculumData = {
@@ -64,5 +65,22 @@ describe('createCurriculumSource', () => {
         pocketbaseAdminEmail: 'ops@example.com',
       }),
     ).toThrow(/POCKETBASE_ADMIN_PASSWORD/);
+  });
+
+  it('builds none without data or credentials: everyone is known, no one has a current week', async () => {
+    const sut = createCurriculumSource({ provider: 'none' });
+    expect(sut).toBeInstanceOf(NoneCurriculumSource);
+    for (const userId of ['u1', 'nobody', '', 'x'.repeat(10_000)]) {
+      await expect(sut.currentWeek(userId)).resolves.toEqual({
+        status: 'found',
+        themeId: null,
+        themeName: null,
+      });
+    }
+    await expect(sut.isHealthy()).resolves.toBe(true);
+    const aborted = AbortSignal.abort();
+    await expect(sut.currentWeek('u1', aborted)).rejects.toMatchObject({
+      code: 'curriculum_failed',
+    });
   });
 });

@@ -6,7 +6,8 @@ import { CURRICULUM_SOURCE } from './interfaces/curriculum-source.interface';
 
 /**
  * Where an employee is in the curriculum (the current week's theme), with the source chosen
- * by config (`local`, `pocketbase`). Inject the port with `@Inject(CURRICULUM_SOURCE)`.
+ * by config (`local`, `pocketbase`, `none`). Inject the port with
+ * `@Inject(CURRICULUM_SOURCE)`.
  */
 @Module({ providers: [curriculumSourceProvider], exports: [CURRICULUM_SOURCE] })
 export class CurriculumModule extends ConfigurableModuleClass {}

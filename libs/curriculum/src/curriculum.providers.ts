@@ -4,6 +4,7 @@ import { type Provider } from '@nestjs/common';
 import { CURRICULUM_OPTIONS, type CurriculumModuleOptions } from './curriculum.module-definition';
 import { CURRICULUM_SOURCE, type CurriculumSource } from './interfaces/curriculum-source.interface';
 import { LocalCurriculumSource } from './local/local-curriculum.source';
+import { NoneCurriculumSource } from './none/none-curriculum.source';
 import { PocketBaseCurriculumSource } from './pocketbase/pocketbase-curriculum.source';
 
 /**
@@ -17,6 +18,8 @@ export function createCurriculumSource(options: CurriculumModuleOptions): Curric
         throw new ConfigurationError('The local curriculum provider needs its data (localData).');
       }
       return new LocalCurriculumSource(options.localData);
+    case 'none':
+      return new NoneCurriculumSource();
     case 'pocketbase': {
       const { pocketbaseUrl, pocketbaseAdminEmail, pocketbaseAdminPassword } = options;
       if (!pocketbaseUrl || !pocketbaseAdminEmail || !pocketbaseAdminPassword) {

@@ -1,5 +1,6 @@
 export * from './interfaces/podium-contacts.interface';
 export { type LocalContact, LocalPodiumContacts } from './local/local-podium-contacts';
+export { NonePodiumContacts } from './none/none-podium-contacts';
 export { ApiPodiumContacts } from './api/api-podium-contacts';
 export { type PodiumApiOptions } from './api/podium-api.options';
 export {

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { startRedis } from '../../../test/support/redis';
 import { ApiPodiumContacts } from './api/api-podium-contacts';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
+import { NonePodiumContacts } from './none/none-podium-contacts';
 import { createPodiumContacts, type PodiumModuleOptions } from './podium.module';
 
 /** The factory never touches the database for `api`; `local` only stores it. */
@@ -26,6 +27,20 @@ describe('createPodiumContacts', () => {
     await expect(createPodiumContacts({ provider: 'local' }, database)).resolves.toBeInstanceOf(
       LocalPodiumContacts,
     );
+  });
+
+  it('builds none without credentials or a database: no contact has live fields, by design', async () => {
+    // A throwing database: `none` must never reach for one.
+    const untouchable = new Proxy({} as Database, {
+      get: () => {
+        throw new Error('none touched the database');
+      },
+    });
+    const sut = await createPodiumContacts({ provider: 'none' }, untouchable);
+    expect(sut).toBeInstanceOf(NonePodiumContacts);
+    await expect(sut.getContact('ctc_1')).resolves.toEqual({ status: 'not_configured' });
+    await expect(sut.status()).resolves.toEqual({ status: 'not_configured' });
+    await expect(sut.isHealthy()).resolves.toBe(true);
   });
 
   it('builds the api provider from the options, healthy before any call', async () => {

@@ -15,12 +15,16 @@ import {
 import { DatabaseRefreshTokenStore, parseTokenEncryptionKey } from './api/refresh-token-store';
 import { PODIUM_CONTACTS, type PodiumContacts } from './interfaces/podium-contacts.interface';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
-
-/** The CRMs `PODIUM_PROVIDER` accepts: the embedded contacts table, or Podium's API. */
-export const PODIUM_PROVIDERS = ['local', 'api'] as const;
+import { NonePodiumContacts } from './none/none-podium-contacts';
 
 /**
- * `provider` picks the implementation; the rest configures `api` (ignored by `local`).
+ * The CRMs `PODIUM_PROVIDER` accepts: the embedded contacts table, Podium's API, or none
+ * (bundles carry history only).
+ */
+export const PODIUM_PROVIDERS = ['local', 'api', 'none'] as const;
+
+/**
+ * `provider` picks the implementation; the rest configures `api` (ignored by the others).
  * `clientId`, `clientSecret` and `refreshToken` are required for `api`.
  */
 export interface PodiumModuleOptions extends Partial<PodiumApiOptions> {
@@ -47,6 +51,8 @@ export async function createPodiumContacts(
   switch (options.provider) {
     case 'local':
       return new LocalPodiumContacts(database);
+    case 'none':
+      return new NonePodiumContacts();
     case 'api': {
       const resolved = resolvePodiumApiOptions(options);
       const key = options.tokenEncryptionKey

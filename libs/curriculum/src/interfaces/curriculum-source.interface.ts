@@ -11,7 +11,7 @@ export type CurrentWeek =
     }
   | { status: 'user_not_found' };
 
-/** The port every curriculum source (`local`, `pocketbase`) implements. */
+/** The port every curriculum source (`local`, `pocketbase`, `none`) implements. */
 export interface CurriculumSource {
   currentWeek(userId: string, signal?: AbortSignal): Promise<CurrentWeek>;
   /** Resolves true when the source can answer. Never throws. */

@@ -29,7 +29,11 @@ export const LIVE_FIELDS = [
   'last_seen_at',
 ] as const;
 
-export type ContactLookup = { status: 'found'; contact: LiveContact } | { status: 'not_found' };
+/** `not_configured`: there is no live CRM (`none`), so no contact has live fields. */
+export type ContactLookup =
+  | { status: 'found'; contact: LiveContact }
+  | { status: 'not_found' }
+  | { status: 'not_configured' };
 
 /** Podium rejected our credentials: the spec degrades to a vector-only bundle. */
 export class PodiumAuthError extends DomainError {
@@ -52,8 +56,12 @@ export type PodiumDegradedReason =
 /**
  * The live surface's state for readiness. Degraded never fails the pod: without live
  * fields the bridge still serves vector-only bundles, as the spec's error table says.
+ * `not_configured`: there is no live CRM (`none`), by configuration rather than failure.
  */
-export type PodiumStatus = { status: 'up' } | { status: 'degraded'; reason: PodiumDegradedReason };
+export type PodiumStatus =
+  | { status: 'up' }
+  | { status: 'degraded'; reason: PodiumDegradedReason }
+  | { status: 'not_configured' };
 
 /** A contact as a picker lists it: its id, name and location (no other field). */
 export interface ContactSummary {
@@ -62,7 +70,7 @@ export interface ContactSummary {
   location_uid: string | null;
 }
 
-/** The port every CRM provider implements (`local`, `api`). */
+/** The port every CRM provider implements (`local`, `api`, `none`). */
 export interface PodiumContacts {
   /**
    * Up to `limit` contacts by id, only inside `locationUids` when given (a bound key's).

@@ -65,6 +65,7 @@ export const ERROR_CODES: Record<string, string> = {
   contact_cache_failed: '503: the shared contact cache refused to drop a deleted contact; retry',
   overloaded: '503: RELEVANCE_MAX_INFLIGHT /relevance calls already running; retry shortly',
   relevance_timeout: '503: /relevance scoring passed RELEVANCE_TIMEOUT_MS; its work was stopped',
+  embedder_busy: "503: the embedder's live queue for this route is full; retry shortly",
   search_busy: '503: every /search (and MCP search_history) slot is busy; retry shortly',
   search_timeout: '503: the search passed its 2 s deadline; its work was stopped',
   identity_provider_unavailable: '503: the JWKS at CHAT_JWKS_URL could not be fetched',

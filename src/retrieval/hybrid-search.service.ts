@@ -43,7 +43,7 @@ export class HybridSearchService {
     signal?: AbortSignal,
   ): Promise<HybridPool> {
     const t0 = performance.now();
-    const embedding = await this.embedding.embedQuery(query, signal);
+    const embedding = await this.embedding.embedQuery(query, signal, 'context'); // served first
     const t1 = performance.now();
     // Dense and lexical lists come from one statement: one span, both counts. The deadline's
     // abort stops the statement in the database, not just our wait for it.

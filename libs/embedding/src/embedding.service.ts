@@ -22,6 +22,7 @@ import {
 } from './embedding.module-definition';
 import {
   EMBEDDING_PROVIDER,
+  type EmbeddingLane,
   type EmbeddingModelInfo,
   type EmbeddingProvider,
 } from './interfaces/embedding-provider.interface';
@@ -108,8 +109,15 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  /** Embeds one query, served from the LRU cache when the same text was seen recently. */
-  async embedQuery(text: string, signal?: AbortSignal): Promise<number[]> {
+  /**
+   * Embeds one query, served from the LRU cache when the same text was seen recently. `lane`:
+   * `context` for `/context` (served first), `query` for the other live routes.
+   */
+  async embedQuery(
+    text: string,
+    signal?: AbortSignal,
+    lane: Exclude<EmbeddingLane, 'bulk'> = 'query',
+  ): Promise<number[]> {
     const key = text.trim().replace(/\s+/g, ' ');
     if (key.length === 0) {
       throw new InvalidInputError('empty_text', 'Cannot embed an empty query.');
@@ -125,7 +133,7 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
         if (cached) {
           return cached;
         }
-        const [vector] = await this.provider.embedBatch([key], signal, 'query');
+        const [vector] = await this.provider.embedBatch([key], signal, lane);
         this.queryCache?.set(key, vector);
         return vector;
       },

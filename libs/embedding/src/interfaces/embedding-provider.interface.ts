@@ -11,8 +11,11 @@ export interface EmbeddingModelInfo {
   defaultThreshold: number;
 }
 
-/** Which queue a request waits in where the provider queues: live queries before bulk work. */
-export type EmbeddingLane = 'query' | 'bulk';
+/**
+ * Which queue a request waits in where the provider queues: `/context`'s queries first, then
+ * other live queries, then bulk work.
+ */
+export type EmbeddingLane = 'context' | 'query' | 'bulk';
 
 /** The port: turns non-empty texts into vectors, in input order. */
 export interface EmbeddingProvider {

@@ -1,5 +1,7 @@
 import {
   BULK_BATCH_CHARS,
+  EmbedderBusyError,
+  LANE_CAPACITY,
   LaneQueue,
   MAX_BATCH,
   QUERY_QUIET_MS,
@@ -31,7 +33,7 @@ describe('LaneQueue', () => {
     expect(sut.next(2, 2)).toHaveLength(5);
     expect(sut.next(1, 2)).toHaveLength(5);
     for (let i = 0; i < 100; i++) {
-      sut.push(item(`q${i}`), 'query');
+      sut.push(item(`q${i}`), 'context');
     }
     expect(sut.next(1, 2)).toHaveLength(MAX_BATCH);
   });
@@ -73,5 +75,38 @@ describe('LaneQueue', () => {
     gone.abort();
     expect(texts(sut.takeAborted())).toEqual(['q-gone', 'b-gone']);
     expect(sut.length).toBe(1);
+  });
+
+  it('serves /context queries before other live queries queued earlier', () => {
+    sut.push(item('search'), 'query');
+    sut.push(item('context'), 'context');
+    expect(texts(sut.next(1, 2))).toEqual(['context']);
+    expect(texts(sut.next(1, 2))).toEqual(['search']);
+  });
+
+  it('refuses texts past a live lane capacity; the other lane keeps its own share', () => {
+    for (let i = 0; i < LANE_CAPACITY.query; i++) {
+      sut.push(item(`flood ${i}`), 'query');
+    }
+    expect(sut.hasRoom('query', 1)).toBe(false);
+    expect(() => sut.push(item('one more'), 'query')).toThrow(EmbedderBusyError);
+    expect(new EmbedderBusyError('query')).toMatchObject({ code: 'embedder_busy', httpStatus: 503 });
+    expect(sut.hasRoom('context', LANE_CAPACITY.context)).toBe(true);
+    expect(sut.hasRoom('context', LANE_CAPACITY.context + 1)).toBe(false);
+    sut.push(item('live'), 'context');
+    expect(texts(sut.next(1, 1))).toEqual(['live']);
+    expect(sut.hasRoom('bulk', 100_000)).toBe(true); // bulk is bounded by ingest admission
+  });
+
+  it('takes aborted items out of a long lane in order, keeping the rest in order', () => {
+    const gone = new AbortController();
+    for (let i = 0; i < LANE_CAPACITY.context; i++) {
+      sut.push(item(`c${i}`, i % 2 === 0 ? gone.signal : undefined), 'context');
+    }
+    gone.abort();
+    const aborted = texts(sut.takeAborted()) ?? [];
+    expect(aborted).toHaveLength(LANE_CAPACITY.context / 2);
+    expect(aborted.slice(0, 2)).toEqual(['c0', 'c2']);
+    expect(texts(sut.next(1, 1))?.slice(0, 2)).toEqual(['c1', 'c3']);
   });
 });

@@ -1,3 +1,5 @@
+import { DomainError } from '@app/common';
+
 import { type EmbeddingLane } from '../interfaces/embedding-provider.interface';
 
 export { type EmbeddingLane };
@@ -19,47 +21,89 @@ export const BULK_BATCH_CHARS = 1500;
 export const QUERY_QUIET_MS = 2000;
 
 /**
- * The embedder's two lanes. Queries (`/context`, `/search`, `/chat`) always go first; bulk
- * work (ingest, webhooks) runs in small batches and, while live traffic is present, leaves one
- * worker free, so an ingest at full speed cannot push a live query past its deadline.
+ * Texts that may wait in each live lane. A queued query costs ~10 ms of a worker, so a full
+ * lane is seconds of backlog that no live deadline survives: past it a caller is refused at
+ * once (503 `embedder_busy`) instead of queueing. `/context` has its own, larger share and goes
+ * first; `/search`, `/chat`, MCP and `/relevance` share the other, so a flood of those can
+ * fill only their own share.
+ */
+export const LANE_CAPACITY: Record<Exclude<EmbeddingLane, 'bulk'>, number> = {
+  context: 256,
+  query: 64,
+};
+
+/** The lane a live query waits in had no room for its texts (503). */
+export class EmbedderBusyError extends DomainError {
+  constructor(lane: EmbeddingLane) {
+    super(
+      'embedder_busy',
+      `The embedder's ${lane} queue is full (${lane === 'bulk' ? 'unbounded' : LANE_CAPACITY[lane]} texts); retry shortly.`,
+      503,
+      { retry_after_s: 1 },
+    );
+  }
+}
+
+/**
+ * The embedder's lanes. Live queries go first, `/context` before the other routes; bulk work
+ * (ingest, webhooks) runs in small batches and, while live traffic is present, leaves one
+ * worker free, so an ingest at full speed cannot push a live query past its deadline. The
+ * live lanes are bounded ({@link LANE_CAPACITY}); bulk is bounded by ingest admission.
  */
 export class LaneQueue<T extends QueuedText> {
-  private readonly query: T[] = [];
-  private readonly bulk: T[] = [];
+  private readonly lanes: Record<EmbeddingLane, T[]> = { context: [], query: [], bulk: [] };
   private lastQueryAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   get length(): number {
-    return this.query.length + this.bulk.length;
+    return this.lanes.context.length + this.lanes.query.length + this.lanes.bulk.length;
   }
 
+  /** Whether `count` more texts fit in `lane`. */
+  hasRoom(lane: EmbeddingLane, count: number): boolean {
+    return lane === 'bulk' || this.lanes[lane].length + count <= LANE_CAPACITY[lane];
+  }
+
+  /** Queues `item`; check {@link hasRoom} first: pushing past a live lane's capacity throws. */
   push(item: T, lane: EmbeddingLane): void {
-    if (lane === 'query') {
-      this.query.push(item);
+    if (!this.hasRoom(lane, 1)) {
+      throw new EmbedderBusyError(lane);
+    }
+    this.lanes[lane].push(item);
+    if (lane !== 'bulk') {
       this.lastQueryAt = this.now();
-    } else {
-      this.bulk.push(item);
     }
   }
 
-  /** Removes and returns the items whose caller stopped waiting. */
+  /** Removes and returns the items whose caller stopped waiting; one pass over each lane. */
   takeAborted(): T[] {
-    return [this.query, this.bulk].flatMap((lane) => {
-      const aborted = lane.filter((item) => item.signal?.aborted);
-      aborted.forEach((item) => lane.splice(lane.indexOf(item), 1));
-      return aborted;
-    });
+    const aborted: T[] = [];
+    for (const lane of Object.values(this.lanes)) {
+      let kept = 0;
+      for (const item of lane) {
+        if (item.signal?.aborted) {
+          aborted.push(item);
+        } else {
+          lane[kept++] = item;
+        }
+      }
+      lane.length = kept;
+    }
+    return aborted;
   }
 
   /** The next batch for one of `idle` idle workers (of `total`), or undefined to leave it idle. */
   next(idle: number, total: number): T[] | undefined {
-    if (this.query.length > 0) {
-      // Split a burst fairly across the idle workers so every core works on it.
-      const share = Math.ceil(this.query.length / idle);
-      return this.query.splice(0, Math.min(MAX_BATCH, share));
+    for (const live of [this.lanes.context, this.lanes.query]) {
+      if (live.length > 0) {
+        // Split a burst fairly across the idle workers so every core works on it.
+        const share = Math.ceil(live.length / idle);
+        return live.splice(0, Math.min(MAX_BATCH, share));
+      }
     }
-    if (this.bulk.length === 0) {
+    const bulk = this.lanes.bulk;
+    if (bulk.length === 0) {
       return undefined;
     }
     const live = this.now() - this.lastQueryAt < QUERY_QUIET_MS;
@@ -68,18 +112,18 @@ export class LaneQueue<T extends QueuedText> {
     }
     let count = 0;
     let chars = 0;
-    while (count < Math.min(MAX_BATCH, this.bulk.length)) {
-      chars += this.bulk[count].text.length;
+    while (count < Math.min(MAX_BATCH, bulk.length)) {
+      chars += bulk[count].text.length;
       if (count > 0 && chars > BULK_BATCH_CHARS) {
         break;
       }
       count++;
     }
-    return this.bulk.splice(0, count);
+    return bulk.splice(0, count);
   }
 
   /** Everything still queued (shutdown). */
   takeAll(): T[] {
-    return [...this.query.splice(0), ...this.bulk.splice(0)];
+    return Object.values(this.lanes).flatMap((lane) => lane.splice(0));
   }
 }

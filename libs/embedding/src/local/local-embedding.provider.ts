@@ -10,7 +10,7 @@ import {
   type EmbeddingModelInfo,
   type EmbeddingProvider,
 } from '../interfaces/embedding-provider.interface';
-import { type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
+import { EmbedderBusyError, type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
 import { EMBEDDING_WORKER_SOURCE } from './worker-source';
 
 /**
@@ -122,6 +122,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   ): Promise<number[][]> {
     if (this.workers.size === 0) {
       return Promise.reject(new DependencyError('embedder_not_ready', 'Embedder is not loaded.'));
+    }
+    if (!this.queue.hasRoom(lane, texts.length)) {
+      return Promise.reject(new EmbedderBusyError(lane)); // shed now: queueing would be late
     }
     const span = trace.getActiveSpan();
     const queuedAt = performance.now();

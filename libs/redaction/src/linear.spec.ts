@@ -67,6 +67,7 @@ describe('every redaction pattern', () => {
     'detectors/detector.ts': ['NON_DIGITS'],
     'detectors/international-address.detector.ts': ['firstWord'],
     'detectors/ip-address.detector.ts': ['VERSION_LABEL'],
+    'detectors/nanp-plan.ts': ['whole'],
     'detectors/phone-international.ts': ['pattern', 'THOUSANDS', 'AMOUNT_AFTER'],
     'detectors/phone.detector.ts': ['GROUP', 'DECIMAL', 'SHORT_GROUPS'],
     'detectors/spoken-email.ts': ['LOCAL_SHAPE'],

@@ -1,10 +1,5 @@
 import { Metadata, type MetadataJson } from 'libphonenumber-js/core';
-import {
-  type CountryCode,
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-} from 'libphonenumber-js/max';
+import { type CountryCode, getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 
 /**
@@ -70,18 +65,6 @@ function plausibleIn(check: RegionCheck, digits: string): boolean {
   const national =
     check.prefix && digits.startsWith(check.prefix) ? digits.slice(check.prefix.length) : digits;
   return check.lengths.has(national.length) && check.pattern.test(national);
-}
-
-let nanpChecks: RegionCheck[] | undefined;
-
-/**
- * A necessary condition for a NANP-region parse to be valid: the number fits the plan of
- * some country of calling code 1. That parse tries each of those countries (about 100 µs),
- * so digit runs that fit none ("12 12 12 12 12", over and over) skip it.
- */
-export function plausibleNanp(digits: string): boolean {
-  nanpChecks ??= regionChecks().filter((c) => getCountryCallingCode(c.region) === '1');
-  return nanpChecks.some((c) => plausibleIn(c, digits));
 }
 
 /** True when `raw` (digits and separators) is a valid national number in any region. */

@@ -10,11 +10,11 @@ import {
   hasContext,
   NON_PHONE_LABEL,
 } from './detector';
+import { validNanp } from './nanp-plan';
 import {
   looksLikeOtherNumber,
   OTHER_NUMBER,
   PHONE_CONTEXT,
-  plausibleNanp,
   validInAnyRegion,
 } from './phone-international';
 
@@ -124,17 +124,14 @@ function isWrittenPhone(raw: string, regions: readonly CountryCode[], near?: Nea
     return false; // bare short digit strings are ids, amounts and dates far more often
   }
   for (const region of regions) {
-    // The parse costs tens of microseconds (more for non-US NANP area codes): only 10 or 11
-    // digits, bare or in short groups ("20 7276 5000"), can be NANP; "87622673 29" is not.
-    if (
-      NANP_REGIONS.has(region) &&
-      (!NANP_LENGTH.test(digits) ||
-        (separated && !SHORT_GROUPS.test(raw)) ||
-        !plausibleNanp(digits))
-    ) {
-      continue;
-    }
-    if (parsePhoneNumberFromString(raw, region)?.isValid()) {
+    // Only 10 or 11 digits, bare or in short groups ("20 7276 5000"), can be NANP;
+    // "87622673 29" is not. NANP validity is checked on compiled metadata (see
+    // nanp-plan.ts); libphonenumber's parse costs tens of microseconds per region.
+    if (NANP_REGIONS.has(region)) {
+      if (NANP_LENGTH.test(digits) && (!separated || SHORT_GROUPS.test(raw)) && validNanp(digits)) {
+        return true;
+      }
+    } else if (parsePhoneNumberFromString(raw, region)?.isValid()) {
       return true;
     }
   }

@@ -1,4 +1,4 @@
-import { type CurrentWeek, type CurriculumSource } from '@app/curriculum';
+import { type CurrentWeek, type CurriculumSource, NoneCurriculumSource } from '@app/curriculum';
 import { type EmbeddingService } from '@app/embedding';
 import { type RerankCandidate, type Reranker } from '@app/rerank';
 import {
@@ -183,6 +183,25 @@ describe('KbRetrievalService', () => {
     const result = await sut.retrieve('q', 'u1', new AbortController().signal);
     expect(result.currentThemeId).toBeNull();
     expect(result.merged.map((h) => h.topicId)).toEqual(['rare', 'other', 'mine']);
+  });
+
+  it('with no curriculum (CURRICULUM_PROVIDER=none), answers any user, unboosted', async () => {
+    const sut = new KbRetrievalService(
+      embedding,
+      store(hits).double,
+      reranker(scores),
+      new NoneCurriculumSource(),
+      config,
+    );
+    for (const userId of ['u1', 'nobody']) {
+      const result = await sut.retrieve('q', userId, new AbortController().signal);
+      expect(result.currentThemeId).toBeNull();
+      expect(result.merged.map((h) => [h.topicId, h.score])).toEqual([
+        ['rare', 0.7],
+        ['other', 0.6],
+        ['mine', 0.58],
+      ]);
+    }
   });
 
   it('rejects an unknown user with user_not_found (404)', async () => {

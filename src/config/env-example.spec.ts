@@ -19,14 +19,15 @@ const set = Object.fromEntries(
     .map((m) => [m[1], m[2]]),
 );
 
-/** What the Dockerfile sets, plus the key and the try-out flag the README's command adds. */
-const IMAGE = {
+/** What the Dockerfile sets, plus a key: a deployment with nothing else configured. */
+const DEPLOYMENT = {
   NODE_ENV: 'production',
   PORT: '3004',
   DATA_DIR: '/data',
   API_KEYS: `local:${'a'.repeat(64)}`,
-  ALLOW_DEMO_PROVIDERS: 'true',
 };
+/** The same with the try-out flag the README's command adds. */
+const IMAGE = { ...DEPLOYMENT, ALLOW_DEMO_PROVIDERS: 'true' };
 
 /**
  * What depends on where the service runs, and what it serves. (The tunables the example sets
@@ -54,6 +55,12 @@ describe('.env.example', () => {
     expect(placement(inImage)).toEqual(placement(loadConfig(IMAGE)));
     expect(inImage.server.env).toBe('production');
     expect(inImage.storage.database.dataDir).toBe('/data');
+  });
+
+  it('is safe to copy into a real deployment too: no demo provider named, so none is refused', () => {
+    const sut = loadConfig({ ...DEPLOYMENT, ...set });
+    expect(placement(sut)).toEqual(placement(loadConfig(DEPLOYMENT)));
+    expect([sut.podium.provider, sut.curriculum.provider]).toEqual(['none', 'none']);
   });
 
   it('documents every variable the service reads', () => {

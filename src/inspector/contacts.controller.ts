@@ -15,7 +15,7 @@ export class ContactsController {
   @ApiOperation({
     summary: 'List contacts (id, name, location) of the embedded CRM',
     description:
-      'Up to `limit` (50) contacts by id. A location-bound key lists only its locations. With PODIUM_PROVIDER=api the CRM is not listed (`listable: false`).',
+      'Up to `limit` (50) contacts by id. A location-bound key lists only its locations. With PODIUM_PROVIDER=api or none the CRM is not listed (`listable: false`).',
   })
   @ApiOkResponse({ type: ContactListDto })
   async list(

@@ -44,6 +44,7 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
   let podium: FakePodium;
   let server: ObservedServer;
   const statuses: Record<string, number> = {};
+  let vapiDocuments: Array<{ uuid: string }> = [];
 
   beforeAll(async () => {
     collector = await OtlpCollector.start();
@@ -91,15 +92,15 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
         query: 'where does the sofa go',
       })
     ).status;
-    statuses.vapi = (
-      await send(`${url}/adapters/vapi/knowledge-base`, 'POST', {
-        message: {
-          type: 'knowledge-base-request',
-          messages: [{ role: 'user', message: 'where does the sofa go' }],
-          call: { id: 'call_1', customer: { number: PHONE } },
-        },
-      })
-    ).status;
+    const vapi = await send(`${url}/adapters/vapi/knowledge-base`, 'POST', {
+      message: {
+        type: 'knowledge-base-request',
+        messages: [{ role: 'user', message: 'where does the sofa go' }],
+        call: { id: 'call_1', customer: { number: PHONE } },
+      },
+    });
+    statuses.vapi = vapi.status;
+    vapiDocuments = ((await vapi.json()) as { documents: Array<{ uuid: string }> }).documents;
     // Malformed JSON: the parser's message quotes the body.
     statuses.malformed = (
       await send(`${url}/context`, 'POST', `{"contact_uid": "${EMAIL}" x`)
@@ -161,6 +162,11 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
         `GET /contacts/${hashOf(PHONE)}?email=${hashOf(EMAIL)}`,
       ]),
     );
+  });
+
+  it('names the Vapi contact document by the keyed hash (Vapi keeps documents in its logs)', () => {
+    expect(vapiDocuments[0]?.uuid).toBe(`contact:${hashOf(PHONE)}`);
+    expect(leaked(JSON.stringify(vapiDocuments.map((d) => d.uuid)))).toEqual([]);
   });
 
   it('traces the keyed hash in the id’s place, under the route’s template', () => {

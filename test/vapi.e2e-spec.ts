@@ -1,3 +1,4 @@
+import { keyedHash } from '@app/common';
 import { Logger } from '@nestjs/common';
 import type { Vapi } from '@vapi-ai/server-sdk';
 
@@ -9,6 +10,9 @@ import { postJson } from './support/app';
 const assistantA = generateApiKey('assistant-a', ['loc_a']);
 const assistantB = generateApiKey('assistant-b', ['loc_b']);
 const URL_PATH = '/adapters/vapi/knowledge-base';
+/** Vapi logs the documents: the contact document is named by the id's keyed hash. */
+const TELEMETRY_HASH_KEY = 'vapi-e2e-telemetry-key-0123456789abcdef';
+const contactDoc = (id: string) => `contact:h:${keyedHash(TELEMETRY_HASH_KEY, id)}`;
 
 /** A knowledge-base-request as Vapi sends it, typed by Vapi's own SDK. */
 function vapiRequest(
@@ -47,7 +51,10 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
   const secretB = { 'x-vapi-secret': assistantB.key };
 
   beforeAll(async () => {
-    a = await bootAdapterApp({ VAPI_SECRETS: [assistantA.line, assistantB.line].join(',') });
+    a = await bootAdapterApp({
+      VAPI_SECRETS: [assistantA.line, assistantB.line].join(','),
+      TELEMETRY_HASH_KEY,
+    });
   });
   afterAll(() => a.t.close());
   afterEach(() => {
@@ -62,7 +69,7 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
     );
     expect(res.status).toBe(200);
     const [contact, ...excerpts] = res.body.documents ?? [];
-    expect(contact).toMatchObject({ similarity: 1, uuid: 'contact:ctc_a1' });
+    expect(contact).toMatchObject({ similarity: 1, uuid: contactDoc('ctc_a1') });
     expect(contact.content).toContain('opt_out_sms: true');
     expect(contact.content).toContain('location_uid: loc_a');
     // Caller ID can be spoofed: the contact's phone and e-mail are never read to the caller.
@@ -80,7 +87,7 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
     // Contacts are keyed by what Vapi knows: an E.164 number works as a contact_uid too.
     for (const who of [{ number: 'ctc_a1' }, { callNumber: 'ctc_a1' }]) {
       const res = await post(vapiRequest(['espresso machine leaking'], who), secret);
-      expect(res.body.documents?.[0]?.uuid).toBe('contact:ctc_a1');
+      expect(res.body.documents?.[0]?.uuid).toBe(contactDoc('ctc_a1'));
     }
   });
 
@@ -213,7 +220,7 @@ describe('POST /adapters/vapi/knowledge-base (e2e)', () => {
       const own = await post(vapiRequest(['espresso machine leaks'], { externalId: 'ctc_a1' }), {
         authorization: `Bearer ${tenantA.key}`,
       });
-      expect(own.body.documents?.[0]?.uuid).toBe('contact:ctc_a1');
+      expect(own.body.documents?.[0]?.uuid).toBe(contactDoc('ctc_a1'));
       // B's contact through A's key: refused by ContextService, answered as no documents.
       const other = await post(vapiRequest(['espresso machine leaks'], { externalId: 'ctc_b1' }), {
         authorization: `Bearer ${tenantA.key}`,

@@ -87,8 +87,12 @@ export const VAPI_WITHHELD_FIELDS: ReadonlySet<string> = new Set([
   'email',
 ]);
 
-/** The bundle as Vapi documents: the live contact first (it always wins), then each excerpt. */
-export function toVapiDocuments(bundle: ContextBundle, contactUid?: string): VapiDocumentDto[] {
+/**
+ * The bundle as Vapi documents: the live contact first (it always wins), then each excerpt.
+ * `contactRef` names the contact document: the contact id's keyed hash, since Vapi keeps the
+ * documents in its call logs and the id is a phone number or an e-mail address.
+ */
+export function toVapiDocuments(bundle: ContextBundle, contactRef?: string): VapiDocumentDto[] {
   const documents: VapiDocumentDto[] = [];
   const contact = bundle.contact;
   if (contact.live_fields_available) {
@@ -98,7 +102,7 @@ export function toVapiDocuments(bundle: ContextBundle, contactUid?: string): Vap
     documents.push({
       content: `Live CRM record of the caller (current; overrides any history).\n${fields.join('\n')}`,
       similarity: 1,
-      uuid: `contact:${contactUid ?? 'unknown'}`,
+      uuid: `contact:${contactRef ?? 'unknown'}`,
     });
   }
   for (const excerpt of bundle.historical_excerpts) {

@@ -1,11 +1,13 @@
 import { DomainError } from '@app/common';
-import { Body, Controller, HttpCode, Logger, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Logger, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
 import { Public } from '../../auth/public.decorator';
 import { ArrivedAt } from '../../common/arrival';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { ContextService } from '../../context/context.service';
+import { type TelemetryIds, telemetryIds } from '../../tracing/telemetry-ids';
 import { VAPI_SECRET_HEADER, VapiAuthGuard } from './vapi-auth.guard';
 import { parseVapiRequest, toVapiDocuments } from './vapi-mapping';
 import { VapiKnowledgeBaseResponseDto, VapiServerMessageDto } from './vapi-request.dto';
@@ -26,7 +28,15 @@ const NO_DOCUMENTS = (): VapiKnowledgeBaseResponseDto => ({ documents: [] });
 export class VapiController {
   private readonly logger = new Logger(VapiController.name);
 
-  constructor(private readonly context: ContextService) {}
+  /** Contact ids in the documents Vapi logs: keyed hashes, as in our own telemetry. */
+  private readonly ids: TelemetryIds;
+
+  constructor(
+    private readonly context: ContextService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.ids = telemetryIds(config.telemetry.hashKey);
+  }
 
   @Post('knowledge-base')
   @HttpCode(200)
@@ -62,7 +72,8 @@ export class VapiController {
     }
     try {
       const bundle = await this.context.build(parsed.request, scope, arrivedAt);
-      return { documents: toVapiDocuments(bundle, parsed.request.contact_uid) };
+      const contactUid = parsed.request.contact_uid;
+      return { documents: toVapiDocuments(bundle, contactUid && this.ids.id(contactUid)) };
     } catch (error) {
       const code = error instanceof DomainError ? error.code : (error as Error).name;
       this.logger.warn(`Vapi knowledge-base request failed (${code}); answering no documents`);

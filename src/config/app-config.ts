@@ -124,6 +124,8 @@ export interface AppConfig {
     /** An OTLP endpoint (or the console exporter) is set and the SDK is not disabled. */
     enabled: boolean;
     serviceName: string;
+    /** TELEMETRY_HASH_KEY: the key of the hashes logs and spans carry for contact ids. */
+    hashKey?: string;
   };
 }
 

@@ -247,6 +247,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     telemetry: {
       enabled: tracingEnabled(env),
       serviceName: env.OTEL_SERVICE_NAME ?? 'context-bridge',
+      hashKey: env.TELEMETRY_HASH_KEY,
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
     bootWarning: providers.bootWarning,

@@ -1,7 +1,7 @@
 import { generateApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
 import { DEMO_TOPICS } from '../src/demo/demo-kb';
-import { postJson } from './support/app';
+import { bootTestApp, postJson, type TestApp } from './support/app';
 import { type AppProcess, startAppProcess } from './support/app-process';
 import { message } from './support/auth-fixtures';
 import { postSse } from './support/sse';
@@ -76,17 +76,42 @@ describe('NODE_ENV=production with only an API key (e2e, src/main.ts)', () => {
     const body = (await ready.json()) as { info: Record<string, unknown> };
     expect(body.info.podium).toEqual({ status: 'up', configured: false });
   });
+});
 
-  it('answers /chat for any userId, without a curriculum to boost by', async () => {
-    const ingest = await post<{ failed: unknown[] }>('/ingest/kb', DEMO_TOPICS.slice(0, 3));
-    expect(ingest).toMatchObject({ status: 200, body: { failed: [] } });
-    const sut = await postSse<{ type: string }>(
-      `${app.url}/chat`,
-      { query: 'What defines a role in a holacratic organisation?', userId: 'u_anyone' },
-      { headers: as },
+/** The same providers named explicitly, in-process: what production's defaults rely on. */
+describe('PODIUM_PROVIDER=none and CURRICULUM_PROVIDER=none (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await bootTestApp({ PODIUM_PROVIDER: 'none', CURRICULUM_PROVIDER: 'none' });
+    const ingest = await postJson<{ failed: unknown[] }>(
+      `${t.url}/ingest/kb`,
+      DEMO_TOPICS.slice(0, 3),
     );
+    expect(ingest).toMatchObject({ status: 200, body: { failed: [] } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers /chat for any userId (no roster to refuse it), without a theme to boost', async () => {
+    const sut = await postSse<{ type: string }>(`${t.url}/chat`, {
+      query: 'What defines a role in a holacratic organisation?',
+      userId: 'u_anyone',
+    });
     expect(sut.status).toBe(200);
-    expect(sut.events.map((e) => e.data.type).at(-1)).toBe('done');
     expect(sut.events.some((e) => e.data.type === 'chunk')).toBe(true);
+    expect(sut.events.map((e) => e.data.type).at(-1)).toBe('done');
+  });
+
+  it('has no contacts to list, and no live fields for any contact', async () => {
+    const list = await fetch(`${t.url}/contacts`);
+    expect(await list.json()).toEqual({ contacts: [], listable: false });
+    const bundle = await postJson<ContextBundle>(`${t.url}/context`, {
+      transcript: 'where is my order',
+      contact_uid: 'ctc_any',
+    });
+    expect(bundle.body.contact).toEqual({ live_fields_available: false, error: 'not_configured' });
+    expect(bundle.body.meta.partial).toBe(false);
   });
 });

@@ -1,8 +1,20 @@
+import { DomainError } from '@app/common';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { AuthenticationError } from './auth.errors';
 import { ChatTokenVerifier } from './chat-token.verifier';
+
+/** NODE_ENV=production and CHAT_AUTH unset (403): chat stays shut until a mode is chosen. */
+export class ChatClosedError extends DomainError {
+  constructor() {
+    super(
+      'chat_auth_required',
+      'POST /chat is closed: NODE_ENV=production and CHAT_AUTH is unset. Set CHAT_AUTH=jwt, or CHAT_AUTH=none to open it on purpose.',
+      403,
+    );
+  }
+}
 
 /** The verified JWT subject of a chat request, for handlers that want it. */
 const subjects = new WeakMap<object, string>();
@@ -19,6 +31,9 @@ export class ChatIdentityGuard implements CanActivate {
   constructor(private readonly verifier: ChatTokenVerifier) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.verifier.closed) {
+      throw new ChatClosedError();
+    }
     if (!this.verifier.enabled) {
       return true;
     }

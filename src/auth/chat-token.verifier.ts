@@ -42,6 +42,11 @@ export class ChatTokenVerifier {
     return this.auth.mode === 'jwt';
   }
 
+  /** NODE_ENV=production with CHAT_AUTH unset: no chat until an operator picks a mode. */
+  get closed(): boolean {
+    return this.auth.mode === 'closed';
+  }
+
   /** The verified subject, or a 401 (`invalid_token`, `token_expired`); 503 if the JWKS is down. */
   async verify(token: string): Promise<{ sub: string }> {
     if (this.auth.mode !== 'jwt') {

@@ -5,9 +5,11 @@ import { type FastifyReply } from 'fastify';
 import { ChatIdentityGuard } from '../auth/chat-identity.guard';
 import { Public } from '../auth/public.decorator';
 import { ApiSseResponse } from '../common/api-docs';
+import { AdmissionGate } from '../context/admission-gate';
 import { ChatRequestDto } from './chat.dto';
 import { ChatService } from './chat.service';
-import { CHAT_EVENT_SCHEMAS, type ChatEvent, toSseFrame } from './chat-events';
+import { CHAT_MAX_INFLIGHT, ChatBusyError, writeFrame } from './chat-bounds';
+import { CHAT_EVENT_SCHEMAS, toSseFrame } from './chat-events';
 import { ChatMetrics } from './chat-metrics';
 
 /** Headers that keep proxies (nginx, CDNs) from buffering or compressing the stream. */
@@ -30,6 +32,9 @@ const SSE_HEADERS = {
 @UseGuards(ChatIdentityGuard)
 @Controller('chat')
 export class ChatController {
+  /** Streams in flight (CHAT_MAX_INFLIGHT); a slot is held until the stream has ended. */
+  private readonly gate = new AdmissionGate(CHAT_MAX_INFLIGHT);
+
   constructor(
     private readonly chat: ChatService,
     private readonly metrics: ChatMetrics,
@@ -43,6 +48,18 @@ export class ChatController {
     CHAT_EVENT_SCHEMAS,
   )
   async chatStream(@Body() body: ChatRequestDto, @Res() reply: FastifyReply): Promise<void> {
+    const release = await this.gate.acquire(0);
+    if (!release) {
+      throw new ChatBusyError();
+    }
+    try {
+      await this.stream(body, reply);
+    } finally {
+      release();
+    }
+  }
+
+  private async stream(body: ChatRequestDto, reply: FastifyReply): Promise<void> {
     const tracker = this.metrics.track(performance.now());
     const disconnected = new AbortController();
     const onClose = () => {
@@ -68,31 +85,12 @@ export class ChatController {
           break;
         }
         tracker.see(event.type);
-        await write(reply, event);
+        await writeFrame(reply.raw, toSseFrame(event));
       }
     } finally {
       tracker.end(disconnected.signal.aborted);
       reply.raw.off('close', onClose);
       reply.raw.end();
     }
-  }
-}
-
-/** Writes one frame, waiting for the socket to drain when the client reads slowly. */
-async function write(reply: FastifyReply, event: ChatEvent): Promise<void> {
-  // A destroyed socket never drains: waiting for it would leave the handler pending forever.
-  if (reply.raw.destroyed) {
-    return;
-  }
-  if (!reply.raw.write(toSseFrame(event))) {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        reply.raw.off('drain', done);
-        reply.raw.off('close', done);
-        resolve();
-      };
-      reply.raw.on('drain', done);
-      reply.raw.on('close', done);
-    });
   }
 }

@@ -48,6 +48,7 @@ export const ERROR_CODES: Record<string, string> = {
   invalid_token: '401: the chat token is forged, malformed or has the wrong issuer/audience',
   token_expired: '401: the chat token has expired',
   token_user_mismatch: '401: userId differs from the token subject',
+  chat_auth_required: '403: NODE_ENV=production and CHAT_AUTH unset: POST /chat is closed',
   location_forbidden: '403: the key is bound to other location_uids than the data asked for',
   not_found: '404: no such route',
   message_owned_elsewhere:
@@ -66,6 +67,7 @@ export const ERROR_CODES: Record<string, string> = {
   overloaded: '503: RELEVANCE_MAX_INFLIGHT /relevance calls already running; retry shortly',
   relevance_timeout: '503: /relevance scoring passed RELEVANCE_TIMEOUT_MS; its work was stopped',
   embedder_busy: "503: the embedder's live queue for this route is full; retry shortly",
+  chat_busy: '503: CHAT_MAX_INFLIGHT chat answers already streaming; retry shortly',
   search_busy: '503: every /search (and MCP search_history) slot is busy; retry shortly',
   search_timeout: '503: the search passed its 2 s deadline; its work was stopped',
   identity_provider_unavailable: '503: the JWKS at CHAT_JWKS_URL could not be fetched',

@@ -14,6 +14,8 @@ import { type LOG_LEVELS, type NODE_ENVS } from './env.schema';
 /** How `POST /chat` learns who is asking. */
 export type ChatAuthConfig =
   | { mode: 'none' }
+  /** NODE_ENV=production and CHAT_AUTH unset: every `POST /chat` is refused until one is chosen. */
+  | { mode: 'closed' }
   | {
       mode: 'jwt';
       /** HS256 shared secret; exactly one of `secret` and `jwksUrl` is set. */

@@ -83,6 +83,12 @@ function readApiKeys(env: EnvSchema, problems: string[]): ApiKeyEntry[] {
 }
 
 function chatAuth(env: EnvSchema, problems: string[]): ChatAuthConfig {
+  // CHAT_AUTH=none lets anyone ask as any employee: the R42 spec's default and a laptop's,
+  // but production gets it only when said so (or for a try-out of the image). Unset there,
+  // /chat is closed rather than the boot refused: production boots on an API key alone.
+  if (env.NODE_ENV === 'production' && env.CHAT_AUTH === undefined && !env.ALLOW_DEMO_PROVIDERS) {
+    return { mode: 'closed' };
+  }
   if (env.CHAT_AUTH !== 'jwt') {
     return { mode: 'none' };
   }

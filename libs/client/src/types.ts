@@ -14,7 +14,10 @@ export interface ContextRequest {
 
 export type BundleContact =
   | ({ live_fields_available: true } & Record<string, unknown>)
-  | { live_fields_available: false; error?: number | 'timeout' | 'unavailable' | 'overloaded' };
+  | {
+      live_fields_available: false;
+      error?: number | 'timeout' | 'unavailable' | 'overloaded' | 'not_configured';
+    };
 
 export interface HistoricalExcerpt {
   id: string;

@@ -37,6 +37,7 @@ const DATABASE_SUITES = [
   'context-explain',
   'typeorm-runtime',
   'local-podium-contacts',
+  'telemetry-ids',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

@@ -7,11 +7,13 @@ import {
   stopObservedServer,
 } from './support/observed-app';
 import { attributesOf, OtlpCollector } from './support/otlp-collector';
+import { engineEnv, TEST_ENGINE } from './support/postgres';
 
 /**
  * Contact ids in telemetry, end to end: `src/main.ts` with the Podium API provider (where
  * contact ids are phone numbers and e-mail addresses) against the loopback Podium, exporting
- * spans to a loopback OTLP collector and logging at `trace`. Every route that carries an id
+ * spans to a loopback OTLP collector and logging at `trace` (and, in the e2e-postgres project,
+ * on a Postgres server, so the SQL spans are checked too). Every route that carries an id
  * in its URL or sends one to Podium is called; no log line and no exported span may hold
  * the id in any spelling, and the keyed hash stands in for it.
  */
@@ -43,6 +45,7 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
   let collector: OtlpCollector;
   let podium: FakePodium;
   let server: ObservedServer;
+  let release: (() => Promise<void>) | undefined;
   const statuses: Record<string, number> = {};
   let vapiDocuments: Array<{ uuid: string }> = [];
 
@@ -52,7 +55,10 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
     podium.upsert(
       podiumContact({ name: 'Jane Doe', email: EMAIL, phone: PHONE, locationUids: [LOCATION] }),
     );
+    const engine = await engineEnv();
+    release = engine.release;
     server = await startObservedServer({
+      ...engine.env,
       DATA_DIR: 'memory://',
       SEED_DEMO_DATA: 'false',
       EMBEDDING_WORKERS: '1',
@@ -122,6 +128,7 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
       server.child.kill('SIGKILL');
     }
     await server?.exited;
+    await release?.();
     await podium?.close();
     await collector?.close();
   });
@@ -143,6 +150,10 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
 
   it('exports no span holding a contact id, in any spelling', () => {
     expect(collector.spans.length).toBeGreaterThan(0);
+    if (TEST_ENGINE === 'postgres') {
+      // The SQL of the forget and of the searches was traced, and checked with the rest.
+      expect(collector.spans.map((s) => s.scope)).toContain('@opentelemetry/instrumentation-pg');
+    }
     expect(collector.bodies.flatMap(leaked)).toEqual([]);
   });
 

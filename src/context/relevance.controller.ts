@@ -1,6 +1,8 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyRequest } from 'fastify';
 
+import { principalOf } from '../auth/principal';
 import { RelevanceRequestDto, RelevanceResponseDto } from './relevance.dto';
 import { RelevanceService } from './relevance.service';
 
@@ -14,7 +16,12 @@ export class RelevanceController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Relevance of candidates to a query, in [0, 1] (relevance_score)' })
   @ApiOkResponse({ type: RelevanceResponseDto })
-  score(@Body() body: RelevanceRequestDto): Promise<RelevanceResponseDto> {
-    return this.relevance.score(body);
+  score(
+    @Body() body: RelevanceRequestDto,
+    @Req() request: FastifyRequest,
+  ): Promise<RelevanceResponseDto> {
+    const principal = principalOf(request);
+    // Keys by name (a tenant); callers without a key by IP, as the rate limiter counts them.
+    return this.relevance.score(body, principal ? `key:${principal.keyName}` : `ip:${request.ip}`);
   }
 }

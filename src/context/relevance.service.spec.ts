@@ -99,6 +99,28 @@ describe('RelevanceService admission and deadline', () => {
     await expect(first).resolves.toMatchObject({ scores: [0.5, 0.5] });
   });
 
+  it('lets one caller hold only its share: its next call is refused, another caller waits in', async () => {
+    const held = heldEmbedder(false);
+    const sut = new RelevanceService(held.embedding, reranker, relevanceConfig(60_000, 1));
+    const first = sut.score({ query: 'q', candidate: 'a' }, 'key:tenant-a');
+    // Old code: this call waits in the shared gate ahead of tenant B's.
+    await expect(sut.score({ query: 'q', candidate: 'b' }, 'key:tenant-a')).rejects.toMatchObject(
+      { code: 'overloaded', httpStatus: 503 },
+    );
+    const other = sut.score({ query: 'q', candidate: 'c' }, 'key:tenant-b');
+    await Promise.resolve();
+    held.finish();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    held.finish();
+    await expect(other).resolves.toMatchObject({ score: 0.5 });
+    // Its call done, tenant A has its share back.
+    const again = sut.score({ query: 'q', candidate: 'd' }, 'key:tenant-a');
+    await new Promise((resolve) => setImmediate(resolve));
+    held.finish();
+    await expect(again).resolves.toMatchObject({ score: 0.5 });
+  });
+
   it('admits a waiting call as soon as a slot frees within its wait budget', async () => {
     const held = heldEmbedder(false);
     const sut = new RelevanceService(held.embedding, reranker, relevanceConfig(60_000, 1));

@@ -54,11 +54,14 @@ export class RelevanceTimeoutError extends DomainError {
  * so it runs under its own deadline and admission gate: past RELEVANCE_MAX_INFLIGHT calls a
  * new one waits at most a quarter of the deadline for a slot, then gets 503 `overloaded`;
  * past the deadline the work is aborted and the caller gets 503 `relevance_timeout`. A slot is
- * held until the work has actually stopped, not merely until the answer left.
+ * held until the work has actually stopped, not merely until the answer left. One caller may
+ * hold only its share of the slots, waiting ones included (see {@link score}).
  */
 @Injectable()
 export class RelevanceService {
   private readonly gate: AdmissionGate;
+  /** Calls running or waiting per caller: one caller may hold at most its share of the gate. */
+  private readonly perCaller = new Map<string, number>();
 
   constructor(
     private readonly embedding: EmbeddingService,
@@ -68,7 +71,34 @@ export class RelevanceService {
     this.gate = new AdmissionGate(config.relevance.maxInFlight);
   }
 
-  async score(request: RelevanceRequestDto): Promise<RelevanceResponseDto> {
+  /**
+   * `caller` (an API key's name, or the client IP): it may have at most half the slots
+   * (at least one) running or waiting, so one tenant's burst cannot fill the gate every
+   * tenant shares; its next call is refused at once instead. The CLI passes none.
+   */
+  async score(request: RelevanceRequestDto, caller?: string): Promise<RelevanceResponseDto> {
+    if (caller === undefined) {
+      return this.admitted(request);
+    }
+    const share = Math.max(1, Math.floor(this.config.relevance.maxInFlight / 2));
+    const held = this.perCaller.get(caller) ?? 0;
+    if (held >= share) {
+      throw new OverloadedError(this.config.relevance.maxInFlight);
+    }
+    this.perCaller.set(caller, held + 1);
+    try {
+      return await this.admitted(request);
+    } finally {
+      const left = (this.perCaller.get(caller) ?? 1) - 1;
+      if (left > 0) {
+        this.perCaller.set(caller, left);
+      } else {
+        this.perCaller.delete(caller);
+      }
+    }
+  }
+
+  private async admitted(request: RelevanceRequestDto): Promise<RelevanceResponseDto> {
     const { query, candidate, candidates } = request;
     const texts = candidates ?? (candidate !== undefined ? [candidate] : []);
     if (texts.length === 0 || (candidate !== undefined && candidates !== undefined)) {

@@ -7,6 +7,10 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 
 import { Public } from '../auth/public.decorator';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
+import { CachedCheck } from './cached-check';
+
+/** Readiness answers are this fresh at worst: a probe every few seconds sees every change. */
+const READY_CACHE_MS = 1000;
 
 /**
  * Kubernetes probes: liveness says the process runs and can recover by itself (it is down
@@ -16,6 +20,9 @@ import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
 @Public({ rateLimit: false })
 @Controller('health')
 export class HealthController {
+  /** The database and vector store round trips of readiness, shared for a second. */
+  private readonly storage = new CachedCheck(() => this.checkStorage(), READY_CACHE_MS);
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
@@ -44,17 +51,8 @@ export class HealthController {
     return this.health.check([
       async () => {
         const session = this.indicator.check('database');
-        if (!this.bootstrap.ready) {
-          return session.down({ message: this.bootstrap.notReadyReason });
-        }
-        // The relational tables (CRM, webhook inbox) live here whatever the vector store.
-        const relational = await this.database.check();
-        if (!relational.up) {
-          return session.down({ message: relational.reason });
-        }
-        return (await this.store.isHealthy())
-          ? session.up()
-          : session.down({ message: 'the vector store did not answer its health check' });
+        const storage = await this.storage.get();
+        return storage.up ? session.up() : session.down({ message: storage.reason });
       },
       () => {
         const session = this.indicator.check('embedder');
@@ -66,7 +64,7 @@ export class HealthController {
       // degraded Podium is reported here but does not take the pod out of rotation.
       async () => {
         const session = this.indicator.check('podium');
-        const podium = await this.podium.status();
+        const podium = await this.podium.status(); // in memory: no round trip
         switch (podium.status) {
           case 'up':
             return session.up();
@@ -77,5 +75,19 @@ export class HealthController {
         }
       },
     ]);
+  }
+
+  private async checkStorage(): Promise<{ up: true } | { up: false; reason?: string }> {
+    if (!this.bootstrap.ready) {
+      return { up: false, reason: this.bootstrap.notReadyReason };
+    }
+    // The relational tables (CRM, webhook inbox) live here whatever the vector store.
+    const relational = await this.database.check();
+    if (!relational.up) {
+      return { up: false, reason: relational.reason };
+    }
+    return (await this.store.isHealthy())
+      ? { up: true }
+      : { up: false, reason: 'the vector store did not answer its health check' };
   }
 }

@@ -15,7 +15,7 @@ const shared = {
 };
 
 /** Suites that need a Postgres server: several processes share one database (PGlite is one). */
-const SERVER_ONLY_SUITES = ['multi-replica', 'typeorm-data-source'].map(
+const SERVER_ONLY_SUITES = ['multi-replica', 'typeorm-data-source', 'advisory-locks'].map(
   (name) => `<rootDir>/test/${name}.e2e-spec.ts`,
 );
 

@@ -65,8 +65,9 @@ export class HistoryPurge implements OnApplicationBootstrap, OnModuleDestroy {
     do {
       this.again = false;
       try {
-        const outcome = await this.database.whileLeading(PURGE_JOB, () =>
-          this.memory.purgeForgotten(100, this.stopping.signal),
+        // Stops at shutdown, and when leadership is lost (another replica may start it).
+        const outcome = await this.database.whileLeading(PURGE_JOB, (lost) =>
+          this.memory.purgeForgotten(100, AbortSignal.any([this.stopping.signal, lost])),
         );
         if (outcome.ran && outcome.value) {
           this.logger.log(`history purge: ${outcome.value} forgotten histories deleted`);

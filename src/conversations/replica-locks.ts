@@ -5,9 +5,9 @@ import { KeyedLock } from './keyed-lock';
 /**
  * Mutual exclusion per key across the whole deployment: first among this process's callers
  * (a {@link KeyedLock}, free, and the only lock on single-process PGlite), then across
- * replicas (Postgres advisory locks held for the length of `work`). Taking the in-process
- * lock first means a process waits on the server with at most one caller per key, so the
- * pooled connections holding advisory locks stay few.
+ * replicas (Postgres advisory locks held for the length of `work`, on the database's lock
+ * lane). Taking the in-process lock first means a process waits on the server with at most
+ * one caller per key, so the lane's few sessions are not spent queueing behind each other.
  */
 export class ReplicaLocks {
   private readonly local = new KeyedLock();

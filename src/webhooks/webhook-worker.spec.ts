@@ -117,9 +117,9 @@ describe('WebhookWorker', () => {
       strictDouble<ContactTombstones>({ purgeExpired }),
       { webhooks: { deadLetterRetentionHours } } as AppConfig,
       strictDouble<Database>({
-        whileLeading: async <T>(_name: string, work: () => Promise<T>) => ({
+        whileLeading: async <T>(_name: string, work: (signal: AbortSignal) => Promise<T>) => ({
           ran: true as const,
-          value: await work(),
+          value: await work(new AbortController().signal),
         }),
       }),
     );

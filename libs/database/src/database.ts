@@ -4,6 +4,7 @@ import { type DataSource } from 'typeorm';
 
 import {
   type Leadership,
+  LOCK_WAIT_MS,
   type LockScope,
   REPLICA_LOCK_SCOPE,
   whileLeading,
@@ -19,6 +20,7 @@ import {
 import { schemaMigrations } from './migrations/all-migrations';
 import { migrate } from './migrations/migrator';
 import { createAppDataSource, initializeAppDataSource } from './orm/app-data-source';
+import { LockLane } from './pg/lock-lane';
 import { PgClient } from './pg/pg.client';
 import { ReplicaPresence } from './pg/replica-presence';
 import { PgliteClient } from './pglite/pglite.client';
@@ -43,6 +45,11 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** Longest wait for a server connection (`DATABASE_CONNECT_TIMEOUT_MS`). */
   connectTimeoutMs?: number;
+  /**
+   * Server connections of the advisory-lock lane, beside the pool: also the most lock
+   * holders (ingests, rebuilds, forgets, leader jobs) one process runs at once.
+   */
+  lockConnections?: number;
 }
 
 /** Every default of {@link DatabaseOptions}, applied here. */
@@ -50,6 +57,7 @@ export const DEFAULT_DATABASE_OPTIONS = {
   poolMax: 10,
   statementTimeoutMs: 30_000,
   connectTimeoutMs: 5_000,
+  lockConnections: 4,
 } satisfies Partial<DatabaseOptions>;
 
 /** The answer of {@link Database.check}: up, or down with a reason safe to show. */
@@ -78,6 +86,8 @@ export class Database implements SqlExecutor {
   private readonly logger = new Logger(Database.name);
   private client?: SqlClient;
   private presence?: ReplicaPresence;
+  /** Where advisory locks are held on a server (none on PGlite); set and cleared with `client`. */
+  private lane?: LockLane;
   private opening?: Promise<void>;
   private signalOpen!: () => void;
   private readonly opened = new Promise<void>((resolve) => (this.signalOpen = resolve));
@@ -172,19 +182,28 @@ export class Database implements SqlExecutor {
 
   /**
    * Runs `work` holding the cross-replica locks of `keys` in `scope` (Postgres advisory
-   * locks; a pass-through on single-process PGlite). See {@link withAdvisoryLocks}.
+   * locks on the lock lane; a pass-through on single-process PGlite). `signal` aborts if the
+   * locks are lost. See {@link withAdvisoryLocks}.
    */
   async withLocks<T>(
     scope: LockScope,
     keys: readonly string[],
-    work: () => Promise<T>,
+    work: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    return withAdvisoryLocks(this.requireClient(), scope, keys, work);
+    this.requireClient();
+    return withAdvisoryLocks(this.lane, scope, keys, work);
   }
 
-  /** Runs the periodic job `name` unless another replica is running it now. See {@link whileLeading}. */
-  async whileLeading<T>(name: string, work: () => Promise<T>): Promise<Leadership<T>> {
-    return whileLeading(this.requireClient(), name, work);
+  /**
+   * Runs the periodic job `name` unless another replica is running it now; `signal` aborts
+   * if leadership is lost mid-run. See {@link whileLeading}.
+   */
+  async whileLeading<T>(
+    name: string,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<Leadership<T>> {
+    this.requireClient();
+    return whileLeading(this.lane, name, work);
   }
 
   /** Readiness: one round trip, bounded so a hung server cannot hang the probe. */
@@ -231,13 +250,16 @@ export class Database implements SqlExecutor {
     await this.opening?.catch(() => undefined);
     const client = this.client;
     const presence = this.presence;
+    const lane = this.lane;
     this.client = undefined;
     this.presence = undefined;
+    this.lane = undefined;
     this.opening = undefined;
     if (this.dataSource.isInitialized) {
       await this.dataSource.destroy();
     }
     await presence?.stop();
+    await lane?.close();
     await client?.close();
   }
 
@@ -285,6 +307,13 @@ export class Database implements SqlExecutor {
     if (this.options.databaseUrl) {
       this.presence = new ReplicaPresence(this.options.databaseUrl, REPLICA_LOCK_SCOPE);
       await this.presence.start();
+      this.lane = new LockLane({
+        url: this.options.databaseUrl,
+        size: this.options.lockConnections ?? DEFAULT_DATABASE_OPTIONS.lockConnections,
+        connectTimeoutMs:
+          this.options.connectTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
+        lockWaitMs: LOCK_WAIT_MS,
+      });
     }
     this.client = client;
     try {
@@ -293,6 +322,8 @@ export class Database implements SqlExecutor {
       this.client = undefined;
       await this.presence?.stop();
       this.presence = undefined;
+      await this.lane?.close();
+      this.lane = undefined;
       await client.close().catch(() => undefined);
       throw error;
     }

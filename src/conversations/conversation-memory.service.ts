@@ -106,13 +106,18 @@ export class ConversationMemory {
    * are committed before windows, so a crash in between is repaired by the re-run (or by
    * `reindex`): the re-run finds the messages stored and rebuilds the same windows.
    */
-  async add(incoming: readonly IncomingMessage[], onProgress?: RebuildProgress) {
+  async add(
+    incoming: readonly IncomingMessage[],
+    onProgress?: RebuildProgress,
+    /** A location-bound caller's locations: it may not relabel another tenant's message. */
+    scope?: readonly string[],
+  ) {
     const rows = incoming.map(toStoredMessage);
     const contacts = rows.map((m) => m.contact_uid);
     const kept = await this.locks.run('contact', contacts, async () => {
       const tombstones = await this.forgets.tombstones(rows.map((m) => m.contact_uid));
       const allowed = tombstones.length ? rows.filter((m) => !forgotten(m, tombstones)) : rows;
-      await this.messages.save(allowed);
+      await this.messages.save(allowed, scope);
       return allowed;
     });
     const report = await this.rebuild(uniqueKeys(kept), false, onProgress);

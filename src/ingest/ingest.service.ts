@@ -56,7 +56,7 @@ export class IngestService {
       async () => {
         const { records, failed } = await recordsFromBody(input, this.config.ingest.maxRecords);
         assertRecordsInScope(scope, records);
-        return this.ingestConversations(records, failed);
+        return this.ingestConversations(records, failed, undefined, scope);
       },
       reportAttributes,
     );
@@ -79,6 +79,7 @@ export class IngestService {
     records: unknown[],
     priorFailures: IngestFailure[] = [],
     onProgress?: ProgressListener,
+    scope?: LocationScope,
   ): Promise<IngestReport> {
     const { valid, failed } = await validateRecords(ConversationMessageDto, records, priorFailures);
     // Second line of defence: history is stored already masked (retrieval redacts again).
@@ -90,7 +91,7 @@ export class IngestService {
     }
     // Messages are stored once; each touched conversation's windows are rebuilt from all its
     // stored messages, so only windows whose content changed are embedded.
-    const { inserted, skipped } = await this.memory.add(messages, onProgress);
+    const { inserted, skipped } = await this.memory.add(messages, onProgress, scope);
     this.count('conversations', inserted, skipped, failed.length);
     return { received: records.length, inserted, skipped, failed };
   }

@@ -2,6 +2,8 @@ import { ConversationMessageEntity, ConversationWindowEntity, Database } from '@
 import { type ConversationKey } from '@app/vector';
 import { Injectable } from '@nestjs/common';
 
+import { MessageOwnedElsewhereError } from '../auth/auth.errors';
+
 /** One message as stored: redacted, with its stable id. */
 export interface StoredMessage {
   /** Podium's message uid when there is one, else `turn_key`. */
@@ -48,8 +50,14 @@ export class ConversationMessagesRepository {
   /**
    * Stores each message once. A message met before under its other id (with and without a
    * Podium uid) keeps its stored id; a known message may correct its location and channel.
+   *
+   * `scope`: a location-bound caller's locations. Such a caller never relabels a message
+   * stored under a location outside them (another tenant's, or none): the whole batch is
+   * refused with 409 `message_owned_elsewhere`. Callers hold the contact's lock, and a
+   * relabel needs the same contact, so the check and the write see the same rows; the
+   * upsert's own condition enforces it again.
    */
-  async save(messages: readonly StoredMessage[]): Promise<void> {
+  async save(messages: readonly StoredMessage[], scope?: readonly string[]): Promise<void> {
     if (messages.length === 0) {
       return;
     }
@@ -79,6 +87,9 @@ export class ConversationMessagesRepository {
       rows.set(id ?? m.message_id, { ...m, message_id: id ?? m.message_id });
     }
     const list = [...rows.values()];
+    if (scope) {
+      await this.assertOwned(list, scope);
+    }
     // Raw: an unnest() bulk insert with a conditional ON CONFLICT … DO UPDATE … WHERE.
     await this.database.execute(
       `INSERT INTO conversation_messages (${COLUMNS.map(([n]) => n).join(', ')})
@@ -88,9 +99,25 @@ export class ConversationMessagesRepository {
          WHERE conversation_messages.contact_uid = EXCLUDED.contact_uid
            AND conversation_messages.conversation_uid = EXCLUDED.conversation_uid
            AND (conversation_messages.location_uid IS DISTINCT FROM EXCLUDED.location_uid
-             OR conversation_messages.channel <> EXCLUDED.channel)`,
-      COLUMNS.map(([name]) => list.map((m) => m[name])),
+             OR conversation_messages.channel <> EXCLUDED.channel)
+           AND ($${COLUMNS.length + 1}::text[] IS NULL
+             OR conversation_messages.location_uid = ANY($${COLUMNS.length + 1}::text[]))`,
+      [...COLUMNS.map(([name]) => list.map((m) => m[name])), scope ? [...scope] : null],
     );
+  }
+
+  /** 409 when any of these ids is stored under a location outside `scope` (or under none). */
+  private async assertOwned(list: readonly StoredMessage[], scope: readonly string[]) {
+    // Raw: ANY() over the batch's ids, answered from the primary key.
+    const [{ n }] = await this.database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM conversation_messages
+       WHERE message_id = ANY($1::text[])
+         AND (location_uid IS NULL OR NOT (location_uid = ANY($2::text[])))`,
+      [list.map((m) => m.message_id), [...scope]],
+    );
+    if (n > 0) {
+      throw new MessageOwnedElsewhereError(n);
+    }
   }
 
   async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {

@@ -154,7 +154,6 @@ describe('POST /context with explain (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.body.meta.partial).toBe(true);
     expect(res.body.explain!.candidates).toEqual([]);
-    expect(res.body.meta.elapsed_ms).toBeLessThanOrEqual(200 + 25);
   });
 
   describe('the inspector’s routes', () => {

@@ -120,7 +120,6 @@ describe('MCP server at /mcp (e2e, official SDK client)', () => {
     const bundle = payload<ContextBundle>(result);
     expect(bundle.historical_excerpts).toEqual([]);
     expect(bundle.meta).toMatchObject({ partial: true, timeout_ms: ADAPTER_TIMEOUT_MS });
-    expect(bundle.meta.elapsed_ms).toBeLessThanOrEqual(ADAPTER_TIMEOUT_MS + 25);
   });
 
   it('search_history and redact answer like /search and /redact', async () => {

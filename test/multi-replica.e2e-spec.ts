@@ -28,6 +28,7 @@ import {
 import { type AppProcess, startAppProcess } from './support/app-process';
 import { createServerDatabase, type ServerDatabase } from './support/postgres';
 import { startRedis, type TestRedis } from './support/redis';
+import { seededRandom } from './support/seeded';
 import { waitFor } from './support/wait';
 
 const SECRET = 'whsec-multi-replica';
@@ -195,7 +196,8 @@ describe('several replicas on one Postgres and one Redis', () => {
       );
 
     // The turns but the last two, interleaved across conversations, round-robin, in bursts.
-    delay = () => Math.floor(Math.random() * 60);
+    const { random } = seededRandom('multi-replica delivery delays');
+    delay = () => Math.floor(random() * 60);
     for (let t = 0; t < TURNS - 2; t++) {
       await Promise.all(
         Array.from({ length: CONVERSATIONS }, (_, c) => deliver(next(), event(c, t))),

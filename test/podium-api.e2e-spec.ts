@@ -255,7 +255,7 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
       timeout_ms: 800,
     });
     expect(limited.body.contact).toEqual({ live_fields_available: false, error: 'unavailable' });
-    expect(limited.body.meta.elapsed_ms).toBeLessThanOrEqual(825);
+    // One request: the call did not wait out Retry-After to try again.
     expect(requestsFor('r2@example.com')).toBe(1);
     // Until Podium's second has passed, nothing is sent at all.
     const gated = await context({ transcript: 'order status', contact_uid: 'r3@example.com' });
@@ -287,7 +287,6 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
         timeout_ms: 300,
       });
       expect(res.status).toBe(200);
-      expect(res.body.meta.elapsed_ms).toBeLessThanOrEqual(325);
       expect(res.body.contact).toEqual({ live_fields_available: false, error: 'timeout' });
       expect(res.body.meta).toMatchObject({ had_live_lookup: false, partial: true });
     } finally {

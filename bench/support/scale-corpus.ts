@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { terms } from '@app/common';
 
+import { prng } from './prng';
 import { loadSgdConversations } from './sgd';
 
 /**
@@ -25,18 +26,6 @@ export interface ScaleMessage {
 
 const CHANNELS = ['sms', 'call', 'webchat'] as const;
 const SWAP_SHARE = 0.35;
-
-/** mulberry32: a small seeded PRNG, so the corpus does not depend on Math.random. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class ScaleCorpus {
   private readonly dialogues = loadSgdConversations();

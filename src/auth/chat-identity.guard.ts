@@ -16,10 +16,6 @@ export class ChatClosedError extends DomainError {
   }
 }
 
-/** The verified JWT subject of a chat request, for handlers that want it. */
-const subjects = new WeakMap<object, string>();
-export const chatSubjectOf = (request: object): string | undefined => subjects.get(request);
-
 /**
  * `CHAT_AUTH=jwt` for `POST /chat`: the request must carry `Authorization: Bearer <jwt>`,
  * the token must verify, and the body's `userId` must equal its `sub`, so one employee
@@ -50,7 +46,6 @@ export class ChatIdentityGuard implements CanActivate {
           'userId does not match the subject of the token.',
         );
       }
-      subjects.set(request, sub);
       return true;
     } catch (error) {
       if (error instanceof AuthenticationError) {

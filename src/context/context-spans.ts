@@ -7,7 +7,6 @@ import {
   withDeadline,
 } from '@app/common';
 import { type ContactLookup } from '@app/podium';
-import { type BudgetResult } from '@app/prompt';
 import { type Attributes } from '@opentelemetry/api';
 
 import { type ContextBundle } from './context.dto';
@@ -82,15 +81,6 @@ export function redactAttributes(result: { counts: Record<string, number> }): At
   return {
     'redaction.total': counts.reduce((sum, [, n]) => sum + n, 0),
     ...Object.fromEntries(counts.map(([type, n]) => [`redaction.${type}`, n])),
-  };
-}
-
-export function budgetAttributes(result: BudgetResult<{ truncated?: boolean }>): Attributes {
-  return {
-    'budget.kept': result.excerpts.length,
-    'budget.dropped': result.dropped,
-    'budget.token_count': result.token_count,
-    'budget.truncated': result.excerpts.some((e) => e.truncated === true),
   };
 }
 

@@ -40,11 +40,6 @@ export function startTracing(telemetry: AppConfig['telemetry']): void {
   scrubExportedSpans(telemetryIds(telemetry.hashKey));
 }
 
-/** True once `startTracing` started the SDK. */
-export function tracingStarted(): boolean {
-  return sdk !== undefined;
-}
-
 /** Flushes the spans still batched and stops exporting (at shutdown). */
 export async function stopTracing(): Promise<void> {
   const running = sdk;

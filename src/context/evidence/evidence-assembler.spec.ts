@@ -53,8 +53,11 @@ describe('EvidenceAssembler', () => {
     const filled = sut.assemble('refund', pool, sut.limits(undefined), 1500);
     expect(five.excerpts).toHaveLength(5);
     expect(filled.excerpts).toHaveLength(12);
+    // Twelve different windows, best first, none repeated.
+    expect(filled.excerpts.map((e) => e.id)).toEqual(pool.map((w) => w.id));
+    expect(five.excerpts.map((e) => e.id)).toEqual(pool.slice(0, 5).map((w) => w.id));
     // Everything fits whole: nothing is trimmed when the budget does not bind.
-    expect(filled.excerpts.every((e) => e.content === pool[0].content)).toBe(true);
+    expect(filled.excerpts.map((e) => e.content)).toEqual(pool.map((w) => w.content));
   });
 
   it('trims the lowest-scored excerpts first when the chosen ones do not fit whole', () => {

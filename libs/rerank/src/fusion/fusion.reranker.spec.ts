@@ -1,5 +1,5 @@
 import { FusionReranker } from './fusion.reranker';
-import { explainFusion, fusionScores } from './fusion-score';
+import { explainFusion } from './fusion-score';
 
 /** Distinct long candidates, like a /relevance pool of 20,000-character texts. */
 const longPool = (n: number) =>
@@ -15,11 +15,21 @@ const longPool = (n: number) =>
 describe('FusionReranker', () => {
   const sut = new FusionReranker();
 
-  it('scores a pool of long candidates exactly as the fusion formula does', async () => {
-    const pool = longPool(6);
-    await expect(sut.score('when does the table ship', pool)).resolves.toEqual(
-      fusionScores('when does the table ship', pool, new FusionReranker()['options']),
+  it('scores a pool of long candidates by their words: the one about the question wins', async () => {
+    const pool = longPool(6).map((candidate, i) =>
+      i === 3
+        ? { ...candidate, content: `when will my dining table ship? ${candidate.content}` }
+        : candidate,
     );
+    const scores = await sut.score('when does the dining table ship', pool);
+    expect(scores).toHaveLength(6);
+    expect(scores.every(Number.isFinite)).toBe(true);
+    const best = scores.indexOf(Math.max(...scores));
+    expect(best).toBe(3);
+    // The other five are alike apart from their number: alike scores.
+    const rest = scores.filter((_, i) => i !== 3);
+    expect(Math.max(...rest) - Math.min(...rest)).toBeLessThan(1e-9);
+    expect(scores[3]).toBeGreaterThan(Math.max(...rest));
   });
 
   it('names the components of its own options (custom weights change them)', async () => {

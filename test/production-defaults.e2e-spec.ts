@@ -1,12 +1,15 @@
 import { generateApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
 import { DEMO_TOPICS } from '../src/demo/demo-kb';
+import { deliverPodiumEvent, podiumEvent, podiumMessage } from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { type AppProcess, startAppProcess } from './support/app-process';
 import { message } from './support/auth-fixtures';
 import { postSse } from './support/sse';
+import { waitFor } from './support/wait';
 
 const platform = generateApiKey('platform');
+const SECRET = 'whsec_none_e2e';
 
 /**
  * Issue 38's release check: a platform team runs the production image with nothing but
@@ -83,7 +86,11 @@ describe('PODIUM_PROVIDER=none and CURRICULUM_PROVIDER=none (e2e)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await bootTestApp({ PODIUM_PROVIDER: 'none', CURRICULUM_PROVIDER: 'none' });
+    t = await bootTestApp({
+      PODIUM_PROVIDER: 'none',
+      CURRICULUM_PROVIDER: 'none',
+      PODIUM_WEBHOOK_SECRET: SECRET,
+    });
     const ingest = await postJson<{ failed: unknown[] }>(
       `${t.url}/ingest/kb`,
       DEMO_TOPICS.slice(0, 3),
@@ -113,5 +120,27 @@ describe('PODIUM_PROVIDER=none and CURRICULUM_PROVIDER=none (e2e)', () => {
     });
     expect(bundle.body.contact).toEqual({ live_fields_available: false, error: 'not_configured' });
     expect(bundle.body.meta.partial).toBe(false);
+  });
+
+  it('still takes signed Podium webhooks: their messages are history under the Podium contact uid', async () => {
+    const event = podiumEvent(
+      'message.received',
+      podiumMessage({
+        contactUid: 'ctc_hook',
+        conversationUid: 'conv_hook',
+        body: 'The kayak paddle I ordered arrived with a split blade.',
+      }),
+    );
+    const delivered = await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, event);
+    expect(delivered.status).toBe(202);
+    const bundle = await waitFor('the webhook message in a bundle', async () => {
+      const answer = await postJson<ContextBundle>(`${t.url}/context`, {
+        transcript: 'the paddle blade is split',
+        contact_uid: 'ctc_hook',
+      });
+      return answer.body.historical_excerpts.length > 0 ? answer.body : undefined;
+    });
+    expect(bundle.historical_excerpts[0].content).toContain('split blade');
+    expect(bundle.contact).toEqual({ live_fields_available: false, error: 'not_configured' });
   });
 });

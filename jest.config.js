@@ -38,6 +38,7 @@ const DATABASE_SUITES = [
   'typeorm-runtime',
   'local-podium-contacts',
   'telemetry-ids',
+  'row-security',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

@@ -7,9 +7,17 @@
  * Requests differ in text, so every one embeds.
  *
  *   BENCH_BASELINE_ROOT=/tmp/wt-base npm run bench:baseline   # BENCH_ROUNDS (3), BENCH_REQUESTS (100)
+ *
+ * One checkout against itself under two configurations: BENCH_CURRENT_ENV and
+ * BENCH_BASELINE_ENV add `NAME=value,…` to each side's env (e.g. BENCH_BASELINE_ROOT=. and
+ * BENCH_BASELINE_ENV=DATABASE_ROW_SECURITY=false). BENCH_BOUND_LOCATION sends every request
+ * with an API key bound to that location (the demo's is loc_demo_downtown). BENCH_DATABASE_ROLE
+ * makes each Postgres database owned by that role (created, no superuser, no BYPASSRLS) and
+ * connects as it: row-level security never applies to the superuser a test server hands out.
  */
 import { Client } from 'pg';
 
+import { generateApiKey } from '../src/config/api-key-entries';
 import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
 import { interleavedRounds, throughputRatio } from './support/interleaved-rounds';
@@ -21,6 +29,22 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const BASELINE = process.env.BENCH_BASELINE_ROOT;
 const DATABASE_URL = process.env.DATABASE_URL;
 const LEVELS = [1, 8];
+const ROLE = process.env.BENCH_DATABASE_ROLE;
+const BOUND = process.env.BENCH_BOUND_LOCATION;
+const KEY = BOUND ? generateApiKey('bench', [BOUND]) : undefined;
+
+/** `NAME=value,NAME=value` as env. */
+const envList = (text = ''): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+const EXTRA_ENV: Record<'current' | 'baseline', Record<string, string>> = {
+  current: { ...(KEY ? { API_KEYS: KEY.line } : {}), ...envList(process.env.BENCH_CURRENT_ENV) },
+  baseline: { ...(KEY ? { API_KEYS: KEY.line } : {}), ...envList(process.env.BENCH_BASELINE_ENV) },
+};
 
 type Checkout = 'current' | 'baseline';
 type Mode = `${Checkout}/${'context' | 'search'}`;
@@ -38,23 +62,43 @@ async function storeEnv(
   await admin.connect();
   const name = `cb_bench_ab_${checkout}`;
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  if (ROLE) {
+    await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}')
+      THEN CREATE ROLE ${ROLE} LOGIN NOSUPERUSER NOBYPASSRLS; END IF; END $$`);
+  }
+  await admin.query(`CREATE DATABASE ${name}${ROLE ? ` OWNER ${ROLE}` : ''}`);
   await admin.end();
   const url = new URL(DATABASE_URL as string);
   url.pathname = `/${name}`;
+  if (ROLE) {
+    // pgvector is installed by a superuser; the role owns the rest.
+    const owner = new Client({ connectionString: url.toString() });
+    await owner.connect();
+    await owner.query(
+      `CREATE EXTENSION IF NOT EXISTS vector; GRANT ALL ON SCHEMA public TO ${ROLE}`,
+    );
+    await owner.end();
+    url.username = ROLE;
+    url.password = '';
+  }
   return { DATABASE_URL: url.toString() };
 }
 
 async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
   const seed = { SEED_DEMO_DATA: 'true' };
-  const current = await startServerProcess({ ...seed, ...(await storeEnv(engine, 'current')) });
+  const current = await startServerProcess({
+    ...seed,
+    ...(await storeEnv(engine, 'current')),
+    ...EXTRA_ENV.current,
+  });
   const baseline = await startServerProcess(
-    { ...seed, ...(await storeEnv(engine, 'baseline')) },
+    { ...seed, ...(await storeEnv(engine, 'baseline')), ...EXTRA_ENV.baseline },
     baselineRoot,
   );
+  const headers: Record<string, string> = KEY ? { 'x-api-key': KEY.key } : {};
   const clients: Record<Checkout, JsonClient> = {
-    current: new JsonClient(current.url),
-    baseline: new JsonClient(baseline.url),
+    current: new JsonClient(current.url, 64, headers),
+    baseline: new JsonClient(baseline.url, 64, headers),
   };
   let seq = 0;
   try {
@@ -106,7 +150,15 @@ async function main() {
   for (const engine of engines) {
     runs.push(await measure(engine, BASELINE));
   }
-  printJson({ bench: 'baseline-ab', rounds: ROUNDS, baseline: BASELINE, runs });
+  printJson({
+    bench: 'baseline-ab',
+    rounds: ROUNDS,
+    baseline: BASELINE,
+    env: EXTRA_ENV,
+    bound_location: BOUND ?? null,
+    role: ROLE ?? null,
+    runs,
+  });
 }
 
 main().catch((error: unknown) => {

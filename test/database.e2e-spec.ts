@@ -44,6 +44,7 @@ const MIGRATIONS = [
   'BackgroundForget1700000000011',
   'TurnKeysByConversation1700000000012',
   'VectorsInRow1700000000013',
+  'RowLevelSecurity1700000000015',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

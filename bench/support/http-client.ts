@@ -12,6 +12,8 @@ export class JsonClient {
   constructor(
     private readonly baseUrl: string,
     sockets = 64,
+    /** Sent with every request (an API key). */
+    private readonly headers: Record<string, string> = {},
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
@@ -24,7 +26,11 @@ export class JsonClient {
         {
           method: 'POST',
           agent: this.agent,
-          headers: { 'content-type': 'application/json', 'content-length': payload.length },
+          headers: {
+            ...this.headers,
+            'content-type': 'application/json',
+            'content-length': payload.length,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];

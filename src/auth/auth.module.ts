@@ -1,6 +1,6 @@
 import { RedisConnection } from '@app/redis';
 import { Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import {
   getOptionsToken,
   getStorageToken,
@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../config/app-config';
 import { ApiKeyService } from './api-key.service';
 import { ChatIdentityGuard } from './chat-identity.guard';
 import { ChatTokenVerifier } from './chat-token.verifier';
+import { DatabaseScopeInterceptor } from './database-scope.interceptor';
 import { RateLimiter, throttlerOptions } from './rate-limiter';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { ServiceAuthGuard } from './service-auth.guard';
@@ -40,6 +41,7 @@ import { ServiceAuthGuard } from './service-auth.guard';
     },
     RateLimiter,
     { provide: APP_GUARD, useClass: ServiceAuthGuard },
+    { provide: APP_INTERCEPTOR, useClass: DatabaseScopeInterceptor },
   ],
   exports: [ApiKeyService, ChatTokenVerifier, ChatIdentityGuard, RateLimiter],
 })

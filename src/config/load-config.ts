@@ -136,6 +136,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
         poolMax: env.DATABASE_POOL_MAX,
         statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
         connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        rowSecurity: env.DATABASE_ROW_SECURITY,
       },
       vector: {
         provider: env.VECTOR_PROVIDER ?? 'pgvector',

@@ -24,6 +24,7 @@ import { LockLane } from './pg/lock-lane';
 import { PgClient } from './pg/pg.client';
 import { ReplicaPresence } from './pg/replica-presence';
 import { PgliteClient } from './pglite/pglite.client';
+import { enforceRowSecurity, statementScope, unscopedSession } from './row-security/row-security';
 
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
 export const HNSW_EF_SEARCH = 100;
@@ -39,6 +40,11 @@ export interface DatabaseOptions {
   /** Embedded PGlite data dir (`memory://` for RAM); used when no databaseUrl is set. */
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * Row-level security (`DATABASE_ROW_SECURITY`, default on): the database keeps each
+   * statement to its caller's locations (migration 15, docs/security.md).
+   */
+  rowSecurity?: boolean;
   /** Server connections per process (`DATABASE_POOL_MAX`). */
   poolMax?: number;
   /** Server-side cap on one statement (`DATABASE_STATEMENT_TIMEOUT_MS`). */
@@ -263,6 +269,10 @@ export class Database implements SqlExecutor {
     await client?.close();
   }
 
+  private get rowSecurity(): boolean {
+    return this.options.rowSecurity ?? true;
+  }
+
   private get statementTimeoutMs(): number {
     return this.options.statementTimeoutMs ?? DEFAULT_DATABASE_OPTIONS.statementTimeoutMs;
   }
@@ -298,6 +308,9 @@ export class Database implements SqlExecutor {
     try {
       await this.assertDimension(client, dimension);
       const ran = await migrate(client, schemaMigrations(dimension));
+      if (this.rowSecurity) {
+        await enforceRowSecurity(client, this.logger);
+      }
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
       this.appliedMigrations = ran;
     } catch (error) {
@@ -339,7 +352,11 @@ export class Database implements SqlExecutor {
     if (!this.options.databaseUrl) {
       return PgliteClient.open({
         dataDir: this.options.dataDir,
-        sessionSettings: `SET hnsw.ef_search = ${HNSW_EF_SEARCH}; SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}`,
+        sessionSettings: [
+          `SET hnsw.ef_search = ${HNSW_EF_SEARCH}; SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}`,
+          ...Object.entries(unscopedSession(this.rowSecurity)).map(([k, v]) => `SET ${k} = '${v}'`),
+        ].join('; '),
+        scope: statementScope(this.rowSecurity),
         statementTimeoutMs: this.statementTimeoutMs,
         onExit: (lost) => this.replace(lost),
       });
@@ -352,7 +369,9 @@ export class Database implements SqlExecutor {
       // HNSW returns at most ef_search rows (default 40); top_k and pool_k go up to 100.
       // JIT compiles a plan whose cost estimate is large (a scan at 1M rows) for hundreds of
       // milliseconds: never worth it for these short statements.
+      scope: statementScope(this.rowSecurity),
       sessionSettings: {
+        ...unscopedSession(this.rowSecurity),
         jit: 'off',
         'hnsw.ef_search': HNSW_EF_SEARCH,
         'hnsw.iterative_scan': HNSW_ITERATIVE_SCAN,

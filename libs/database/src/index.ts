@@ -10,3 +10,4 @@ export { createServerDataSource } from './server-data-source';
 export * from './entities/all-entities';
 export { DatabaseTimeoutError, DatabaseUnavailableError, classifyDatabaseError } from './errors';
 export { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
+export { type DatabaseScope, withDatabaseScope } from './row-security/database-scope';

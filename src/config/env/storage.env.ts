@@ -2,7 +2,7 @@ import { VECTOR_PROVIDERS } from '@app/vector';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 
-import { emptyAsUndefined, EnvInt, EnvOneOf, EnvUrl } from './decorators';
+import { emptyAsUndefined, EnvBoolean, EnvInt, EnvOneOf, EnvUrl } from './decorators';
 
 /** Where data lives: embedded PGlite or Postgres, pgvector or Qdrant, and Redis. */
 export class StorageEnv {
@@ -26,6 +26,10 @@ export class StorageEnv {
   /** Longest wait for a server connection before a request fails with database_unavailable. */
   @EnvInt(100, 120000)
   DATABASE_CONNECT_TIMEOUT_MS?: number;
+
+  /** Row-level security: the database keeps each statement to its caller's locations. */
+  @EnvBoolean()
+  DATABASE_ROW_SECURITY?: boolean;
 
   @EnvOneOf(VECTOR_PROVIDERS)
   VECTOR_PROVIDER?: (typeof VECTOR_PROVIDERS)[number];

@@ -65,6 +65,10 @@ export async function applyUnderLock(tx: SqlExecutor, migration: Migration): Pro
   if (done.length > 0) {
     return false;
   }
+  // A schema step is the service's own work: every location, whatever the caller (the boot
+  // migrator is unscoped already; the TypeORM CLI's connection sets nothing, and under
+  // row-level security a step that moves data would otherwise see no tenant row).
+  await tx.query(`SELECT set_config('app.locations', '*', true)`);
   await migration.up(tx);
   return true;
 }

@@ -34,14 +34,19 @@ export class CancellableStatements {
     private readonly options: CancelLaneOptions,
   ) {}
 
-  async run(config: QueryConfig, signal: AbortSignal): Promise<QueryResult> {
+  /** `send` runs the statement on the connection (default: as it is). */
+  async run(
+    config: QueryConfig,
+    signal: AbortSignal,
+    send: (client: PoolClient, config: QueryConfig) => Promise<QueryResult> = (c, q) => c.query(q),
+  ): Promise<QueryResult> {
     const client = await untilAborted(this.pool.connect(), signal, (late) => {
       void late.then(
         (c) => c.release(),
         () => undefined,
       );
     });
-    const statement = client.query(config);
+    const statement = send(client, config);
     // What the statement ended with (its error, or nothing), once it has ended.
     let outcome: { error?: Error } | undefined;
     const ended = statement.then(

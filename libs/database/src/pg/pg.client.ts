@@ -11,6 +11,7 @@ import {
   type SqlExecutor,
 } from '../interfaces/sql-client.interface';
 import { CancellableStatements } from './pg-cancel';
+import { scopedOrmConnection, scopedQuery } from './scoped-query';
 
 /** How the service talks to a Postgres server (`DATABASE_URL`). */
 export interface PgPoolOptions {
@@ -23,6 +24,11 @@ export interface PgPoolOptions {
   connectTimeoutMs: number;
   /** `-c name=value` settings for every session (e.g. hnsw.ef_search). */
   sessionSettings: Record<string, string | number>;
+  /**
+   * Row-level security on: the `app.locations` setting for the work running now, sent with
+   * each statement and transaction for its own transaction (see {@link scopedQuery}).
+   */
+  scope?: () => string;
 }
 
 type Queryable = Pick<PoolClient, 'query'>;
@@ -43,17 +49,29 @@ async function run<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function executor(target: Queryable): SqlExecutor {
+/** How a statement reaches its connection: as it is, or scoped (see {@link scopedQuery}). */
+type Send = (target: Queryable, config: QueryConfig) => Promise<QueryResult>;
+
+const plain: Send = (target, config) => target.query(config);
+
+function executor(target: Queryable, send: Send = plain, setting?: () => string): SqlExecutor {
   return {
     query: <T>(sql: string, params: unknown[] = []) =>
-      run(async () => single(await target.query(sql, params)).rows as T[]),
+      run(async () => single(await send(target, { text: sql, values: params })).rows as T[]),
     execute: (sql: string, params: unknown[] = []) =>
-      run(async () => single(await target.query(sql, params)).rowCount ?? 0),
+      run(async () => single(await send(target, { text: sql, values: params })).rowCount ?? 0),
     exec: (script: string) =>
       run(async () => {
-        await target.query(script); // no parameters: the simple protocol runs every statement
+        // No parameters: the simple protocol runs every statement, in one implicit
+        // transaction, which a leading set_config scopes.
+        await target.query(setting ? `${scopeScript(setting())}${script}` : script);
       }),
   };
+}
+
+/** The scope statement as the first statement of a script (a literal: scripts take none). */
+function scopeScript(setting: string): string {
+  return `SELECT set_config('app.locations', '${setting.replace(/'/g, "''")}', true);\n`;
 }
 
 /**
@@ -68,6 +86,8 @@ export class PgClient implements SqlClient {
   private readonly pool: Pool;
   private readonly runner: SqlExecutor;
   private readonly cancellable: CancellableStatements;
+  private readonly scope?: () => string;
+  private readonly send: Send;
 
   constructor(options: PgPoolOptions) {
     const settings = {
@@ -89,7 +109,9 @@ export class PgClient implements SqlClient {
     this.pool.on('error', (error) => {
       this.logger.warn(`idle database connection lost: ${describeConnectionError(error)}`);
     });
-    this.runner = executor(this.pool);
+    this.scope = options.scope;
+    this.send = this.scope ? pooled(this.scope) : plain;
+    this.runner = executor(this.pool, this.send, this.scope);
     this.cancellable = new CancellableStatements(this.pool, {
       url: options.url,
       graceMs: options.connectTimeoutMs,
@@ -123,7 +145,7 @@ export class PgClient implements SqlClient {
     const statement = { name: statementName(sql), text: sql, values: params };
     return options?.signal
       ? this.cancellableRows<T>(statement, options.signal)
-      : run(async () => single(await this.pool.query(statement)).rows as T[]);
+      : run(async () => single(await this.send(this.pool, statement)).rows as T[]);
   }
 
   execute(sql: string, params?: unknown[]): Promise<number> {
@@ -138,7 +160,10 @@ export class PgClient implements SqlClient {
     const client = await run(() => this.pool.connect());
     let broken = false;
     try {
-      await run(() => client.query('BEGIN'));
+      // Scoped, BEGIN keeps the setting to the transaction's end (see scopedQuery).
+      await run(() =>
+        this.scope ? scopedQuery(client, { text: 'BEGIN' }, this.scope()) : client.query('BEGIN'),
+      );
       const result = await work(executor(client));
       await run(() => client.query('COMMIT'));
       return result;
@@ -154,6 +179,12 @@ export class PgClient implements SqlClient {
   async session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await run(() => this.pool.connect());
     try {
+      if (this.scope) {
+        // For the session (no transaction may wrap its work): it is discarded after.
+        await run(() =>
+          client.query(`SELECT set_config('app.locations', $1, false)`, [this.scope?.()]),
+        );
+      }
       return await work(executor(client));
     } finally {
       client.release(true);
@@ -167,8 +198,13 @@ export class PgClient implements SqlClient {
   ormConnections(): OrmConnections {
     return {
       connect: (callback) => {
+        const scope = this.scope;
         this.pool.connect((error, client, release) =>
-          callback(error, client, release as (error?: unknown) => void),
+          callback(
+            error,
+            client && scope ? scopedOrmConnection(client, scope) : client,
+            release as (error?: unknown) => void,
+          ),
         );
       },
     };
@@ -180,8 +216,32 @@ export class PgClient implements SqlClient {
   }
 
   private cancellableRows<T>(statement: QueryConfig, signal: AbortSignal): Promise<T[]> {
-    return run(async () => single(await this.cancellable.run(statement, signal)).rows as T[]);
+    return run(
+      async () => single(await this.cancellable.run(statement, signal, this.send)).rows as T[],
+    );
   }
+}
+
+/**
+ * Scoped statements straight from the pool: a connection for the one round trip, destroyed
+ * after an error, as `pool.query` does.
+ */
+function pooled(setting: () => string): Send {
+  return async (target, config) => {
+    const value = setting();
+    if (!(target instanceof Pool)) {
+      return scopedQuery(target, config, value);
+    }
+    const client = await target.connect();
+    try {
+      const result = await scopedQuery(client, config, value);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  };
 }
 
 const statementNames = new Map<string, string>();

@@ -1,3 +1,5 @@
+import { SCOPE_STATEMENT } from '../row-security/database-scope';
+
 /**
  * Source of the embedded-database worker, run with `new Worker(source, { eval: true })` (the
  * same code from `dist/`, from ts sources under jest, and from the CLI; module paths arrive
@@ -16,6 +18,7 @@ export const PGLITE_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite, protocol, parse } = require(workerData.pglitePath);
 const { vector } = require(workerData.vectorPath);
+const SCOPE_STATEMENT = ${JSON.stringify(SCOPE_STATEMENT)};
 
 let db;
 /** Open transactions: PGlite holds its query lock until the callback's promise settles. */
@@ -37,13 +40,16 @@ const MAX_PREPARED = 64;
 const { serialize } = protocol;
 const send = (parts) => db.execProtocol(Buffer.concat(parts), { syncToFs: false });
 
-/** The statement for sql: named and kept, or unnamed (re-parsed) once the cache is full. */
-async function statementFor(sql) {
+/**
+ * The statement for sql: named and kept, or unnamed (re-parsed) once the cache is full or
+ * when it is not a hot read (keep false).
+ */
+async function statementFor(sql, keep = true) {
   const known = prepared.get(sql);
   if (known) {
     return { name: known.name, types: known.types, parse: [] };
   }
-  const name = prepared.size < MAX_PREPARED ? 'cb_' + (prepared.size + 1) : '';
+  const name = keep && prepared.size < MAX_PREPARED ? 'cb_' + (prepared.size + 1) : '';
   const described = await send([
     serialize.parse({ name, text: sql }),
     serialize.describe({ type: 'S', name }),
@@ -57,14 +63,35 @@ async function statementFor(sql) {
   return { name, types, parse: [serialize.parse({ name, text: sql })] };
 }
 
+/** Whether this session has parsed the named scope statement. */
+let scopeParsed = false;
+
+/**
+ * Row-level security (scope: the app.locations value): the scope statement goes before
+ * the statement, up to one Sync, so it runs in the same implicit transaction and its
+ * set_config(…, true) holds for that statement only.
+ */
+function scopeMessages(scope) {
+  if (scope === undefined) return [];
+  const parsing = scopeParsed ? [] : [serialize.parse({ name: 'cb_scope', text: SCOPE_STATEMENT })];
+  scopeParsed = true;
+  return [
+    ...parsing,
+    serialize.bind({ statement: 'cb_scope', values: [scope] }),
+    serialize.describe({ type: 'P' }),
+    serialize.execute({}),
+  ];
+}
+
 /**
  * Same locks as query(): PGlite's transaction lock (a read waits for someone's open
- * transaction rather than running inside it), then its query lock.
+ * transaction rather than running inside it), then its query lock. Answers the statement's
+ * result (rows, affectedRows); keep false for statements that are not hot reads.
  */
-function runPrepared(sql, params) {
+function runPrepared(sql, params, scope, keep = true) {
   return db._runExclusiveTransaction(() =>
     db.runExclusive(async () => {
-      const statement = await statementFor(sql);
+      const statement = await statementFor(sql, keep);
       const values = params.map((value, i) => {
         if (value === null || value === undefined) return null;
         if (ArrayBuffer.isView(value)) return value;
@@ -72,13 +99,14 @@ function runPrepared(sql, params) {
         return serializer ? serializer(value) : String(value);
       });
       const result = await send([
+        ...scopeMessages(scope),
         ...statement.parse,
         serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
       ]);
-      return parse.parseResults(result.messages, db.parsers)[0].rows;
+      return parse.parseResults(result.messages, db.parsers).at(-1);
     }),
   );
 }
@@ -118,6 +146,9 @@ function inOrder(id, work) {
 }
 
 const rowCount = (r) => r.rowCount ?? r.affectedRows ?? 0;
+/** A script's first statement scoping the rest (one implicit transaction); a literal. */
+const scopeScript = (scope) =>
+  "SELECT set_config('app.locations', '" + scope.replace(/'/g, "''") + "', true); ";
 const errorFields = (e) => {
   const out = { message: String((e && e.message) || e), name: (e && e.name) || 'Error' };
   for (const key of ['code', 'detail', 'severity', 'constraint', 'table', 'column', 'schema']) {
@@ -138,15 +169,18 @@ async function handle(msg) {
     case 'exec': {
       const target = msg.tx === undefined ? db : transactions.get(msg.tx).tx;
       if (msg.op === 'exec') {
-        await target.exec(msg.sql);
+        await target.exec(msg.scope === undefined ? msg.sql : scopeScript(msg.scope) + msg.sql);
         return null;
       }
-      const result = await target.query(msg.sql, msg.params);
+      const result =
+        msg.scope === undefined
+          ? await target.query(msg.sql, msg.params)
+          : await runPrepared(msg.sql, msg.params, msg.scope, false);
       if (msg.op === 'result') return { rows: result.rows, rowCount: rowCount(result) };
       return msg.op === 'query' ? result.rows : rowCount(result);
     }
     case 'prepared':
-      return runPrepared(msg.sql, msg.params);
+      return (await runPrepared(msg.sql, msg.params, msg.scope)).rows;
     case 'begin':
       return new Promise((started, failed) => {
         const entry = {};

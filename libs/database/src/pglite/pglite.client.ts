@@ -9,6 +9,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../interfaces/sql-client.interface';
+import { SCOPE_STATEMENT } from '../row-security/database-scope';
 import { pgliteOrmConnections } from './pglite-orm-connection';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 
@@ -17,6 +18,8 @@ type Op =
   | { op: 'query' | 'execute' | 'result'; sql: string; params: unknown[]; tx?: number }
   | { op: 'prepared'; sql: string; params: unknown[] }
   | { op: 'exec'; sql: string; tx?: number }
+  // A statement outside a transaction, row-level security on: its app.locations value.
+  | ({ op: 'query' | 'execute' | 'result' | 'prepared' | 'exec'; sql: string } & { scope: string })
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
   | { op: 'close' };
 
@@ -51,6 +54,11 @@ export interface PgliteClientOptions {
    * build an index) and open/close are not limited.
    */
   statementTimeoutMs: number;
+  /**
+   * Row-level security on: the `app.locations` value for the work running now, set for each
+   * statement's own transaction, and for each transaction after its begin.
+   */
+  scope?: () => string;
   /** Called once if the worker dies by itself (not by {@link PgliteClient.close}). */
   onExit?: (client: PgliteClient) => void;
 }
@@ -186,6 +194,15 @@ export class PgliteClient implements SqlClient {
   private async begin(): Promise<number> {
     const tx = this.nextTx++;
     await this.call({ op: 'begin', tx }, this.limits());
+    if (this.options.scope) {
+      const params = [this.options.scope()];
+      await this.call({ op: 'query', sql: SCOPE_STATEMENT, params, tx }, this.limits()).catch(
+        async (error: unknown) => {
+          await this.end(tx, false).catch(() => undefined);
+          throw error;
+        },
+      );
+    }
     return tx;
   }
 
@@ -233,7 +250,16 @@ export class PgliteClient implements SqlClient {
     if (this.stopped) {
       return Promise.reject(this.stopped);
     }
-    return this.post(message, limits);
+    return this.post(this.scoped(message), limits);
+  }
+
+  /** A statement outside a transaction carries its scope (row-level security on). */
+  private scoped(message: Op): Op {
+    const { scope } = this.options;
+    if (!scope || !('sql' in message) || ('tx' in message && message.tx !== undefined)) {
+      return message;
+    }
+    return { ...message, scope: scope() };
   }
 
   /**

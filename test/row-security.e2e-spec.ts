@@ -1,0 +1,283 @@
+import { randomBytes } from 'node:crypto';
+
+import { Database, type DatabaseScope, withDatabaseScope } from '@app/database';
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Client, type Pool } from 'pg';
+
+import { ConversationMessageEntity } from '../libs/database/src/entities/conversation.entities';
+import { generateApiKey } from '../src/config/api-key-entries';
+import { bootTestAppWith, postJson, type TestApp } from './support/app';
+import { createServerDatabase, serverUrl, TEST_ENGINE, withDatabase } from './support/postgres';
+
+/**
+ * Row-level security on this project's engine: the database itself keeps a location-bound
+ * scope to its locations when the SQL has no location filter at all, for every way the
+ * service reaches it (statements, prepared reads, transactions, scripts, TypeORM), and a
+ * scope never outlives its statement or transaction on a shared connection. On a server the
+ * service connects as the tables' owner, neither superuser nor BYPASSRLS (FORCE makes the
+ * owner subject); PGlite's session takes such a role itself.
+ */
+const DIMENSION = 4;
+const A: DatabaseScope = { kind: 'locations', locations: ['loc_a'] };
+const B: DatabaseScope = { kind: 'locations', locations: ['loc_b'] };
+const EVERY: DatabaseScope = { kind: 'every' };
+
+/** A server database owned by a fresh login role that is neither superuser nor BYPASSRLS. */
+async function ownedServerDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const database = await createServerDatabase();
+  const role = `cb_rls_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl() });
+  await admin.connect();
+  const name = new URL(database.url).pathname.slice(1);
+  await admin.query(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOBYPASSRLS`);
+  await admin.query(`ALTER DATABASE ${name} OWNER TO ${role}`);
+  await admin.end();
+  // pgvector is installed by a superuser; the role owns everything else.
+  const inDb = new Client({ connectionString: database.url });
+  await inDb.connect();
+  await inDb.query('CREATE EXTENSION IF NOT EXISTS vector');
+  await inDb.query(`GRANT ALL ON SCHEMA public TO ${role}`);
+  await inDb.end();
+  const url = new URL(withDatabase(serverUrl(), name));
+  url.username = role;
+  url.password = '';
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await database.drop();
+      const c = new Client({ connectionString: serverUrl() });
+      await c.connect();
+      await c.query(`DROP ROLE IF EXISTS ${role}`);
+      await c.end();
+    },
+  };
+}
+
+const message = (id: string, location: string) => [
+  id,
+  `tk_${id}`,
+  `conv_${location}`,
+  'ctc_shared',
+  location,
+  'sms',
+  new Date('2026-01-01T00:00:00Z'),
+  'customer',
+  `text of ${id}`,
+];
+const INSERT = `INSERT INTO conversation_messages (message_id, turn_key, conversation_uid,
+  contact_uid, location_uid, channel, occurred_at, sender, text)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+const LOCATIONS = `SELECT DISTINCT location_uid FROM conversation_messages ORDER BY 1`;
+const seen = (rows: Array<{ location_uid: string }>) => rows.map((r) => r.location_uid);
+
+describe(`row-level security on ${TEST_ENGINE}`, () => {
+  let sut: Database;
+  let drop: () => Promise<void> = () => Promise.resolve();
+
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    if (TEST_ENGINE === 'postgres') {
+      const owned = await ownedServerDatabase();
+      databaseUrl = owned.url;
+      drop = owned.drop;
+    }
+    // One server connection: every statement shares it, so a scope that lingered would show.
+    sut = new Database({ dataDir: 'memory://', databaseUrl, poolMax: 1 });
+    await sut.open(DIMENSION);
+    await sut.execute(INSERT, message('m_a', 'loc_a'));
+    await sut.execute(INSERT, message('m_b', 'loc_b'));
+  });
+
+  afterAll(async () => {
+    await sut.close();
+    await drop();
+  });
+
+  it('runs as a role the policies apply to: the tables’ owner, neither superuser nor BYPASSRLS', async () => {
+    const [row] = await sut.query<{ owner: boolean; bypass: boolean; forced: boolean }>(
+      `SELECT c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS owner,
+         r.rolsuper OR r.rolbypassrls AS bypass, c.relforcerowsecurity AS forced
+       FROM pg_class c, pg_roles r
+       WHERE c.oid = 'conversation_messages'::regclass AND r.rolname = current_user`,
+    );
+    expect(row).toEqual({ owner: true, bypass: false, forced: true });
+  });
+
+  it('forces a policy on every table that names a contact or a location, and on the webhook inbox', async () => {
+    const tables = await sut.query<{ table: string; forced: boolean }>(
+      `SELECT DISTINCT c.relname AS table, c.relrowsecurity AND c.relforcerowsecurity AS forced
+       FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+       WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND NOT a.attisdropped
+         AND (a.attname IN ('contact_uid', 'location_uid', 'location_uids')
+           OR c.relname = 'podium_webhook_events')
+       ORDER BY 1`,
+    );
+    expect(tables.filter((t) => !t.forced)).toEqual([]);
+    expect(tables.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('shows a bound scope only its locations when the SQL has no location filter', async () => {
+    const as = <T>(scope: DatabaseScope, work: () => Promise<T>) => withDatabaseScope(scope, work);
+    expect(seen(await as(A, () => sut.query(LOCATIONS)))).toEqual(['loc_a']);
+    expect(seen(await as(B, () => sut.queryPrepared(LOCATIONS)))).toEqual(['loc_b']);
+    expect(seen(await as(A, () => sut.transaction((tx) => tx.query(LOCATIONS))))).toEqual([
+      'loc_a',
+    ]);
+    const orm = await as(B, () =>
+      sut.dataSource.getRepository(ConversationMessageEntity).find({ order: { messageId: 'ASC' } }),
+    );
+    expect(orm.map((m) => m.locationUid)).toEqual(['loc_b']);
+    const ormTx = await as(A, () =>
+      sut.dataSource.transaction((m) => m.getRepository(ConversationMessageEntity).count()),
+    );
+    expect(ormTx).toBe(1);
+    // Unbound callers and the service's own work see every location.
+    expect(seen(await as(EVERY, () => sut.query(LOCATIONS)))).toEqual(['loc_a', 'loc_b']);
+    expect(seen(await sut.query(LOCATIONS))).toEqual(['loc_a', 'loc_b']);
+  });
+
+  it('refuses a bound scope’s writes to another location, and its updates and deletes miss them', async () => {
+    await expect(
+      withDatabaseScope(A, () => sut.execute(INSERT, message('m_x', 'loc_b'))),
+    ).rejects.toMatchObject({ code: '42501' });
+    const moved = await withDatabaseScope(A, () =>
+      sut.execute(`UPDATE conversation_messages SET location_uid = 'loc_a'`),
+    );
+    const deleted = await withDatabaseScope(A, () =>
+      sut.transaction((tx) => tx.execute(`DELETE FROM conversation_messages WHERE text <> ''`)),
+    );
+    expect({ moved, deleted }).toEqual({ moved: 1, deleted: 1 });
+    expect(seen(await sut.query(LOCATIONS))).toEqual(['loc_b']);
+    await sut.execute(INSERT, message('m_a', 'loc_a'));
+  });
+
+  it('passes hostile location values through as data: quotes, commas, braces, backslashes', async () => {
+    const hostile = [`a",loc_b`, 'loc_b}', '{loc_b', `x\\",\\`, "o'neil", 'NULL', '*'];
+    const [row] = await withDatabaseScope({ kind: 'locations', locations: hostile }, () =>
+      sut.query<{ locations: string[] }>(`SELECT rls_locations() AS locations`),
+    );
+    expect(row.locations).toEqual(hostile);
+    const rows = await withDatabaseScope({ kind: 'locations', locations: hostile }, () =>
+      sut.query(LOCATIONS),
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('shows nothing to a transaction whose scope is unset or empty (fail closed)', async () => {
+    const rows = await sut.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('app.locations', '', true)`);
+      return tx.query(LOCATIONS);
+    });
+    expect(rows).toEqual([]);
+  });
+
+  it('keeps interleaved scopes apart on shared connections, and leaves none behind', async () => {
+    const scopes = Array.from({ length: 24 }, (_, i) => [A, B, EVERY][i % 3]);
+    const answers = await Promise.all(
+      scopes.map((scope, i) =>
+        withDatabaseScope(scope, () =>
+          i % 2
+            ? sut.query<{ location_uid: string }>(LOCATIONS)
+            : sut.transaction((tx) => tx.query<{ location_uid: string }>(LOCATIONS)),
+        ),
+      ),
+    );
+    answers.forEach((rows, i) => {
+      const scope = scopes[i];
+      expect(seen(rows)).toEqual(scope.kind === 'every' ? ['loc_a', 'loc_b'] : scope.locations);
+    });
+    if (TEST_ENGINE === 'postgres') {
+      // The pool's one connection, taken raw: no setting survived its statements.
+      const pool = (sut as unknown as { client: { pool: Pool } }).client.pool;
+      const raw = await pool.connect();
+      try {
+        const { rows } = await raw.query<{ v: string | null }>(
+          `SELECT current_setting('app.locations', true) AS v`,
+        );
+        expect(rows[0].v ?? '').toBe('');
+        expect((await raw.query(LOCATIONS)).rows).toEqual([]);
+      } finally {
+        raw.release();
+      }
+    }
+  });
+
+  it('turned off, lets every statement through without a setting', async () => {
+    const owned = TEST_ENGINE === 'postgres' ? await ownedServerDatabase() : undefined;
+    const off = new Database({
+      dataDir: 'memory://',
+      databaseUrl: owned?.url,
+      rowSecurity: false,
+    });
+    try {
+      await off.open(DIMENSION);
+      await off.execute(INSERT, message('m_a', 'loc_a'));
+      await off.execute(INSERT, message('m_b', 'loc_b'));
+      expect(seen(await withDatabaseScope(A, () => off.query(LOCATIONS)))).toEqual([
+        'loc_a',
+        'loc_b',
+      ]);
+    } finally {
+      await off.close();
+      await owned?.drop();
+    }
+  });
+});
+
+/**
+ * A route whose SQL forgot the location filter: what the database lets through is all that
+ * keeps a bound key to its locations.
+ */
+@Controller('rls-probe')
+class UnfilteredController {
+  constructor(private readonly database: Database) {}
+
+  @Post()
+  @HttpCode(200)
+  async locations(): Promise<string[]> {
+    // Later in the request, after an await: the scope follows the request's async work.
+    await new Promise((resolve) => setImmediate(resolve));
+    return seen(await this.database.query<{ location_uid: string }>(LOCATIONS));
+  }
+}
+@Module({ controllers: [UnfilteredController] })
+class UnfilteredModule {}
+
+describe(`row-level security behind the HTTP API on ${TEST_ENGINE}`, () => {
+  const tenantA = generateApiKey('tenant-a', ['loc_a']);
+  const ops = generateApiKey('ops');
+  let t: TestApp;
+  let drop: () => Promise<void> = () => Promise.resolve();
+  const probe = async (key: { key: string }) =>
+    (await postJson<string[]>(`${t.url}/rls-probe`, {}, { 'x-api-key': key.key })).body;
+
+  beforeAll(async () => {
+    const env: Record<string, string> = { API_KEYS: [tenantA.line, ops.line].join(',') };
+    if (TEST_ENGINE === 'postgres') {
+      const owned = await ownedServerDatabase();
+      env.DATABASE_URL = owned.url;
+      drop = owned.drop;
+    }
+    t = await bootTestAppWith(env, [UnfilteredModule]);
+    const database = t.app.get(Database);
+    await database.execute(INSERT, message('m_a', 'loc_a'));
+    await database.execute(INSERT, message('m_b', 'loc_b'));
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await drop();
+  });
+
+  it('keeps a location-bound key’s unfiltered statement to its locations; an unbound key sees all', async () => {
+    expect(await probe(tenantA)).toEqual(['loc_a']);
+    expect(await probe(ops)).toEqual(['loc_a', 'loc_b']);
+    // Requests interleaved on the same connections keep their own scopes.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => probe(i % 2 ? ops : tenantA)),
+    );
+    answers.forEach((locations, i) =>
+      expect(locations).toEqual(i % 2 ? ['loc_a', 'loc_b'] : ['loc_a']),
+    );
+  });
+});

@@ -6,11 +6,12 @@
  *
  *   node -r @swc-node/register bench/redact-adversarial.bench.ts [samples=7]
  *
- * Prints one JSON object. Linear cost shows as a flat µs/KB: the acceptance is 64 KB within
- * 1.5× of 8 KB for every detector, and the worst 64 KB redaction under 50 ms. Env:
- * SGD_CONVERSATIONS overrides the benign corpus path.
+ * Prints one JSON object; times are CPU time unless named wall. Linear cost shows as a flat
+ * µs/KB: the acceptance is 64 KB within 1.5× of 8 KB for every detector, and the worst
+ * 64 KB redaction under 50 ms. Env: SGD_CONVERSATIONS overrides the benign corpus path.
  */
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { Redactor } from '@app/redaction';
 
@@ -19,6 +20,7 @@ import { DETECTORS } from '../libs/redaction/src/detector-table';
 import type { Detection, DetectorOptions } from '../libs/redaction/src/detectors/detector';
 import { ENTITY_TYPES } from '../libs/redaction/src/entity-types';
 import { normalize } from '../libs/redaction/src/normalize';
+import { RedactionPool } from '../libs/redaction/src/worker/redaction-pool';
 
 const SGD = process.env.SGD_CONVERSATIONS ?? '/work/shared/data/sgd/conversations.jsonl';
 const SAMPLES = Number(process.argv[2] ?? 7);
@@ -29,22 +31,30 @@ const SAMPLE_MS = 4;
 
 const round = (n: number, places = 2): number => Number(n.toFixed(places));
 
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
+
 /**
- * The fastest of `SAMPLES` samples of the mean time of one call of `fn`, in ms. The
- * minimum, not the median: on a shared machine the noise only ever adds time, and the
- * 8 KB to 64 KB ratio must show the algorithm, not the neighbours.
+ * The fastest of `SAMPLES` samples of the mean cost of one call of `fn`, in ms: CPU time
+ * (this process's) by default, wall time with `wall`. CPU time and the minimum, because on
+ * a shared machine the neighbours only ever add wall time, and the 8 KB to 64 KB ratio must
+ * show the algorithm, not the load.
  */
-function timeMs(fn: () => unknown): number {
+function timeMs(fn: () => unknown, wall = false): number {
   fn(); // warm-up: JIT and lazily built tables
+  fn();
   const samples: number[] = [];
   for (let s = 0; s < SAMPLES; s++) {
     let calls = 0;
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     let elapsed = 0;
     do {
       fn();
       calls++;
-      elapsed = performance.now() - t0;
+      elapsed = wall ? performance.now() - t0 : cpuMs(c0);
     } while (elapsed < SAMPLE_MS);
     samples.push(elapsed / calls);
   }
@@ -115,21 +125,60 @@ function fullRedaction(redactor: Redactor) {
     }
   }
   const c = ADVERSARIAL_CASES.find((k) => `${k.detector}: ${k.name}` === worst.name)!;
-  const ms8 = timeMs(() => redactor.redact(adversarialText(c, 8 * 1024)));
-  const benignMs = timeMs(() => redactor.redact(benign(64 * 1024)));
+  const text8 = adversarialText(c, 8 * 1024);
+  const ms8 = timeMs(() => redactor.redact(text8));
+  const text64 = adversarialText(c, 64 * 1024);
+  const benign64 = benign(64 * 1024);
   return {
     worst_case: worst.name,
-    worst_ms_64kb: round(worst.ms64),
-    worst_ms_8kb: round(ms8),
+    worst_cpu_ms_64kb: round(worst.ms64),
+    worst_cpu_ms_8kb: round(ms8),
     ratio_us_per_kb_64_over_8: round(worst.ms64 / 8 / ms8),
-    benign_ms_64kb: round(benignMs),
+    worst_wall_ms_64kb: round(timeMs(() => redactor.redact(text64), true)),
+    benign_cpu_ms_64kb: round(timeMs(() => redactor.redact(benign64))),
   };
 }
 
-function main(): void {
+/**
+ * The longest event-loop stall while the worst 64 KB text is redacted `rounds` times,
+ * inline and on the worker pool that `POST /redact` uses for large texts: what a
+ * `/health/live` probe would wait at most.
+ */
+async function eventLoop(redactor: Redactor, caseName: string, rounds = 10) {
+  const c = ADVERSARIAL_CASES.find((k) => `${k.detector}: ${k.name}` === caseName)!;
+  const text = adversarialText(c, 64 * 1024);
+  const maxStallMs = async (run: () => Promise<unknown>): Promise<number> => {
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    h.enable();
+    await run();
+    h.disable();
+    return h.max / 1e6;
+  };
+  const inline = await maxStallMs(async () => {
+    for (let r = 0; r < rounds; r++) {
+      redactor.redact(text);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+  const pool = new RedactionPool({ maxQueue: rounds, redactor: {} });
+  await pool.redact(text); // start the worker outside the measurement
+  const offloaded = await maxStallMs(() =>
+    Promise.all(Array.from({ length: rounds }, () => pool.redact(text))),
+  );
+  await pool.close();
+  return {
+    case: caseName,
+    rounds,
+    max_stall_ms_inline: round(inline, 1),
+    max_stall_ms_worker: round(offloaded, 1),
+  };
+}
+
+async function main(): Promise<void> {
   const redactor = new Redactor();
   const detectors = perDetector();
   const full = fullRedaction(redactor);
+  const loop = await eventLoop(redactor, full.worst_case);
   const worstRatio = Math.max(...detectors.map((d) => d.ratio_64kb_over_8kb));
   console.log(
     JSON.stringify(
@@ -139,11 +188,13 @@ function main(): void {
         cases: ADVERSARIAL_CASES.length,
         detectors,
         full_redaction: full,
+        event_loop: loop,
         acceptance: {
           worst_ratio_64kb_over_8kb: worstRatio,
           ratio_max: 1.5,
           worst_64kb_ms_max: 50,
-          met: worstRatio <= 1.5 && full.worst_ms_64kb < 50,
+          stall_ms_max: 100,
+          met: worstRatio <= 1.5 && full.worst_cpu_ms_64kb < 50 && loop.max_stall_ms_worker < 100,
         },
       },
       null,
@@ -152,4 +203,4 @@ function main(): void {
   );
 }
 
-main();
+void main();

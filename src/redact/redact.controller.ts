@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@app/common';
-import { RedactionService } from '@app/redaction';
+import { RedactionOffloadService } from '@app/redaction';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
@@ -8,18 +8,19 @@ import { MAX_REDACT_TEXT_LENGTH, RedactRequestDto, RedactResponse } from './reda
 /** Redaction as a service: the same filter retrieval applies to historical excerpts. */
 @Controller('redact')
 export class RedactController {
-  constructor(private readonly redaction: RedactionService) {}
+  constructor(private readonly redaction: RedactionOffloadService) {}
 
   /**
    * Masks PII in `text`. Answers 200 (nothing is created). A non-string `text` fails
    * validation (`validation_failed`); a text over {@link MAX_REDACT_TEXT_LENGTH} is
-   * rejected with `text_too_large` before any scanning.
+   * rejected with `text_too_large` before any scanning. Large texts are redacted on a
+   * worker thread; when its queue is full the answer is 503 `redaction_busy`.
    */
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Mask PII in a text' })
   @ApiOkResponse({ type: RedactResponse })
-  redact(@Body() body: RedactRequestDto): RedactResponse {
+  async redact(@Body() body: RedactRequestDto): Promise<RedactResponse> {
     if (body.text.length > MAX_REDACT_TEXT_LENGTH) {
       throw new InvalidInputError(
         'text_too_large',

@@ -6,6 +6,7 @@ export {
   PLACEHOLDERS,
 } from './entity-types';
 export { type CountryCode, DEFAULT_PHONE_REGIONS, parsePhoneRegions } from './phone-regions';
+export { OFFLOAD_MIN_CHARS, RedactionOffloadService } from './redaction-offload.service';
 export { RedactionModule } from './redaction.module';
 export { type RedactionModuleOptions } from './redaction.module-definition';
 export { RedactionService } from './redaction.service';
@@ -16,3 +17,4 @@ export {
   Redactor,
   type RedactorOptions,
 } from './redactor';
+export { RedactionBusyError } from './worker/redaction-pool';

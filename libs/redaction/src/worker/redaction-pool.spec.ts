@@ -1,0 +1,45 @@
+import { ADVERSARIAL_CASES, adversarialText } from '../adversarial';
+import { Redactor } from '../redactor';
+import { RedactionBusyError, RedactionPool } from './redaction-pool';
+
+describe('RedactionPool', () => {
+  let sut: RedactionPool;
+
+  afterEach(async () => {
+    await sut.close();
+  });
+
+  it('redacts on a worker exactly as the redactor does inline', async () => {
+    sut = new RedactionPool({ redactor: {} });
+    const texts = [
+      'mail jane@example.com or call (415) 555-0134',
+      adversarialText(ADVERSARIAL_CASES[0], 8 * 1024),
+      'card ④①①① ①①①① ①①①① ①①①①',
+    ];
+    const inline = new Redactor();
+    for (const text of texts) {
+      await expect(sut.redact(text)).resolves.toEqual(inline.redact(text));
+    }
+  });
+
+  it('applies the configured entity types', async () => {
+    sut = new RedactionPool({ redactor: { entities: ['EMAIL'] } });
+    await expect(sut.redact('jane@example.com (415) 555-0134')).resolves.toEqual({
+      text: '[REDACTED:EMAIL] (415) 555-0134',
+      entities: [{ type: 'EMAIL', start: 0, end: 16 }],
+    });
+  });
+
+  it('refuses a call past its bounded queue with redaction_busy', async () => {
+    sut = new RedactionPool({ size: 1, maxQueue: 2, redactor: {} });
+    const text = 'call 415 555 0134 '.repeat(2000);
+    const accepted = [sut.redact(text), sut.redact(text), sut.redact(text)];
+    await expect(sut.redact(text)).rejects.toBeInstanceOf(RedactionBusyError);
+    await expect(sut.redact(text)).rejects.toMatchObject({
+      code: 'redaction_busy',
+      httpStatus: 503,
+    });
+    const results = await Promise.all(accepted);
+    expect(results.every((r) => r.entities.length === 2000)).toBe(true);
+  });
+});

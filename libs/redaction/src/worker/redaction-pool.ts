@@ -1,0 +1,144 @@
+import { Worker } from 'node:worker_threads';
+
+import { DomainError } from '@app/common';
+
+import type { RedactionResult, RedactorOptions } from '../redactor';
+import { REDACTION_WORKER_SOURCE } from './redaction-worker-source';
+
+/** Every worker is busy and the queue is full (503): the caller may retry shortly. */
+export class RedactionBusyError extends DomainError {
+  constructor(queued: number) {
+    super('redaction_busy', `${queued} large redactions already waiting; retry shortly.`, 503, {
+      retry_after_s: 1,
+    });
+  }
+}
+
+export interface RedactionPoolOptions {
+  /** Worker threads (default 1: the main thread keeps the other core). */
+  size?: number;
+  /** Texts waiting for a worker before new ones are refused (default 16). */
+  maxQueue?: number;
+  redactor: RedactorOptions;
+}
+
+interface Job {
+  id: number;
+  text: string;
+  resolve: (result: RedactionResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Reply {
+  id: number;
+  result?: RedactionResult;
+  error?: string;
+}
+
+/**
+ * Redacts on worker threads, so a large text never holds the event loop: the main thread
+ * only posts the text and gets the result back. Workers start on first use and are
+ * restarted if one dies; the queue is bounded, and past it calls fail fast with
+ * {@link RedactionBusyError} rather than pile up.
+ */
+export class RedactionPool {
+  private readonly size: number;
+  private readonly maxQueue: number;
+  private readonly idle: Worker[] = [];
+  private readonly running = new Map<Worker, Job>();
+  private readonly queue: Job[] = [];
+  private started = 0;
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly options: RedactionPoolOptions) {
+    this.size = Math.max(1, options.size ?? 1);
+    this.maxQueue = Math.max(0, options.maxQueue ?? 16);
+  }
+
+  /** Redacts `text` on a worker. @throws RedactionBusyError when the queue is full. */
+  redact(text: string): Promise<RedactionResult> {
+    if (this.closed) {
+      return Promise.reject(new Error('RedactionPool is closed'));
+    }
+    if (this.queue.length >= this.maxQueue && this.idle.length === 0 && this.started >= this.size) {
+      return Promise.reject(new RedactionBusyError(this.queue.length));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, text, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Stops every worker; queued and running calls fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) {
+      job.reject(new Error('RedactionPool is closed'));
+    }
+    const workers = [...this.idle, ...this.running.keys()];
+    this.idle.length = 0;
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop() ?? (this.started < this.size ? this.spawn() : undefined);
+      if (!worker) {
+        return;
+      }
+      const job = this.queue.shift()!;
+      this.running.set(worker, job);
+      worker.postMessage({ id: job.id, text: job.text });
+    }
+  }
+
+  private spawn(): Worker {
+    this.started++;
+    const worker = new Worker(REDACTION_WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        redactorPath: require.resolve('../redactor'),
+        registerPath: require.resolve('@swc-node/register'),
+        options: this.options.redactor,
+      },
+    });
+    worker.on('message', (reply: Reply) => {
+      const job = this.running.get(worker);
+      this.running.delete(worker);
+      if (job && job.id === reply.id) {
+        if (reply.result) {
+          job.resolve(reply.result);
+        } else {
+          job.reject(new Error(`Redaction failed in a worker (${reply.error ?? 'unknown'})`));
+        }
+      }
+      if (!this.closed) {
+        this.idle.push(worker);
+        this.dispatch();
+      }
+    });
+    worker.on('error', () => this.retire(worker));
+    worker.on('exit', () => this.retire(worker));
+    worker.unref(); // an idle pool never keeps the process alive
+    return worker;
+  }
+
+  /** A worker that died: fail its job, forget it, and let the next call start another. */
+  private retire(worker: Worker): void {
+    const idle = this.idle.indexOf(worker);
+    if (idle === -1 && !this.running.has(worker)) {
+      return; // already retired (error is followed by exit)
+    }
+    if (idle !== -1) {
+      this.idle.splice(idle, 1);
+    }
+    const job = this.running.get(worker);
+    this.running.delete(worker);
+    this.started--;
+    job?.reject(new Error('A redaction worker stopped'));
+    if (!this.closed) {
+      this.dispatch();
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Source of a redaction worker, run with `new Worker(source, { eval: true })`: the same
+ * code from `dist/` and from ts sources (under jest or swc-node, where the redactor is a
+ * `.ts` file and the worker registers swc first). Module paths arrive resolved from the
+ * main thread.
+ *
+ * Protocol: main → worker `{ id, text }`; worker → main `{ id, result }` or
+ * `{ id, error }` (a message only: redaction errors are bugs, never data).
+ */
+export const REDACTION_WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+if (workerData.redactorPath.endsWith('.ts')) {
+  require(workerData.registerPath);
+}
+const { Redactor } = require(workerData.redactorPath);
+const redactor = new Redactor(workerData.options);
+parentPort.on('message', ({ id, text }) => {
+  try {
+    parentPort.postMessage({ id, result: redactor.redact(text) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.name) });
+  }
+});
+`;

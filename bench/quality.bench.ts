@@ -13,6 +13,7 @@
  * the loopback Qdrant test server when unset. Prints JSON.
  *
  *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd,memory
+ *   BENCH_SCOPE=location       # SGD searched under the dialogue's location too (a bound key)
  */
 import { createEmbeddingProvider, EmbeddingService } from '@app/embedding';
 import { Redactor } from '@app/redaction';
@@ -76,6 +77,10 @@ async function sgd(app: INestApplicationContext, label: string) {
       `contact-g${String(Math.floor(i / GROUP)).padStart(4, '0')}`,
     ]),
   );
+  // BENCH_SCOPE=location: searched as a key bound to the dialogue's location (sgdToMessages
+  // puts dialogue i in loc-(i % 4)), so BM25 uses the scope's statistics.
+  const scoped = process.env.BENCH_SCOPE === 'location';
+  const locationOf = new Map(conversations.map((c, i) => [c.conversation_id, `loc-${i % 4}`]));
   await app.get(IngestService).ingestConversations(sgdToMessages(conversations, GROUP));
   const turnText = new Map(
     conversations.flatMap((c) =>
@@ -100,7 +105,10 @@ async function sgd(app: INestApplicationContext, label: string) {
       text: q.question,
       embedding: await embedding.embedQuery(q.question),
       poolK: POOL_K,
-      filter: { contact_uid: contactOf.get(q.conversation_id)! },
+      filter: {
+        contact_uid: contactOf.get(q.conversation_id)!,
+        ...(scoped ? { location_uids: [locationOf.get(q.conversation_id)!] } : {}),
+      },
     });
     // Every window holding the stated turn counts as the answer (overlapping windows).
     const key = (content: string, conversation: string, id: string) =>

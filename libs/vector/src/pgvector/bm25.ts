@@ -54,44 +54,71 @@ export interface Bm25Sql {
 }
 
 /**
+ * Documents of a location scope read for its statistics (N and the average length): bounds
+ * the cost on a large tenant, where N is then this many and idf only slightly flatter.
+ */
+export const SCOPE_STATS_DOCS = 5000;
+
+/**
  * CTEs ending in `bm25(doc_id, score)`: Okapi BM25 (k1 1.2, b 0.75, Lucene's non-negative
  * idf ln(1 + (N − df + 0.5)/(df + 0.5)), the formula Qdrant's `modifier: idf` uses) over the
- * top `limit` documents. Filtered by contact, N, the average length and each df are that
- * contact's own (maintained by triggers), so a term every message of this customer repeats
- * weighs little; otherwise they are the collection's (sharded totals, summed). Postings carry
- * their document's length and contact, so scoring never visits the documents: the cost is
- * bounded by terms × POSTINGS_PER_TERM whatever the size of the history or of the corpus.
- * Scores are relative: comparable within one query only.
+ * top `limit` documents. The statistics (N, the average length, each df) never reach past
+ * what the query may read, so a score tells a location-bound caller nothing about another
+ * tenant's words:
+ *  - filtered by location (a bound key's scope, or a named location), they are the scope's
+ *    own (with the contact: that contact's rows in the scope), counted from the scope's
+ *    documents and from the postings the query reads anyway (so df is capped at
+ *    `postingsPerTerm`, and N at SCOPE_STATS_DOCS);
+ *  - filtered by contact only, they are that contact's own (maintained by triggers), so a
+ *    term every message of this customer repeats weighs little;
+ *  - otherwise they are the collection's (sharded totals, summed).
+ * Postings carry their document's length and contact, so scoring never visits the documents:
+ * the cost is bounded by terms × POSTINGS_PER_TERM whatever the size of the history or of the
+ * corpus. Scores are relative: comparable within one query only.
  */
 export function bm25Ctes(sql: Bm25Sql): string {
   const table = TABLES[sql.collection];
   const postings = `${table}_terms`;
   const contact = sql.contactParam;
-  const stats = contact
-    ? `lx_stats AS (SELECT docs::float8 AS n, greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
+  const locations = sql.locationsParam;
+  const conditions = [
+    ...(contact ? [`p.contact_uid = ${contact}`] : []),
+    'p.term = f.term',
+    ...(locations ? [`d.location_uid = ANY(${locations}::text[])`] : []),
+  ].join(' AND ');
+  // The location lives on the document: only a location-scoped query joins it, inside the
+  // per-term scan, so the cap still counts postings the caller may see.
+  const from = locations ? `${postings} p JOIN ${table} d ON d.id = p.doc_id` : `${postings} p`;
+  const post = (terms: string) => `lx_post AS (SELECT t.doc_id, f.term, t.tf, t.doc_len
+          FROM ${terms} f CROSS JOIN LATERAL
+          (SELECT p.doc_id, p.tf, p.doc_len FROM ${from} WHERE ${conditions}
+           ORDER BY p.impact DESC LIMIT ${sql.postingsPerTerm ?? POSTINGS_PER_TERM}) t),`;
+  let stats: string;
+  if (locations) {
+    stats = `lx_scope AS (SELECT d.term_count FROM ${table} d
+          WHERE d.location_uid = ANY(${locations}::text[])${contact ? ` AND d.contact_uid = ${contact}` : ''}
+          LIMIT ${SCOPE_STATS_DOCS}),
+      lx_stats AS (SELECT count(*)::float8 AS n,
+          greatest(coalesce(avg(term_count), 1), 1)::float8 AS avgdl FROM lx_scope),
+      lx_terms AS (SELECT DISTINCT term FROM unnest(${sql.termsParam}::text[]) AS term),
+      ${post('lx_terms')}
+      lx_df AS (SELECT term, count(*)::float8 AS df FROM lx_post GROUP BY term),`;
+  } else if (contact) {
+    stats = `lx_stats AS (SELECT docs::float8 AS n, greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
           FROM lexical_contact_stats WHERE contact_uid = ${contact}),
       lx_df AS (SELECT term, df::float8 AS df FROM lexical_contact_term_stats
-          WHERE contact_uid = ${contact} AND term = ANY(${sql.termsParam}::text[])),`
-    : `lx_stats AS (SELECT sum(docs)::float8 AS n,
+          WHERE contact_uid = ${contact} AND term = ANY(${sql.termsParam}::text[])),
+      ${post('lx_df')}`;
+  } else {
+    stats = `lx_stats AS (SELECT sum(docs)::float8 AS n,
           greatest(sum(terms)::float8 / greatest(sum(docs), 1), 1) AS avgdl
           FROM lexical_doc_stats WHERE collection = '${sql.collection}'),
       lx_df AS (SELECT term, sum(df)::float8 AS df FROM lexical_term_stats
           WHERE collection = '${sql.collection}' AND term = ANY(${sql.termsParam}::text[])
-          GROUP BY term HAVING sum(df) > 0),`;
-  const conditions = [
-    ...(contact ? [`p.contact_uid = ${contact}`] : []),
-    'p.term = f.term',
-    ...(sql.locationsParam ? [`d.location_uid = ANY(${sql.locationsParam}::text[])`] : []),
-  ].join(' AND ');
-  // The location lives on the document: only a location-scoped query joins it, inside the
-  // per-term scan, so the cap still counts postings the caller may see.
-  const from = sql.locationsParam
-    ? `${postings} p JOIN ${table} d ON d.id = p.doc_id`
-    : `${postings} p`;
+          GROUP BY term HAVING sum(df) > 0),
+      ${post('lx_df')}`;
+  }
   return `${stats}
-      lx_post AS (SELECT t.doc_id, f.term, t.tf, t.doc_len FROM lx_df f CROSS JOIN LATERAL
-          (SELECT p.doc_id, p.tf, p.doc_len FROM ${from} WHERE ${conditions}
-           ORDER BY p.impact DESC LIMIT ${sql.postingsPerTerm ?? POSTINGS_PER_TERM}) t),
       bm25 AS (SELECT p.doc_id,
           sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) * p.tf * ${BM25_K1 + 1}
             / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.doc_len / s.avgdl))) AS score

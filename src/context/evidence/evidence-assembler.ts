@@ -1,3 +1,4 @@
+import { roundMs } from '@app/common';
 import { PromptService } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
 import { Inject, Injectable } from '@nestjs/common';
@@ -45,8 +46,6 @@ export interface ExcerptLimits {
   baseK: number;
   maxK: number;
 }
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
  * Scored pool → bundle excerpts: choose distinct evidence (merge, diversity, trim), redact
@@ -112,7 +111,11 @@ export class EvidenceAssembler {
       budgetDropped: budget.dropped,
       redactions: counts,
       dropped: selection.dropped,
-      timings: { select_ms: round(t1 - t0), redact_ms: round(t2 - t1), budget_ms: round(t3 - t2) },
+      timings: {
+        select_ms: roundMs(t1 - t0),
+        redact_ms: roundMs(t2 - t1),
+        budget_ms: roundMs(t3 - t2),
+      },
     };
     if (perExcerpt) {
       assembled.chosen = selection.excerpts.map((e, i) => ({

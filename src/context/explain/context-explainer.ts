@@ -1,3 +1,4 @@
+import { roundMs } from '@app/common';
 import { RedactionService } from '@app/redaction';
 import { RERANKER, type Reranker, type ScoreComponents } from '@app/rerank';
 import { Inject, Injectable } from '@nestjs/common';
@@ -20,7 +21,6 @@ export interface ExplainInput {
 }
 
 const six = (x: number) => Number(x.toFixed(6));
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
  * The explain mode of `/context`: the whole pool with every signal that scored it and what
@@ -80,8 +80,8 @@ export class ContextExplainer {
     const end = stages.reduce((t, s) => Math.max(t, s.start_ms + s.ms), 0);
     stages.push({
       name: 'explain',
-      start_ms: round(end),
-      ms: round(performance.now() - started),
+      start_ms: roundMs(end),
+      ms: roundMs(performance.now() - started),
       lane: 'main',
     });
     return {

@@ -1,8 +1,8 @@
+import { roundMs } from '@app/common';
+
 import { type ExplainStage } from './context-explain.dto';
 
 type Lane = ExplainStage['lane'];
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
  * A timing waterfall from `meta.stages`, which holds durations only: the pipeline's order is
@@ -21,7 +21,7 @@ export function stageWaterfall(stages: Readonly<Record<string, number>>): Explai
       return start;
     }
     seen.add(`${name}_ms`);
-    out.push({ name, start_ms: round(start), ms: took, lane });
+    out.push({ name, start_ms: roundMs(start), ms: took, lane });
     return start + took;
   };
 
@@ -40,7 +40,7 @@ export function stageWaterfall(stages: Readonly<Record<string, number>>): Explai
   t = bar('budget', t, 'main');
   for (const [key, took] of Object.entries(stages)) {
     if (!seen.has(key)) {
-      out.push({ name: key.replace(/_ms$/, ''), start_ms: round(t), ms: took, lane: 'main' });
+      out.push({ name: key.replace(/_ms$/, ''), start_ms: roundMs(t), ms: took, lane: 'main' });
       t += took;
     }
   }

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { DependencyError, tracer } from '@app/common';
+import { DependencyError, roundMs, tracer } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { context, type Link, type Span, trace } from '@opentelemetry/api';
 
@@ -209,7 +209,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
           this.settle(worker, reply);
         }
       });
-      worker.on('error', (error) => (started ? undefined : reject(error)));
+      worker.on('error', (error) => (started ? undefined : reject(error as Error)));
       worker.on('exit', () => {
         if (started) {
           this.replace(worker);
@@ -290,7 +290,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     }
     const now = performance.now();
     batch.forEach((p) =>
-      p.span?.setAttribute('embedding.queue_wait_ms', Math.round((now - p.queuedAt) * 10) / 10),
+      p.span?.setAttribute('embedding.queue_wait_ms', roundMs(now - p.queuedAt)),
     );
     const links: Link[] = spans.slice(1).map((s) => ({ context: (s as Span).spanContext() }));
     const parent = trace.setSpan(context.active(), spans[0] as Span);

@@ -113,6 +113,8 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
     ).status;
     // No such route: the path is logged and traced all the same.
     statuses.unmatched = (await send(`${url}/contacts/${PHONE}?email=${EMAIL}`, 'GET')).status;
+    // An id longer than the router's parameter limit (whatever the answer is, 200 or 414).
+    await send(`${url}/contacts/${'x'.repeat(100)}.${encodeURIComponent(EMAIL)}/history`, 'DELETE');
     statuses.forget = (
       await send(`${url}/contacts/${encodeURIComponent(EMAIL)}/history`, 'DELETE')
     ).status;
@@ -181,21 +183,16 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
   });
 
   it('traces the keyed hash in the id’s place, under the route’s template', () => {
-    const request = (name: string) =>
-      attributesOf(
-        collector.spans.find((s) => s.name === name) ?? {
-          name,
-          traceId: '',
-          spanId: '',
-          scope: '',
-        },
-      );
-    expect(request('DELETE /contacts/:contact_uid/history')).toMatchObject({
-      'url.path': `/contacts/${hashOf(EMAIL)}/history`,
-      'http.route': '/contacts/:contact_uid/history',
-    });
-    expect(request('POST /v1/vector_stores/:contact_uid/search')).toMatchObject({
-      'url.path': `/v1/vector_stores/${hashOf(PHONE)}/search`,
-    });
+    const requests = (name: string) =>
+      collector.spans.filter((s) => s.name === name).map(attributesOf);
+    expect(requests('DELETE /contacts/:contact_uid/history')).toContainEqual(
+      expect.objectContaining({
+        'url.path': `/contacts/${hashOf(EMAIL)}/history`,
+        'http.route': '/contacts/:contact_uid/history',
+      }),
+    );
+    expect(requests('POST /v1/vector_stores/:contact_uid/search')).toContainEqual(
+      expect.objectContaining({ 'url.path': `/v1/vector_stores/${hashOf(PHONE)}/search` }),
+    );
   });
 });

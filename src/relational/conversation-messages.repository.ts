@@ -1,4 +1,9 @@
-import { ConversationMessageEntity, ConversationWindowEntity, Database } from '@app/database';
+import {
+  ConversationMessageEntity,
+  ConversationWindowEntity,
+  Database,
+  withDatabaseScope,
+} from '@app/database';
 import { type ConversationKey } from '@app/vector';
 import { Injectable } from '@nestjs/common';
 
@@ -106,14 +111,20 @@ export class ConversationMessagesRepository {
     );
   }
 
-  /** 409 when any of these ids is stored under a location outside `scope` (or under none). */
+  /**
+   * 409 when any of these ids is stored under a location outside `scope` (or under none).
+   * Asked as the service itself: row-level security hides exactly those rows from the caller,
+   * and the answer is a count, never a row.
+   */
   private async assertOwned(list: readonly StoredMessage[], scope: readonly string[]) {
     // Raw: ANY() over the batch's ids, answered from the primary key.
-    const [{ n }] = await this.database.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM conversation_messages
-       WHERE message_id = ANY($1::text[])
-         AND (location_uid IS NULL OR NOT (location_uid = ANY($2::text[])))`,
-      [list.map((m) => m.message_id), [...scope]],
+    const [{ n }] = await withDatabaseScope({ kind: 'every' }, () =>
+      this.database.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM conversation_messages
+         WHERE message_id = ANY($1::text[])
+           AND (location_uid IS NULL OR NOT (location_uid = ANY($2::text[])))`,
+        [list.map((m) => m.message_id), [...scope]],
+      ),
     );
     if (n > 0) {
       throw new MessageOwnedElsewhereError(n);

@@ -8,11 +8,15 @@
  *    bundle rows say whether `/context`'s excerpts (main's top-5 whole windows, or the
  *    evidence assembly at final_k 5 and by default) hold that turn at the default budget;
  *  - memory (long histories): see `support/memory-eval.ts`; evidence recall, every-evidence
- *    rate and tokens per bundle, main against the new assembly and BM25 / dense / RRF.
+ *    rate and tokens per bundle, main against the new assembly and BM25 / dense / RRF;
+ *  - locomo (real long histories, `../shared/data/locomo-dev`): see `support/locomo-eval.ts`;
+ *    evidence recall and every-evidence per category through `/context`'s service, at the
+ *    defaults, final_k 5 and 10, and budgets 500–3,000 tokens, beside BM25 / dense / RRF.
  * Stores: pgvector on PGlite (and on DATABASE_URL when set) and Qdrant on QDRANT_URL, or on
  * the loopback Qdrant test server when unset. Prints JSON.
  *
- *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd,memory
+ *   npm run bench:quality      # BENCH_STORES=pgvector,qdrant  BENCH_SETS=squad,sgd,memory,locomo
+ *   BENCH_SETS=locomo BENCH_STORES=pgvector npm run bench:quality   # LoCoMo only, one store
  *   BENCH_SCOPE=location       # SGD searched under the dialogue's location too (a bound key)
  */
 import { createEmbeddingProvider, EmbeddingService } from '@app/embedding';
@@ -29,6 +33,7 @@ import { IngestService } from '../src/ingest/ingest.service';
 import { startFakeQdrant } from '../test/fakes/qdrant-server';
 import { benchContext } from './support/app-context';
 import { embedCached } from './support/embedding-cache';
+import { locomoEval } from './support/locomo-eval';
 import { memoryEval } from './support/memory-eval';
 import { poolWriter } from './support/pool-dump';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages, SHARED_DATA } from './support/sgd';
@@ -159,7 +164,7 @@ async function sgd(app: INestApplicationContext, label: string) {
 
 async function main() {
   const stores = (process.env.BENCH_STORES ?? 'pgvector,qdrant').split(',');
-  const sets = (process.env.BENCH_SETS ?? 'squad,sgd,memory').split(',');
+  const sets = (process.env.BENCH_SETS ?? 'squad,sgd,memory,locomo').split(',');
   const squad = sets.includes('squad') ? await squadVectors() : undefined;
   const fake =
     !process.env.QDRANT_URL && stores.includes('qdrant') ? await startFakeQdrant() : undefined;
@@ -221,6 +226,15 @@ async function main() {
         try {
           log(`${label}: long memory`);
           out.memory = await memoryEval(app, log);
+        } finally {
+          await app.close();
+        }
+      }
+      if (sets.includes('locomo')) {
+        const app = await benchContext({ ...env, EMBEDDING_WORKERS: '2' });
+        try {
+          log(`${label}: LoCoMo`);
+          out.locomo = await locomoEval(app, log);
         } finally {
           await app.close();
         }

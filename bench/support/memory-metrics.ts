@@ -41,6 +41,11 @@ export interface MemoryPool {
   lexical: string[];
 }
 
+/** What the tally reads of a question: its kind (any label), its evidence, its pool. */
+export type TallyInput = Pick<MemoryPool, 'evidence' | 'pool'> & {
+  question: { kind: string; latest?: number };
+};
+
 export interface Bundle {
   contents: string[];
   ids: string[];
@@ -49,7 +54,7 @@ export interface Bundle {
 
 /** Every variant's bundle from one pool. */
 export function bundlesFor(
-  p: MemoryPool,
+  p: Omit<MemoryPool, 'question'> & { question: { question: string } },
   deps: { assembler: EvidenceAssembler; redactor: Redactor; prompt: PromptService },
   variants: Record<string, Variant> = VARIANTS,
 ): Record<string, Bundle> {
@@ -108,7 +113,7 @@ interface Tally {
 export class MemoryTally {
   private readonly tallies: Record<string, Record<string, Tally>> = {};
 
-  add(variant: string, p: MemoryPool, bundle: Bundle): void {
+  add(variant: string, p: TallyInput, bundle: Bundle): void {
     const conversation = new Map(p.pool.map((c) => [c.id, c.conversation_uid]));
     const held = p.evidence.map((lines) =>
       lines.some((line) => bundle.contents.some((c) => c.includes(line))),

@@ -1,0 +1,122 @@
+import { appendFileSync } from 'node:fs';
+
+import { EmbeddingService } from '@app/embedding';
+import { PromptService } from '@app/prompt';
+import { Redactor } from '@app/redaction';
+import { RERANKER, type Reranker } from '@app/rerank';
+import { VECTOR_STORE, type VectorStore } from '@app/vector';
+import { type INestApplicationContext } from '@nestjs/common';
+
+import { ContextService } from '../../src/context/context.service';
+import { EvidenceAssembler, scoredPool } from '../../src/context/evidence/evidence-assembler';
+import { IngestService } from '../../src/ingest/ingest.service';
+import { mergeByRank } from '../../src/retrieval/hybrid-search.service';
+import { loadLocomo, type LocomoSet } from './locomo';
+import { type Bundle, bundlesFor, MemoryTally } from './memory-metrics';
+
+const POOL_K = 20;
+/** The default budget, and the curve of recall against tokens around it. */
+const BUDGETS = [500, 1000, 1500, 3000];
+
+/** `/context` requests per question: the defaults, a hard `final_k`, and the budget curve. */
+const REQUESTS: Record<string, { final_k?: number; max_tokens?: number }> = {
+  service_default: {},
+  service_k5: { final_k: 5 },
+  service_k10: { final_k: 10 },
+  ...Object.fromEntries(BUDGETS.map((t) => [`service_tokens_${t}`, { max_tokens: t }])),
+};
+
+/**
+ * LoCoMo evidence recall through `POST /context`'s own service (`ContextService.build`, the
+ * same code path, defaults unless a row says otherwise): an evidence turn counts only when
+ * its `speaker: text` line is inside an excerpt of the bundle the agent receives. BM25,
+ * dense and RRF rows are each list's top 5 from one hybrid search under the same budget.
+ * Per category (multi-hop, temporal, open-domain, single-hop) and overall; `pool_unbounded`
+ * is the ceiling of any assembly (every pool window, whole). BENCH_POOLS=<file> appends
+ * each question's scored pool there, for replaying the assembler offline.
+ */
+export async function locomoEval(app: INestApplicationContext, log: (m: string) => void) {
+  const redactor = new Redactor({});
+  const set: LocomoSet = loadLocomo();
+  log(
+    `locomo: ${set.files} conversations, ${set.messages.length} turns, ${set.questions.length} questions`,
+  );
+  const t0 = performance.now();
+  await app.get(IngestService).ingestConversations(set.messages);
+  log(`locomo: ingested in ${Math.round(performance.now() - t0)} ms`);
+  // As a window holds a turn: the text masked at ingest, then the line masked again on the way out.
+  const lineOf = (key: string) => {
+    const m = set.turns.get(key)!;
+    return redactor.redact(`${m.sender}: ${redactor.redact(m.text).text.trim()}`).text;
+  };
+  const store = app.get<VectorStore>(VECTOR_STORE);
+  const reranker = app.get<Reranker>(RERANKER);
+  const embedding = app.get(EmbeddingService);
+  const deps = { assembler: app.get(EvidenceAssembler), redactor, prompt: app.get(PromptService) };
+  const service = app.get(ContextService);
+  const tally = new MemoryTally();
+  let buildMs = 0;
+  for (const [qi, q] of set.questions.entries()) {
+    const { dense, lexical } = await store.hybridSearch('conversations', {
+      embedding: await embedding.embedQuery(q.question),
+      text: q.question,
+      topK: POOL_K,
+      filter: { contact_uid: q.contact_uid },
+    });
+    const candidates = mergeByRank(dense, lexical).slice(0, POOL_K);
+    const scores = await reranker.score(q.question, candidates);
+    const p = {
+      question: { kind: q.category, question: q.question },
+      evidence: q.evidence.map((id) => [lineOf(`${q.contact_uid}|${id}`)]),
+      pool: scoredPool(candidates, (_, i) => scores[i]),
+      dense: dense.map((h) => h.id),
+      lexical: lexical.map((h) => h.id),
+    };
+    const lists = bundlesFor(p, deps, {
+      bm25: { list: 'lexical' },
+      dense: { list: 'dense' },
+      rrf: { list: 'rrf' },
+    });
+    Object.entries(lists).forEach(([name, b]) => tally.add(name, p, b));
+    // The ceiling of any assembly: every window of the pool, no budget.
+    tally.add('pool_unbounded', p, {
+      contents: candidates.map((c) => c.content),
+      ids: candidates.map((c) => c.id),
+      tokens: 0,
+    });
+    if (process.env.BENCH_POOLS) {
+      appendFileSync(process.env.BENCH_POOLS, `${JSON.stringify(p)}\n`);
+    }
+    for (const [name, request] of Object.entries(REQUESTS)) {
+      const t = performance.now();
+      const bundle = await service.build({
+        transcript: q.question,
+        contact_uid: q.contact_uid,
+        timeout_ms: 10_000,
+        ...request,
+      });
+      if (name === 'service_default') {
+        buildMs += performance.now() - t;
+      }
+      const served: Bundle = {
+        contents: bundle.historical_excerpts.map((e) => e.content),
+        ids: bundle.historical_excerpts.map((e) => e.id),
+        tokens: bundle.token_count,
+      };
+      tally.add(name, p, served);
+    }
+    if ((qi + 1) % 100 === 0) {
+      log(`locomo: ${qi + 1}/${set.questions.length}`);
+    }
+  }
+  return {
+    conversations: set.files,
+    turns: set.messages.length,
+    questions: set.questions.length,
+    max_tokens_default: 1500,
+    budgets: BUDGETS,
+    /** Wall time of a default build in this process (noisy on a shared box). */
+    mean_build_ms: Math.round((buildMs / Math.max(1, set.questions.length)) * 10) / 10,
+    variants: tally.report(),
+  };
+}

@@ -133,7 +133,9 @@ export class ContextService implements OnModuleDestroy {
       ? spans.stageWithDeadline(
           'context.live_lookup',
           left(),
-          (signal) => this.podium.getContact(request.contact_uid as string, signal),
+          // A bound key's lookups count against its own Podium budget (the org's quota).
+          (signal) =>
+            this.podium.getContact(request.contact_uid as string, signal, tenant.scope?.join(',')),
           spans.liveAttributes,
         )
       : Promise.resolve(undefined);

@@ -118,7 +118,8 @@ export function registerIngestAdmission(
   });
 }
 
+/** Answered before the body is read: the connection closes rather than wait for that body. */
 function send(request: FastifyRequest, reply: FastifyReply, error: DomainError): FastifyReply {
   const [status, body] = toErrorResponse(error, String(request.id));
-  return sendProblem(reply, status, body);
+  return sendProblem(reply.header('connection', 'close'), status, body);
 }

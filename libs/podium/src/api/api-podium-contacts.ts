@@ -18,6 +18,7 @@ import {
 import { type ContactCache } from './cache/contact-cache';
 import { contactIdentifiers, toLiveContact } from './contact-mapping';
 import { PodiumContactsHttp } from './contacts-http';
+import { LookupBudget, PodiumLookupBudgetError } from './lookup-budget';
 import {
   PodiumCallerDeadlineError,
   PodiumCircuitOpenError,
@@ -75,12 +76,15 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
   private notBefore = 0;
   /** The API refused a valid-looking token (403, or 401 twice) since the last success. */
   private apiAuthRejected = false;
+  /** Podium requests per caller per minute: the org's quota is shared by every tenant. */
+  private readonly budget: LookupBudget;
 
   constructor(
     private readonly options: ResolvedPodiumApiOptions,
     deps: ApiPodiumContactsDeps = {},
   ) {
     this.now = deps.now ?? Date.now;
+    this.budget = new LookupBudget(options.lookupsPerCallerPerMinute, this.now);
     this.cache = options.cacheTtlMs > 0 ? deps.cache : undefined;
     this.http = new PodiumContactsHttp(options);
     this.tokens =
@@ -107,13 +111,21 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     this.breaker.onReset(() => this.logger.log('Podium answered a probe; live lookups resume'));
   }
 
-  async getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup> {
+  async getContact(
+    contactUid: string,
+    signal?: AbortSignal,
+    caller?: string,
+  ): Promise<ContactLookup> {
     // Out of time before anything was sent: not a Podium failure, and not a breaker probe.
     signal?.throwIfAborted();
     // The read's stamp guards the write-back: see remember().
     const read = this.cache ? await untilAborted(this.cache.read(contactUid), signal) : {};
     if (read.lookup) {
       return read.lookup;
+    }
+    // Only a request costs Podium quota, so only a cache miss is counted.
+    if (caller !== undefined && !this.budget.take(caller)) {
+      throw new PodiumLookupBudgetError(this.budget.perMinute);
     }
     let fetched: Fetched;
     try {

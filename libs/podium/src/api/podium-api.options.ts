@@ -30,6 +30,11 @@ export interface PodiumApiOptions {
   notFoundTtlMs?: number;
   /** Most contacts held by the in-memory cache. */
   cacheMaxEntries?: number;
+  /**
+   * Podium requests (cache misses) one caller (a location-bound key) may cause per minute;
+   * past it its lookups are skipped, not sent. Callers with no scope are not counted.
+   */
+  lookupsPerCallerPerMinute?: number;
 }
 
 export type ResolvedPodiumApiOptions = Required<Omit<PodiumApiOptions, 'apiVersion'>> &
@@ -48,6 +53,7 @@ export const DEFAULT_PODIUM_API_OPTIONS = {
   rateLimitBackoffMs: 100,
   notFoundTtlMs: 5_000,
   cacheMaxEntries: 10_000,
+  lookupsPerCallerPerMinute: 120,
 } satisfies Partial<PodiumApiOptions>;
 
 /** Fills the defaults and refuses to start without credentials, naming what is missing. */
@@ -86,6 +92,10 @@ export function resolvePodiumApiOptions(
     rateLimitBackoffMs: options.rateLimitBackoffMs ?? d.rateLimitBackoffMs,
     notFoundTtlMs: options.notFoundTtlMs ?? d.notFoundTtlMs,
     cacheMaxEntries: options.cacheMaxEntries ?? d.cacheMaxEntries,
+    lookupsPerCallerPerMinute: Math.max(
+      1,
+      options.lookupsPerCallerPerMinute ?? d.lookupsPerCallerPerMinute,
+    ),
   };
 }
 

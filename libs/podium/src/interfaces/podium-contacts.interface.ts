@@ -79,9 +79,11 @@ export interface PodiumContacts {
   list?(limit: number, locationUids?: readonly string[]): Promise<ContactSummary[]>;
   /**
    * The contact's live fields. `signal` is the caller's deadline: implementations stop
-   * (and reject) when it aborts instead of holding the caller past it.
+   * (and reject) when it aborts instead of holding the caller past it. `caller` names who
+   * asks (a location-bound key's scope): a vendor-backed provider bounds the requests each
+   * caller may cause; without it nothing is counted.
    */
-  getContact(contactUid: string, signal?: AbortSignal): Promise<ContactLookup>;
+  getContact(contactUid: string, signal?: AbortSignal, caller?: string): Promise<ContactLookup>;
   /**
    * Drops any cached copy of the contact (a webhook said it changed). `contactUid` may be any
    * identifier of the contact the provider knows. Rejects with `DependencyError`

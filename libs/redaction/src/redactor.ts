@@ -1,6 +1,6 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 
-import { type DetectorEntry,DETECTORS } from './detector-table';
+import { type DetectorEntry, DETECTORS } from './detector-table';
 import type { Detection, DetectorOptions } from './detectors/detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
 import { normalize } from './normalize';

@@ -89,6 +89,7 @@ export class RedactionPool {
       }
       const job = this.queue.shift()!;
       this.running.set(worker, job);
+      worker.ref(); // a pending call keeps the process alive, like any other I/O
       worker.postMessage({ id: job.id, text: job.text });
     }
   }
@@ -114,13 +115,13 @@ export class RedactionPool {
         }
       }
       if (!this.closed) {
+        worker.unref(); // an idle pool never keeps the process alive
         this.idle.push(worker);
         this.dispatch();
       }
     });
     worker.on('error', () => this.retire(worker));
     worker.on('exit', () => this.retire(worker));
-    worker.unref(); // an idle pool never keeps the process alive
     return worker;
   }
 

@@ -8,6 +8,7 @@ import {
   B_MARK,
   B_UID_MESSAGES,
   mcpClient,
+  request,
   toolText,
   vapiBody,
 } from './support/tenant-isolation-fixtures';
@@ -26,25 +27,19 @@ describe('tenant isolation: a location-bound key against another tenant, on ever
   let a: AdapterApp;
   let mcpA: Client;
 
-  async function call(method: string, path: string, headers: object, body?: unknown) {
-    const res = await fetch(`${a.t.url}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
-  }
+  const call = (method: string, path: string, headers: object, body?: unknown) =>
+    request(`${a.t.url}${path}`, method, headers, body);
   const post = (path: string, key: Key, body: unknown) => call('POST', path, bearer(key), body);
   /** What B can see of its own history about `query` (the owner's view, for "nothing moved"). */
   const asOwner = async (contact: string) =>
     (await post('/search', tenantB, { query: QUERY, contact_uid: contact })).text;
 
   beforeAll(async () => {
-    a = await bootAdapterApp({ VAPI_SECRETS: [assistantA.line, assistantB.line].join(',') });
+    a = await bootAdapterApp({
+      VAPI_SECRETS: [assistantA.line, assistantB.line].join(','),
+      // No deadline test here: a missed deadline's empty answer would "leak nothing" vacuously.
+      CONTEXT_TIMEOUT_MS: '5000',
+    });
     expect((await post('/ingest/conversations', ops, B_UID_MESSAGES)).status).toBe(200);
     mcpA = await mcpClient(a.t.url, tenantA.key);
   });
@@ -59,6 +54,15 @@ describe('tenant isolation: a location-bound key against another tenant, on ever
 
     it("/context, /context/prompt, explain, /search and the vector store never return B's history", async () => {
       expect(await asOwner('ctc_b1')).toContain(B_MARK); // the data is there for its owner
+      // And A's reads do read: its own contact's history comes back whole.
+      const own = (
+        await post('/context', tenantA, { transcript: QUERY, contact_uid: 'ctc_a1' })
+      ).json();
+      expect(own).toMatchObject({
+        meta: { partial: false },
+        contact: { live_fields_available: true },
+      });
+      expect(JSON.stringify(own.historical_excerpts)).toContain('gasket kit');
       for (const who of WHO) {
         const probes = [
           post('/context', tenantA, { transcript: QUERY, ...who }),
@@ -112,6 +116,11 @@ describe('tenant isolation: a location-bound key against another tenant, on ever
         { name: 'context_fetch', arguments: { transcript: QUERY, location_uid: 'loc_b' } },
         { name: 'search_history', arguments: { query: QUERY, location_uid: 'loc_b' } },
       ];
+      const own = await mcpA.callTool({
+        name: 'context_fetch',
+        arguments: { transcript: QUERY, contact_uid: 'ctc_a1' },
+      });
+      expect(toolText(own)).toContain('gasket kit');
       for (const tool of calls) {
         const text = toolText(await mcpA.callTool(tool));
         expect({ tool: tool.name, args: tool.arguments, leaked: text.includes(B_MARK) }).toEqual({
@@ -126,6 +135,7 @@ describe('tenant isolation: a location-bound key against another tenant, on ever
       const vapi = (body: unknown, headers: object) =>
         call('POST', '/adapters/vapi/knowledge-base', headers, body);
       const asA = { 'x-vapi-secret': assistantA.key };
+      expect((await vapi(vapiBody(QUERY, { number: 'ctc_a1' }), asA)).text).toContain('gasket kit');
       for (const customer of [{ number: 'ctc_b1' }, { externalId: 'ctc_ghost' }, undefined]) {
         const res = await vapi(vapiBody(QUERY, customer), asA);
         expect({ customer, status: res.status, leaked: res.text.includes(B_MARK) }).toEqual({

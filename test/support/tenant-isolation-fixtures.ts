@@ -54,3 +54,14 @@ export function vapiBody(userTurn: string, customer?: { externalId?: string; num
     },
   };
 }
+
+/** One HTTP call: status, raw text (to search for leaks) and the parsed JSON on demand. */
+export async function request(url: string, method: string, headers: object, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
+}

@@ -1,5 +1,5 @@
 import { TranscriptCoalescer } from '@app/coalescer';
-import { type DeadlineResult, withDeadline } from '@app/common';
+import { type DeadlineResult, roundMs, withDeadline } from '@app/common';
 import { type ContactLookup, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { RERANKER, type Reranker } from '@app/rerank';
 import { type VectorFilter } from '@app/vector';
@@ -28,8 +28,6 @@ const COALESCE_MAX_MS = 40;
 const reserveFor = (timeoutMs: number) => Math.min(25, Math.floor(timeoutMs * 0.15));
 /** The most of a deadline that event-loop lag may add to the reserve. */
 const MAX_LAG_SHARE = 0.3;
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
  * The context bridge pipeline: coalesce → fan out (embed→search→rerank ‖ live lookup) →
@@ -83,8 +81,8 @@ export class ContextService implements OnModuleDestroy {
     const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
     const stages = {
-      intake_ms: round(entered - started),
-      queue_ms: round(performance.now() - entered),
+      intake_ms: roundMs(entered - started),
+      queue_ms: roundMs(performance.now() - entered),
     };
     if (!release) {
       return this.shed(request, timeoutMs, started, stages);
@@ -120,7 +118,7 @@ export class ContextService implements OnModuleDestroy {
         ),
       spans.coalesceAttributes,
     );
-    stages.coalesce_ms = round(coalesced.ms);
+    stages.coalesce_ms = roundMs(coalesced.ms);
     const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
 
     // The 404 deviation: an unknown contact keeps the filter, it never widens the search.
@@ -142,7 +140,7 @@ export class ContextService implements OnModuleDestroy {
     const retrieval = this.retrieve(query, filter, request, left, stages);
     const [answer, ranked] = await Promise.all([live, retrieval]);
     if (answer) {
-      stages.live_ms = round(answer.ms);
+      stages.live_ms = roundMs(answer.ms);
     }
     // A contact outside a bound key's locations is answered as unknown (404 in the bundle),
     // never 403, which would tell the key it exists elsewhere. History stays inside the
@@ -194,7 +192,7 @@ export class ContextService implements OnModuleDestroy {
       token_count: assembled.token_count,
       meta: {
         query,
-        elapsed_ms: round(performance.now() - started),
+        elapsed_ms: roundMs(performance.now() - started),
         timeout_ms: timeoutMs,
         partial: partialReasons.length > 0,
         had_vector_hits: ranked.pool.length > 0,
@@ -226,7 +224,7 @@ export class ContextService implements OnModuleDestroy {
       token_count: 0,
       meta: {
         query: request.transcript.trim(),
-        elapsed_ms: round(performance.now() - started),
+        elapsed_ms: roundMs(performance.now() - started),
         timeout_ms: timeoutMs,
         partial: true,
         had_vector_hits: false,
@@ -271,11 +269,11 @@ export class ContextService implements OnModuleDestroy {
     const pooled = await withDeadline<HybridPool>(left(), (signal) =>
       this.hybrid.pool(query, filter, poolK, signal),
     );
-    stages.retrieve_ms = round(pooled.ms);
+    stages.retrieve_ms = roundMs(pooled.ms);
     if (pooled.status !== 'ok') {
       return { pool: [], reranked: false, missed: true };
     }
-    Object.entries(pooled.value.timings).forEach(([name, ms]) => (stages[name] = round(ms)));
+    Object.entries(pooled.value.timings).forEach(([name, ms]) => (stages[name] = roundMs(ms)));
     const candidates = pooled.value.candidates;
     if (candidates.length === 0) {
       return { pool: [], reranked: false, missed: false };
@@ -286,7 +284,7 @@ export class ContextService implements OnModuleDestroy {
       (signal) => this.reranker.score(query, candidates, signal),
       (result) => spans.rerankAttributes(result, candidates.length, this.reranker.name),
     );
-    stages.rerank_ms = round(scored.ms);
+    stages.rerank_ms = roundMs(scored.ms);
     // A reranker that returns the wrong count or non-finite scores is treated as failed.
     if (
       scored.status === 'ok' &&

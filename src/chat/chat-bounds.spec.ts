@@ -4,10 +4,10 @@ import { type ServerResponse } from 'node:http';
 import { type FastifyReply } from 'fastify';
 
 import { strictDouble } from '../../test/support/doubles';
-import { CHAT_MAX_INFLIGHT, ChatBusyError, SSE_DRAIN_TIMEOUT_MS, writeFrame } from './chat-bounds';
 import { ChatController } from './chat.controller';
 import { type ChatRequestDto } from './chat.dto';
 import { type ChatService, type PreparedAnswer } from './chat.service';
+import { CHAT_MAX_INFLIGHT, ChatBusyError, SSE_DRAIN_TIMEOUT_MS, writeFrame } from './chat-bounds';
 import { type ChatMetrics } from './chat-metrics';
 
 /** A response whose client never reads: every write reports a full buffer, no 'drain' comes. */
@@ -55,7 +55,7 @@ describe('ChatController admission', () => {
     const chat = strictDouble<ChatService>({ prepare: jest.fn(() => held) });
     const metrics = strictDouble<ChatMetrics>({
       track: jest.fn(() => ({ see: jest.fn(), end: jest.fn() })),
-    } as unknown as Partial<ChatMetrics>);
+    });
     const sut = new ChatController(chat, metrics);
     const reply = () => ({ raw: stalledResponse() }) as unknown as FastifyReply;
     const body = { query: 'how do circles work?', userId: 'emp_1' } as ChatRequestDto;

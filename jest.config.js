@@ -38,6 +38,8 @@ const DATABASE_SUITES = [
   'tenant-isolation',
   'typeorm-runtime',
   'local-podium-contacts',
+  'erasure',
+  'erasure-residue',
   'telemetry-ids',
   'row-security',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);

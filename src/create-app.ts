@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { stampArrival } from './common/arrival';
 import { registerBodyDeadline } from './common/body-deadline';
+import { frameworkErrors, MAX_PARAM_LENGTH } from './common/framework-errors';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { genRequestId } from './common/request-id';
@@ -38,6 +39,8 @@ export function createFastifyAdapter(config?: AppConfig): FastifyAdapter {
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
     trustProxy: config?.server.trustProxy ?? false,
     ...SERVER_TIMEOUTS,
   });

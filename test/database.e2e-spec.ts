@@ -44,6 +44,7 @@ const MIGRATIONS = [
   'BackgroundForget1700000000011',
   'TurnKeysByConversation1700000000012',
   'VectorsInRow1700000000013',
+  'ErasureByMembership1700000000014',
   'RowLevelSecurity1700000000015',
 ];
 
@@ -228,6 +229,9 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       expect(tables.map((r) => r.t)).toEqual([
         'conversation_messages',
         'conversation_windows',
+        'erasure_key',
+        'erasure_receipts',
+        'history_rebuilds',
         'history_tombstones',
         'kb_source_chunks',
         'kb_source_chunks_terms',

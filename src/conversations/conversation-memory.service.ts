@@ -1,4 +1,4 @@
-import { contentHash } from '@app/common';
+import { contentHash, InvalidInputError } from '@app/common';
 import { Database } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
@@ -15,10 +15,20 @@ import {
   type StoredMessage,
   uniqueKeys,
 } from '../relational/conversation-messages.repository';
+import { type ErasureReceipt, ErasureReceipts } from '../relational/erasure-receipts';
+import { ErasureWork } from '../relational/erasure-work';
 import { type HistoryTombstone, HistoryTombstones } from '../relational/history-tombstones';
+import { ContactMerge } from './contact-merge';
 import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { FORGET_INLINE_MS, type ForgetReport, ForgottenHistory } from './forgotten-history';
 import { ReplicaLocks } from './replica-locks';
+
+/**
+ * How far ahead of the server's clock a message may be dated. Windows and the ingest's
+ * tombstone check read `occurred_at`; a date in the far future would stay "newer" than any
+ * forget, so it is refused (400 `occurred_at_in_future`).
+ */
+export const MAX_FUTURE_MS = 5 * 60_000;
 
 /** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
 export interface IncomingMessage extends WindowMessage {
@@ -84,11 +94,15 @@ const forgotten = (m: StoredMessage, tombstones: HistoryTombstone[]) =>
 export class ConversationMemory {
   private readonly locks: ReplicaLocks;
   private readonly forgotten: ForgottenHistory;
+  private readonly work: ErasureWork;
+  private readonly receipts: ErasureReceipts;
+  private readonly merge: ContactMerge;
   /** Called when a forget left rows to delete (the background purge starts at once). */
   onPendingForget?: () => void;
+  private readonly maxFutureMs = MAX_FUTURE_MS;
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     private readonly messages: ConversationMessagesRepository,
     private readonly forgets: HistoryTombstones,
     private readonly embedding: EmbeddingService,
@@ -96,8 +110,27 @@ export class ConversationMemory {
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
   ) {
     this.locks = new ReplicaLocks(database);
-    this.forgotten = new ForgottenHistory(messages, forgets, store, contacts, this.locks, (keys) =>
-      this.rebuild(keys),
+    this.work = new ErasureWork(database);
+    // pgvector (it hides rows) keeps windows as rows; Qdrant keeps them, postings too, as points.
+    this.receipts = new ErasureReceipts(
+      database,
+      new Set(
+        store.hideContact ? ['vector_points'] : ['postings_and_statistics', 'contact_indexes'],
+      ),
+    );
+    this.forgotten = new ForgottenHistory({
+      messages,
+      forgets,
+      work: this.work,
+      receipts: this.receipts,
+      store,
+      contacts,
+      locks: this.locks,
+      transaction: (work) => database.transaction(work),
+      rebuild: (keys) => this.rebuild(keys),
+    });
+    this.merge = new ContactMerge(database, forgets, store, this.locks, (contact) =>
+      this.purgeContact(contact),
     );
   }
 
@@ -113,6 +146,7 @@ export class ConversationMemory {
     scope?: readonly string[],
   ) {
     const rows = incoming.map(toStoredMessage);
+    this.refuseFutureDates(rows);
     const contacts = rows.map((m) => m.contact_uid);
     const kept = await this.locks.run('contact', contacts, async () => {
       const tombstones = await this.forgets.tombstones(rows.map((m) => m.contact_uid));
@@ -180,28 +214,82 @@ export class ConversationMemory {
    */
   async purgeForgotten(limit = 100, signal?: AbortSignal): Promise<number> {
     let finished = 0;
-    for (const { contact_uid, forgotten_at } of await this.forgets.pendingForgets(limit)) {
+    for (const pending of await this.forgets.pendingForgets(limit)) {
       if (signal?.aborted) {
         break;
       }
-      const at = new Date(forgotten_at);
-      if ((await this.forgotten.purge(contact_uid, at, signal)).complete) {
+      if ((await this.forgotten.resume(pending, signal)).complete) {
         finished++;
       }
+    }
+    // Receipts that wait for a cache (Redis was down), then rebuilds a crash left listed.
+    for (const contact of await this.receipts.waiting(limit)) {
+      await this.forgotten.settleCaches(contact);
+    }
+    if (!signal?.aborted) {
+      await this.rebuildListed(signal);
     }
     return finished;
   }
 
-  /** Deletes messages older than `cutoff` and rebuilds the conversations that lost some. */
-  async purgeBefore(cutoff: Date): Promise<RebuildReport & { conversations: number }> {
-    const keys = await this.messages.purgeBefore(cutoff);
-    return { conversations: keys.length, ...(await this.rebuild(keys)) };
+  /** Finishes the contact's pending forgets now (a merge moves nothing they cover). */
+  private async purgeContact(contactUid: string): Promise<void> {
+    for (const pending of await this.forgets.pendingForgets(100, contactUid)) {
+      await this.forgotten.resume(pending);
+    }
   }
 
-  /** CRM contacts merged: messages, window ledger and stored windows follow the survivor. */
+  /** A forget's receipt: what each derived store cleared, and when. */
+  receipt(receiptId: string): Promise<ErasureReceipt | undefined> {
+    return this.receipts.find(receiptId);
+  }
+
+  /**
+   * Deletes messages older than `cutoff` and rebuilds the conversations that lost some. The
+   * deletion lists them durably first, so a crash anywhere is finished by the next run.
+   */
+  async purgeBefore(cutoff: Date): Promise<RebuildReport & { conversations: number }> {
+    await this.work.deleteExpired(cutoff);
+    return this.rebuildListed();
+  }
+
+  /**
+   * CRM contacts merged: messages, window ledger and stored windows follow the survivor, in
+   * one transaction under both contacts' locks, after the source's pending forgets finish.
+   */
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
-    await this.messages.reassignContact(fromContactUid, toContactUid);
-    return this.store.reassignContact(fromContactUid, toContactUid);
+    return this.merge.run(fromContactUid, toContactUid);
+  }
+
+  /** Rebuilds every listed conversation (see ErasureWork), until none is left. */
+  private async rebuildListed(
+    signal?: AbortSignal,
+  ): Promise<RebuildReport & { conversations: number }> {
+    const total = { conversations: 0, inserted: 0, skipped: 0, removed: 0 };
+    while (!signal?.aborted) {
+      const listed = await this.work.listed(GROUP * 8);
+      if (listed.length === 0) {
+        break;
+      }
+      const report = await this.rebuild(listed);
+      await this.work.rebuilt(listed);
+      total.conversations += listed.length;
+      total.inserted += report.inserted;
+      total.skipped += report.skipped;
+      total.removed += report.removed;
+    }
+    return total;
+  }
+
+  private refuseFutureDates(rows: readonly StoredMessage[]): void {
+    const limit = Date.now() + this.maxFutureMs;
+    const late = rows.findIndex((m) => Date.parse(m.occurred_at) > limit);
+    if (late >= 0) {
+      throw new InvalidInputError(
+        'occurred_at_in_future',
+        `occurred_at may be at most ${Math.round(this.maxFutureMs / 1000)} s ahead of the server's clock; nothing was stored.`,
+      );
+    }
   }
 
   private async rebuildGroup(keys: ConversationKey[], full: boolean): Promise<RebuildReport> {

@@ -1,9 +1,26 @@
-import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { DomainError } from '@app/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { ConversationMemory } from './conversation-memory.service';
-import { ContactHistoryParams, ForgetHistoryResponse } from './history.dto';
+import {
+  ContactHistoryParams,
+  ErasureReceiptDto,
+  ForgetContactBody,
+  ForgetHistoryResponse,
+  ReceiptParams,
+} from './history.dto';
+
+/** No receipt with this id the caller may read (404). */
+export class ReceiptNotFoundError extends DomainError {
+  constructor() {
+    super('receipt_not_found', 'No deletion receipt with this id.', 404);
+  }
+}
+
+const FORGET_DESCRIPTION =
+  'Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent.';
 
 /** Forget on request: a contact's stored history goes, and stays gone. */
 @ApiTags('history')
@@ -11,21 +28,59 @@ import { ContactHistoryParams, ForgetHistoryResponse } from './history.dto';
 export class HistoryController {
   constructor(private readonly memory: ConversationMemory) {}
 
+  @Post('forget')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Forget a contact's conversation history (the id in the body)",
+    description: `${FORGET_DESCRIPTION} Prefer this route: the id never appears in a URL.`,
+  })
+  @ApiOkResponse({ type: ForgetHistoryResponse })
+  forgetByBody(
+    @Body() body: ForgetContactBody,
+    @CallerScope() scope?: LocationScope,
+  ): Promise<ForgetHistoryResponse> {
+    return this.forgetContact(body.contact_uid, scope);
+  }
+
   @Delete(':contact_uid/history')
   @HttpCode(200)
   @ApiOperation({
     summary: "Forget a contact's conversation history",
-    description:
-      'Removes the contact’s messages and windows from every store and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. Idempotent.',
+    description: FORGET_DESCRIPTION,
   })
   @ApiOkResponse({ type: ForgetHistoryResponse })
-  async forget(
+  forget(
     @Param() params: ContactHistoryParams,
     @CallerScope() scope?: LocationScope,
   ): Promise<ForgetHistoryResponse> {
-    return {
-      contact_uid: params.contact_uid,
-      ...(await this.memory.forgetContact(params.contact_uid, scope)),
-    };
+    return this.forgetContact(params.contact_uid, scope);
+  }
+
+  @Get('forget/receipts/:receipt_id')
+  @ApiOperation({
+    summary: 'A deletion receipt: when each derived store was cleared',
+    description:
+      'Messages, windows, postings and statistics, the contact’s own index, vector points (Qdrant), webhook payloads and caches, each with the time it was cleared. A location-bound key reads only receipts of forgets within its locations.',
+  })
+  @ApiOkResponse({ type: ErasureReceiptDto })
+  async receipt(
+    @Param() params: ReceiptParams,
+    @CallerScope() scope?: LocationScope,
+  ): Promise<ErasureReceiptDto> {
+    const receipt = await this.memory.receipt(params.receipt_id);
+    const visible =
+      receipt &&
+      (!scope || (receipt.location_uids?.every((l) => scope.includes(l)) ?? false));
+    if (!visible) {
+      throw new ReceiptNotFoundError();
+    }
+    return receipt;
+  }
+
+  private async forgetContact(
+    contactUid: string,
+    scope: LocationScope,
+  ): Promise<ForgetHistoryResponse> {
+    return { contact_uid: contactUid, ...(await this.memory.forgetContact(contactUid, scope)) };
   }
 }

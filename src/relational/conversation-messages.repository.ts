@@ -133,6 +133,7 @@ export class ConversationMessagesRepository {
 
   async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {
     // A forget's messages stay stored until its purge has deleted them: never load them.
+    // Covered by membership (stored before the forget), whatever the message's own date.
     // Raw: a join on the unnest()ed key pairs, and NOT EXISTS over the forget tombstones.
     const rows = await this.database.query<StoredMessage & { occurred_at: Date | string }>(
       `SELECT m.* FROM conversation_messages m
@@ -140,7 +141,7 @@ export class ConversationMessagesRepository {
          ON m.contact_uid = k.contact AND m.conversation_uid = k.conversation
        WHERE NOT EXISTS (SELECT 1 FROM history_tombstones h
          WHERE h.purged_at IS NULL AND h.contact_uid = m.contact_uid
-           AND h.location_uid IN ('', m.location_uid) AND m.occurred_at <= h.forgotten_at)`,
+           AND h.location_uid IN ('', m.location_uid) AND m.stored_at <= h.stored_before)`,
       keyArrays(keys),
     );
     return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString() }));

@@ -129,7 +129,7 @@ describe('WebhooksController', () => {
     expect(kick).toHaveBeenCalledTimes(1);
   });
 
-  it('drops the cached contact before it acknowledges a contact event', async () => {
+  it('stores a contact event, then drops the cached contact before it acknowledges it', async () => {
     const sut = build(SECRET);
     insert.mockResolvedValue(true);
     const d = delivery(event('contact.deleted', 'evt-7'));
@@ -138,9 +138,22 @@ describe('WebhooksController', () => {
       'contact.deleted',
       event('contact.deleted', 'evt-7'),
     );
-    expect(invalidateOnArrival.mock.invocationCallOrder[0]).toBeLessThan(
-      insert.mock.invocationCallOrder[0],
+    expect(insert.mock.invocationCallOrder[0]).toBeLessThan(
+      invalidateOnArrival.mock.invocationCallOrder[0],
     );
+  });
+
+  it('stores and acknowledges a contact event while the cache is down (a delete never waits on it)', async () => {
+    const sut = build(SECRET);
+    insert.mockResolvedValue(true);
+    invalidateOnArrival.mockRejectedValueOnce(new Error('redis down'));
+    const d = delivery(event('contact.deleted', 'evt-8'));
+    await expect(sut.podium(d.raw, d.timestamp, d.signature, reply())).resolves.toMatchObject({
+      received: true,
+      event_id: 'evt-8',
+      duplicate: false,
+    });
+    expect(insert).toHaveBeenCalledTimes(1);
   });
 
   it('answers a redelivery 200 as a duplicate without waking the worker', async () => {

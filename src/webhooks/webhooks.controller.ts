@@ -1,5 +1,5 @@
 import { DependencyError, DomainError, InvalidInputError } from '@app/common';
-import { Controller, Headers, HttpCode, Inject, Post, RawBody, Res } from '@nestjs/common';
+import { Controller, Headers, HttpCode, Inject, Logger, Post, RawBody, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
@@ -36,14 +36,17 @@ export interface WebhookAck {
 /**
  * `POST /webhooks/podium`: verify, persist, acknowledge; the work happens in the
  * background worker. The answer costs one HMAC and one INSERT (and, for a contact event, a
- * cache invalidation, so no replica serves the old live fields once Podium has our
- * acknowledgement), well inside Podium's 5 s.
+ * cache invalidation after it, so no replica serves the old live fields once Podium has our
+ * acknowledgement; with the cache down the event is still stored and acknowledged), well
+ * inside Podium's 5 s.
  */
 // No API key: Podium authenticates each delivery with its HMAC signature instead.
 @Public()
 @ApiTags('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
+  private readonly logger = new Logger(WebhooksController.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly inbox: WebhookInbox,
@@ -98,8 +101,13 @@ export class WebhooksController {
     }
     // A database that is not open yet or unreachable refuses the insert with 503
     // `database_unavailable`, like every other route: not stored, so not acknowledged.
-    await this.processor.invalidateOnArrival(delivery.type, delivery.envelope);
     const inserted = await this.inbox.insert(delivery.eventId, delivery.type, delivery.envelope);
+    // Stored first: a delete never depends on the cache being up. The invalidation is best
+    // effort here; the worker invalidates again when it applies the event (and retries).
+    await this.processor.invalidateOnArrival(delivery.type, delivery.envelope).catch(
+      (error: unknown) =>
+        this.logger.warn(`webhook: cache invalidation deferred (${(error as Error).name})`),
+    );
     this.metrics.deliveries.inc({ outcome: inserted ? 'accepted' : 'duplicate' });
     if (!inserted) {
       return { received: true, event_id: delivery.eventId, duplicate: true };

@@ -30,6 +30,7 @@ export class HistoryTombstoneEntity {
   @PrimaryColumn('text', { name: 'location_uid' }) locationUid!: string;
   @Column('timestamptz', { name: 'forgotten_at' }) forgottenAt!: Date;
   @Column('timestamptz', { name: 'purged_at', nullable: true }) purgedAt!: Date | null;
+  @Column('timestamptz', { name: 'stored_before' }) storedBefore!: Date;
 }
 
 /** Windows of a contact older than `hidden_before` are hidden from every search leg. */

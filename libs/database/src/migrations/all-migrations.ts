@@ -12,6 +12,7 @@ import { webhookLeaseOwner } from './1700000000010-webhook-lease-owner';
 import { backgroundForget } from './1700000000011-background-forget';
 import { turnKeysByConversation } from './1700000000012-turn-keys-by-conversation';
 import { vectorsInRow } from './1700000000013-vectors-in-row';
+import { erasureByMembership } from './1700000000014-erasure-by-membership';
 import { rowLevelSecurity } from './1700000000015-row-level-security';
 import { type Migration } from './migration';
 
@@ -32,6 +33,7 @@ export function schemaMigrations(dimension: number): Migration[] {
     backgroundForget,
     turnKeysByConversation,
     vectorsInRow,
+    erasureByMembership,
     rowLevelSecurity,
   ];
 }

@@ -1,3 +1,5 @@
+import { type SqlExecutor } from '@app/database';
+
 /** Payload stored next to each vector, per collection. Field names follow the specs (snake_case). */
 export interface CollectionPayloads {
   conversations: {
@@ -158,11 +160,18 @@ export interface VectorStore {
     options?: ContactDeletionOptions,
   ): Promise<ContactDeletion>;
   /**
-   * Makes the contact's windows up to `before` invisible to every search at once, for a
-   * deletion that goes on in the background; a complete `deleteContact` of the whole contact
-   * lifts it. Optional: a store whose deletion is one quick call has no need.
+   * Makes the contact's windows stored up to `before` (the database's clock) invisible to
+   * every search at once, for a deletion that goes on in the background; a complete
+   * `deleteContact` of the whole contact lifts it. Optional: a store whose deletion is one
+   * quick call has no need.
    */
-  hideContact?(contactUid: string, before: Date): Promise<void>;
+  hideContact?(contactUid: string, before: Date | string): Promise<void>;
+  /**
+   * A merge's move of the contact's windows on the caller's transaction (a store that lives
+   * in the database), so messages and windows move together; returns rows moved. Optional:
+   * otherwise `reassignContact` runs after the transaction.
+   */
+  moveContactIn?(tx: SqlExecutor, fromContactUid: string, toContactUid: string): Promise<number>;
   /**
    * Moves a contact's conversation history to another contact id (CRM contacts merged), so
    * the surviving contact's retrieval finds it; returns rows moved.
@@ -172,7 +181,7 @@ export interface VectorStore {
    * Background upkeep the store needs as data grows (pgvector: a contact whose history grew
    * large gets its own HNSW index). Optional; run by the app on a timer, never on a request.
    */
-  maintain?(): Promise<unknown>;
+  maintain?(signal?: AbortSignal): Promise<unknown>;
   /**
    * A few contacts that hold history, the largest first (the boot warm-up searches real
    * rows through each query plan). Optional: a store that cannot tell cheaply omits it.
@@ -186,8 +195,11 @@ export interface VectorStore {
 export const VECTOR_STORE = 'VECTOR_STORE';
 
 export interface ContactDeletionOptions {
-  /** Only windows whose last message is at or before this time. */
-  before?: Date;
+  /**
+   * Only windows stored at or before this time (the database's clock; see hideContact). A
+   * string (ISO-8601) keeps the microseconds the database has and a Date drops.
+   */
+  before?: Date | string;
   /** Stops the deletion between two batches. */
   signal?: AbortSignal;
 }

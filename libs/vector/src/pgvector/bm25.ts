@@ -51,6 +51,11 @@ export interface Bm25Sql {
   limitParam: string;
   /** Postings read per query term (default POSTINGS_PER_TERM). */
   postingsPerTerm?: number;
+  /**
+   * A condition on the posting `p` that excludes forgotten documents, applied inside each
+   * term's read, before its cap and the result limit (so hidden rows never crowd them out).
+   */
+  visible?: string;
 }
 
 /**
@@ -85,6 +90,7 @@ export function bm25Ctes(sql: Bm25Sql): string {
     ...(contact ? [`p.contact_uid = ${contact}`] : []),
     'p.term = f.term',
     ...(locations ? [`d.location_uid = ANY(${locations}::text[])`] : []),
+    ...(sql.visible ? [sql.visible] : []),
   ].join(' AND ');
   // The location lives on the document: only a location-scoped query joins it, inside the
   // per-term scan, so the cap still counts postings the caller may see.

@@ -29,7 +29,7 @@ import {
   selectList,
   toHits,
   toVectorParam,
-  visibleRow,
+  visiblePosting,
 } from './row-sql';
 import { DELETE_BATCH, deleteRows, insertRows, moveContactRows } from './row-writes';
 import { TABLES } from './tables';
@@ -151,11 +151,11 @@ export class PgVectorStore implements VectorStore {
       termsParam: '$1',
       limitParam: '$2',
       postingsPerTerm: this.postingsPerTerm,
+      visible: visiblePosting(collection, filter),
     });
     const sql = `WITH ${bm25}
       SELECT ${selectList(collection)}, bm25.score${similarity}
       FROM bm25 JOIN ${TABLES[collection]} t ON t.id = bm25.doc_id
-      ${visibleRow(collection, filter)}
       ORDER BY bm25.score DESC, t.id`;
     // Raw: BM25 CTEs over the posting indexes (the hot path).
     return toHits(
@@ -180,6 +180,7 @@ export class PgVectorStore implements VectorStore {
       termsParam: '$3',
       limitParam: '$2',
       postingsPerTerm: this.postingsPerTerm,
+      visible: visiblePosting(collection, filter),
     });
     // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
     // the event loop's time, and this runs on every /context turn. No query terms (only stop
@@ -191,7 +192,7 @@ export class PgVectorStore implements VectorStore {
       ${bm25},
       lexical AS (SELECT 'lexical' AS list, ${columns}, bm25.score::float8 AS score,
           1 - (embedding <=> q.v) AS similarity
-        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q ${visibleRow(collection, filter)}
+        FROM bm25 JOIN ${table} t ON t.id = bm25.doc_id, q
         ORDER BY bm25.score DESC, t.id)
       SELECT * FROM dense UNION ALL SELECT * FROM lexical`;
     // Raw: both legs in one prepared statement, one parse of the query vector.
@@ -230,7 +231,7 @@ export class PgVectorStore implements VectorStore {
     return row.n;
   }
 
-  async hideContact(contactUid: string, before: Date): Promise<void> {
+  async hideContact(contactUid: string, before: Date | string): Promise<void> {
     // Raw: a conditional upsert (ON CONFLICT … DO UPDATE with GREATEST).
     await this.db.execute(
       `INSERT INTO ${PURGES} (contact_uid, hidden_before) VALUES ($1, $2)
@@ -254,7 +255,7 @@ export class PgVectorStore implements VectorStore {
     const params: unknown[] = [contactUid, DELETE_BATCH[this.database.engine]];
     const scope = [
       ...(locationUids ? [`location_uid = ANY($${params.push(locationUids)}::text[])`] : []),
-      ...(options.before ? [`occurred_at <= $${params.push(options.before)}`] : []),
+      ...(options.before ? [`stored_at <= $${params.push(options.before)}::timestamptz`] : []),
     ].map((condition) => ` AND ${condition}`);
     let removed = 0;
     for (;;) {
@@ -291,9 +292,11 @@ export class PgVectorStore implements VectorStore {
 
   /** A merge: the rows, their postings and the contact's BM25 statistics follow the survivor. */
   async reassignContact(fromContactUid: string, toContactUid: string): Promise<number> {
-    const moved = await this.database.transaction((tx) =>
-      moveContactRows(tx, fromContactUid, toContactUid),
-    );
+    return this.database.transaction((tx) => this.moveContactIn(tx, fromContactUid, toContactUid));
+  }
+
+  async moveContactIn(tx: SqlExecutor, fromContactUid: string, toContactUid: string) {
+    const moved = await moveContactRows(tx, fromContactUid, toContactUid);
     this.largeContacts.forget(fromContactUid, toContactUid);
     return moved;
   }

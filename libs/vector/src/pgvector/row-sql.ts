@@ -32,25 +32,36 @@ export function filterParams(filter: VectorFilter | undefined, params: unknown[]
 
 /**
  * Forgotten windows every search skips until the background purge has deleted them (see
- * `hideContact`): a contact's own searches skip its windows up to the forget (one index probe,
- * evaluated once per statement); a search across contacts skips a contact being purged whole.
+ * `hideContact`): a contact's own searches skip its windows stored before the forget (one
+ * index probe, evaluated once per statement); a search across contacts skips a contact being
+ * purged whole.
  */
 export const PURGES = 'podium_conversation_purges';
 const visibleForContact = (contactParam: string, alias = '') =>
-  `${alias}occurred_at > (SELECT coalesce(max(hidden_before), '-infinity'::timestamptz)
+  `${alias}stored_at > (SELECT coalesce(max(hidden_before), '-infinity'::timestamptz)
      FROM ${PURGES} WHERE contact_uid = ${contactParam})`;
 const visibleAcrossContacts = (alias = '') =>
   `${alias}contact_uid <> ALL(ARRAY(SELECT contact_uid FROM ${PURGES}))`;
 
 /**
- * The lexical leg's rows without the forgotten ones (see `hideContact`). Checked on the row,
- * not the posting: the posting indexes do not cover `contact_uid` across contacts.
+ * The lexical leg's postings without the forgotten documents (see `hideContact`), checked
+ * inside each term's read, before any LIMIT. Across contacts by the posting's own contact;
+ * within one, by the document's `stored_at`, read only while that contact has hidden rows
+ * (the cutoff is one probe per statement; NULL short-circuits the OR).
  */
-export function visibleRow(collection: CollectionName, filter: FilterParams): string {
+export function visiblePosting(
+  collection: CollectionName,
+  filter: FilterParams,
+): string | undefined {
   if (collection !== 'conversations') {
-    return '';
+    return undefined;
   }
-  return `WHERE ${filter.contact ? visibleForContact(filter.contact, 't.') : visibleAcrossContacts('t.')}`;
+  if (!filter.contact) {
+    return visibleAcrossContacts('p.');
+  }
+  const cutoff = `(SELECT max(hidden_before) FROM ${PURGES} WHERE contact_uid = ${filter.contact})`;
+  return `(${cutoff} IS NULL OR EXISTS (SELECT 1 FROM ${TABLES.conversations} v
+    WHERE v.id = p.doc_id AND v.stored_at > ${cutoff}))`;
 }
 
 /**
@@ -106,12 +117,12 @@ export function denseSql(
   }
   if (filter.contactUid !== undefined) {
     // A large history: the walk of the contact's own HNSW index (a fixed plan, see the
-    // conversations_nearest migration), joined back for the columns.
+    // conversations_nearest migrations; it skips hidden windows inside the walk, before its
+    // LIMIT), joined back for the columns.
     return `SELECT ${columns}, 1 - n.distance AS score
       FROM conversations_nearest((SELECT v FROM q), ${filter.contact}::text,
         ${filter.locations ? `${filter.locations}::text[]` : 'NULL'}, ${limitParam}::int) n
-      JOIN ${table} USING (id) WHERE ${visibleForContact(filter.contact as string)}
-      ORDER BY score DESC, id`;
+      JOIN ${table} USING (id) ORDER BY score DESC, id`;
   }
   const where = [
     ...(locations ? [locations] : []),

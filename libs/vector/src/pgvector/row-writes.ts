@@ -82,10 +82,13 @@ export async function deleteRows(
   const table = TABLES[collection];
   const params = [ids, keep];
   // Raw: id-array deletes with an exclusion list, bounded by the caller's batch.
-  await tx.execute(
-    `DELETE FROM ${table}_terms WHERE doc_id = ANY($1::uuid[]) AND NOT (doc_id = ANY($2::uuid[]))`,
+  const [{ terms }] = await tx.query<{ terms: string[] }>(
+    `WITH gone AS (DELETE FROM ${table}_terms
+       WHERE doc_id = ANY($1::uuid[]) AND NOT (doc_id = ANY($2::uuid[])) RETURNING term)
+     SELECT coalesce(array_agg(DISTINCT term), '{}') AS terms FROM gone`,
     params,
   );
+  await dropSpentTerms(tx, collection, terms);
   return tx.execute(
     `DELETE FROM ${table} WHERE id = ANY($1::uuid[]) AND NOT (id = ANY($2::uuid[]))`,
     params,
@@ -93,13 +96,38 @@ export async function deleteRows(
 }
 
 /**
+ * The collection statistics of terms no document holds any more: their shards sum to zero,
+ * but the rows would keep the words of a deleted (forgotten, expired) text for good. Locked in
+ * term order, as the statistics triggers lock them, so the sums read are the ones deleted.
+ */
+async function dropSpentTerms(
+  tx: SqlExecutor,
+  collection: CollectionName,
+  terms: readonly string[],
+): Promise<void> {
+  if (terms.length === 0) {
+    return;
+  }
+  // Raw: a locking CTE over the term shards feeding a DELETE … USING.
+  await tx.execute(
+    `WITH locked AS (SELECT term, shard, df FROM lexical_term_stats
+       WHERE collection = $1 AND term = ANY($2::text[]) ORDER BY term, shard FOR UPDATE),
+     spent AS (SELECT term FROM locked GROUP BY term HAVING sum(df) = 0)
+     DELETE FROM lexical_term_stats s USING locked l JOIN spent USING (term)
+     WHERE s.collection = $1 AND s.term = l.term AND s.shard = l.shard`,
+    [collection, terms],
+  );
+}
+
+/**
  * A merge: the rows, their postings and the contact's BM25 statistics follow the survivor.
+ * The rows join it now (`stored_at`): a forget of the survivor from before does not hide them.
  */
 export async function moveContactRows(tx: SqlExecutor, from: string, to: string): Promise<number> {
   const table = TABLES.conversations;
   // Raw: UPDATEs of the collection's tables; the statistics below move by DELETE … RETURNING
   // into an additive ON CONFLICT upsert.
-  const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2 WHERE contact_uid = $1`, [
+  const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2, stored_at = now() WHERE contact_uid = $1`, [
     from,
     to,
   ]);

@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Database } from '@app/database';
+
+import { ConversationMemory } from '../src/conversations/conversation-memory.service';
+import { HistoryPurge } from '../src/conversations/history-purge';
+import { HistoryRetention } from '../src/conversations/history-retention';
+import { deliverPodiumEvent, podiumEvent, podiumMessage } from './fakes/podium-webhooks';
+import { bootTestApp, postJson, type TestApp } from './support/app';
+import { createServerDatabase, TEST_ENGINE } from './support/postgres';
+import { startRedis, type TestRedis } from './support/redis';
+import { scanDatabase, scanRedis } from './support/residue-scan';
+import { waitUntil } from './support/wait';
+
+/**
+ * Issue 36's residue scan: after a forget completes (inline; after a crash mid-purge and a
+ * restart) and after a retention sweep, no table (every text column of every table, found
+ * through information_schema), index definition or cache key holds the contact's id or any
+ * word it said. The tombstone keeps a keyed hash, which is neither.
+ */
+
+const SECRET = 'whsec_residue_e2e';
+const MINUTE = 60_000;
+// Random words per run, so nothing else in the store can contain them by chance.
+const SEED = Math.floor(Math.random() * 2 ** 31);
+ 
+console.log(`erasure-residue seed ${SEED}`);
+const word = (n: number) => `zq${((SEED * 7919 + n * 104729) % 2 ** 31).toString(36)}x`;
+
+/** A persistent store for the app (it must survive a restart): a dir, or a server database. */
+async function persistentStore(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (TEST_ENGINE === 'postgres') {
+    const database = await createServerDatabase();
+    return { env: { DATABASE_URL: database.url }, drop: () => database.drop() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'cb-residue-'));
+  return {
+    env: { DATA_DIR: dir },
+    drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  };
+}
+
+describe(`erasure residue scan (e2e, real app on ${TEST_ENGINE}, Redis cache)`, () => {
+  let redis: TestRedis;
+  let store: { env: Record<string, string>; drop(): Promise<void> };
+  let t: TestApp;
+
+  const boot = () =>
+    bootTestApp({
+      ...store.env,
+      PODIUM_WEBHOOK_SECRET: SECRET,
+      HISTORY_RETENTION_DAYS: '30',
+      REDIS_URL: redis.url,
+    });
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    store = await persistentStore();
+    t = await boot();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await store?.drop();
+    await redis?.stop();
+  });
+
+  const db = () => t.app.get(Database);
+  /** A contact's history by every route: the ingest API, a webhook, and a dead-lettered event. */
+  const history = async (contact: string, n: number, at = Date.now() - 30 * MINUTE) => {
+    const words = [0, 1, 2, 3].map((i) => word(n * 10 + i));
+    const ingest = await postJson(
+      `${t.url}/ingest/conversations`,
+      words.slice(0, 3).map((w, i) => ({
+        conversation_uid: `conv_${contact}`,
+        contact_uid: contact,
+        location_uid: 'loc_residue',
+        channel: 'sms',
+        occurred_at: new Date(at + i * MINUTE).toISOString(),
+        sender: i % 2 ? 'agent' : 'customer',
+        text: `Please note the word ${w} for my order.`,
+      })),
+    );
+    expect(ingest.status).toBe(200);
+    const event = podiumEvent(
+      'message.received',
+      podiumMessage({
+        contactUid: contact,
+        conversationUid: `conv_${contact}`,
+        locationUid: 'loc_residue',
+        createdAt: new Date(at + 5 * MINUTE).toISOString(),
+        body: `And the word ${words[3]} too.`,
+      }),
+    );
+    expect((await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, event)).status).toBe(202);
+    // A delivery that kept failing: dead-lettered with its payload.
+    await db().execute(
+      `INSERT INTO podium_webhook_events (event_id, type, payload, attempts, failed_at, last_error)
+       VALUES ($1, 'message.received', $2, 20, now(), 'gave up')`,
+      [`evt_dead_${n}_${SEED}`, JSON.stringify(event)],
+    );
+    await waitUntil('the webhook message stored', async () => {
+      const rows = await db().query(
+        `SELECT 1 FROM conversation_messages WHERE contact_uid = $1 AND strpos(text, $2) > 0`,
+        [contact, words[3]],
+      );
+      return rows.length > 0;
+    });
+    // A live lookup, so the cache holds the contact too.
+    await postJson(`${t.url}/context`, { transcript: `the word ${words[0]}`, contact_uid: contact });
+    return words;
+  };
+  const residue = async (needles: string[]) => [
+    ...(await scanDatabase(db(), needles)),
+    ...(await scanRedis(redis.url, needles)),
+  ];
+  const purgeNow = async () => {
+    const purge = t.app.get(HistoryPurge);
+    purge.kick();
+    await purge.idle();
+  };
+
+  it('finds the contact before the forget (the scan sees what it looks for)', async () => {
+    const contact = 'ctc_residue_probe';
+    const words = await history(contact, 1);
+    const found = await residue([contact, ...words]);
+    const places = new Set(found.map((f) => f.where));
+    expect([...places]).toEqual(
+      expect.arrayContaining([
+        'conversation_messages.text',
+        'podium_conversations.content',
+        'podium_webhook_events.payload',
+      ]),
+    );
+  });
+
+  it('nothing of the contact is left after a forget completes', async () => {
+    const contact = 'ctc_residue_forget';
+    const words = await history(contact, 2);
+    const forget = await postJson<{ receipt_id: string; pending: boolean }>(
+      `${t.url}/contacts/forget`,
+      { contact_uid: contact },
+    );
+    expect(forget.status).toBe(200);
+    if (forget.body.pending) {
+      await purgeNow();
+    }
+    expect(await residue([contact, ...words])).toEqual([]);
+  });
+
+  it('nothing is left after a crash mid-forget and a restart', async () => {
+    const contact = 'ctc_residue_crash';
+    const words = await history(contact, 3);
+    const memory = t.app.get(ConversationMemory);
+    memory.onPendingForget = undefined;
+    // The forget commits its tombstone and stops at once: the purge has not started.
+    const report = await memory.forgetContact(contact, undefined, new Date(), AbortSignal.abort());
+    expect(report.pending).toBe(true);
+    await t.close();
+    t = await boot();
+    await purgeNow();
+    expect(await residue([contact, ...words])).toEqual([]);
+  });
+
+  it('nothing of the expired history is left after a retention sweep', async () => {
+    const contact = 'ctc_residue_retention';
+    const words = await history(contact, 4, Date.now() - 40 * 24 * 60 * MINUTE);
+    // The dead-lettered copy is the inbox's to expire (PODIUM_WEBHOOK_DEAD_LETTER_RETENTION_HOURS).
+    await db().execute(`DELETE FROM podium_webhook_events WHERE event_id = $1`, [
+      `evt_dead_4_${SEED}`,
+    ]);
+    await t.app.get(HistoryRetention).sweep();
+    expect(await scanDatabase(db(), words)).toEqual([]);
+  });
+});

@@ -35,6 +35,7 @@ const DATABASE_SUITES = [
   'conversation-memory',
   'tracing',
   'context-explain',
+  'large-contact-indexes',
   'tenant-isolation',
   'typeorm-runtime',
   'local-podium-contacts',

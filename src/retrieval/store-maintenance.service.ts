@@ -34,6 +34,8 @@ export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy
   private timer?: NodeJS.Timeout;
   private first?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** Aborted at shutdown: a build in flight is cancelled on the server, not waited for. */
+  private readonly stopping = new AbortController();
 
   constructor(
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
@@ -53,17 +55,23 @@ export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy
   async onModuleDestroy(): Promise<void> {
     clearTimeout(this.first);
     clearInterval(this.timer);
+    this.stopping.abort();
     await this.running;
   }
 
   /** One run now, unless one is in flight or the store is not up (tests, the CLI). */
   async runOnce(): Promise<void> {
-    if (this.running || !this.bootstrap.ready || !this.store.maintain) {
+    if (
+      this.running ||
+      !this.bootstrap.ready ||
+      !this.store.maintain ||
+      this.stopping.signal.aborted
+    ) {
       return this.running;
     }
     const started = performance.now();
     this.running = this.store
-      .maintain()
+      .maintain(this.stopping.signal)
       .then((report) =>
         this.logger.log(
           `store maintenance done in ${Math.round(performance.now() - started)} ms: ${summary(report)}`,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { abortReason } from '@app/common';
 import { type Database, type SqlExecutor } from '@app/database';
 
 /**
@@ -25,17 +26,26 @@ export interface IndexSyncReport {
 /** A text as a SQL literal (standard_conforming_strings: only quotes need doubling). */
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
+type IndexDatabase = Pick<Database, 'query' | 'queryPrepared' | 'session' | 'engine'>;
+
 /**
  * The per-contact HNSW indexes: which contacts have one (cached), and their upkeep. Any
  * replica may sync: a contact's build is claimed by inserting its row first, so two replicas
  * never build the same index, and a build that died is retried after STALE_CLAIM.
+ *
+ * Postgres only builds them. Embedded PGlite has one session: a build there holds every
+ * statement for its whole length (measured in docs/operations.md, 3,000 windows at 512-d:
+ * seconds), cannot be cancelled, and one past four statement timeouts takes liveness down,
+ * so the process restarted and the next sync began it again. There a large contact's dense leg
+ * stays the exact sort over its history; indexes an older version built are still used, and
+ * dropped when their contact goes.
  */
 export class LargeContactIndexes {
   private readonly known = new Map<string, { indexed: boolean; until: number }>();
   private syncing = false;
 
   constructor(
-    private readonly database: Pick<Database, 'queryPrepared' | 'session' | 'engine'>,
+    private readonly database: IndexDatabase,
     private readonly largeAbove = LARGE_CONTACT_WINDOWS,
     private readonly now: () => number = Date.now,
   ) {}
@@ -65,8 +75,10 @@ export class LargeContactIndexes {
    * Builds the indexes of contacts past the threshold, drops those of contacts gone. One
    * builder at a time across replicas (a session advisory lock; two concurrent CREATE INDEX
    * CONCURRENTLY on one table deadlock): a replica that finds it held skips this round.
+   * `signal` (shutdown) cancels the statement running on the server and rejects with its
+   * reason; what was half done is finished or undone by the next sync.
    */
-  async sync(): Promise<IndexSyncReport> {
+  async sync(signal?: AbortSignal): Promise<IndexSyncReport> {
     const report: IndexSyncReport = { created: [], dropped: [] };
     if (this.syncing) {
       return report;
@@ -74,14 +86,15 @@ export class LargeContactIndexes {
     this.syncing = true;
     try {
       await this.database.session(async (s) => {
-        const [lock] = await s.query<{ held: boolean }>(
-          `SELECT pg_try_advisory_lock(hashtext('context_bridge:large_contact_indexes')) AS held`,
+        const [lock] = await s.query<{ held: boolean; pid: number }>(
+          `SELECT pg_try_advisory_lock(hashtext('context_bridge:large_contact_indexes')) AS held,
+             pg_backend_pid() AS pid`,
         );
         if (!lock?.held) {
           return;
         }
         await s.exec(`SET statement_timeout = 0`);
-        await this.syncOn(s, report);
+        await this.cancellable(lock.pid, signal, () => this.syncOn(s, report, signal));
       });
     } finally {
       this.syncing = false;
@@ -89,31 +102,75 @@ export class LargeContactIndexes {
     return report;
   }
 
-  private async syncOn(s: SqlExecutor, report: IndexSyncReport): Promise<void> {
-    const wanted = await s.query<{ contact_uid: string }>(
-      `SELECT s.contact_uid FROM lexical_contact_stats s
-       LEFT JOIN large_contact_indexes i ON i.contact_uid = s.contact_uid
-       WHERE s.docs > $1 AND (i.contact_uid IS NULL
-         OR (NOT i.ready AND i.claimed_at < now() - interval '${STALE_CLAIM}'))
-       ORDER BY s.docs DESC LIMIT $2`,
-      [this.largeAbove, BUILDS_PER_SYNC],
-    );
+  /**
+   * Runs `work` on the session whose backend is `pid`; an abort cancels its statement in
+   * flight (`pg_cancel_backend`, sent on the pool). The session is discarded after the sync,
+   * so a late cancel can never reach another caller's statement.
+   */
+  private async cancellable(
+    pid: number,
+    signal: AbortSignal | undefined,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    const cancel = () => {
+      if (this.database.engine === 'postgres') {
+        void this.database.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+      }
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      await work();
+    } catch (error) {
+      throw signal?.aborted ? abortReason(signal) : error;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  private async syncOn(s: SqlExecutor, report: IndexSyncReport, signal?: AbortSignal) {
+    const wanted =
+      this.database.engine === 'postgres'
+        ? await s.query<{ contact_uid: string }>(
+            `SELECT s.contact_uid FROM lexical_contact_stats s
+             LEFT JOIN large_contact_indexes i ON i.contact_uid = s.contact_uid
+             WHERE s.docs > $1 AND (i.contact_uid IS NULL
+               OR (NOT i.ready AND i.claimed_at < now() - interval '${STALE_CLAIM}'))
+             ORDER BY s.docs DESC LIMIT $2`,
+            [this.largeAbove, BUILDS_PER_SYNC],
+          )
+        : [];
     for (const { contact_uid: contact } of wanted) {
+      signal?.throwIfAborted();
       if (await this.build(s, contact)) {
         report.created.push(contact);
       }
     }
+    // Every row of a contact gone, built or not: none is being built (this session holds the
+    // builder's lock), and a drop that died half way is finished here.
     const gone = await s.query<{ contact_uid: string; index_name: string }>(
       `SELECT i.contact_uid, i.index_name FROM large_contact_indexes i
        LEFT JOIN lexical_contact_stats s ON s.contact_uid = i.contact_uid
-       WHERE i.ready AND s.contact_uid IS NULL`,
+       WHERE s.contact_uid IS NULL`,
     );
     for (const { contact_uid: contact, index_name: name } of gone) {
-      await s.execute(`DELETE FROM large_contact_indexes WHERE contact_uid = $1`, [contact]);
-      await s.exec(`DROP INDEX IF EXISTS ${name}`);
-      this.forget(contact);
+      signal?.throwIfAborted();
+      await this.drop(s, contact, name);
       report.dropped.push(contact);
     }
+  }
+
+  /**
+   * CONCURRENTLY on a server: a plain DROP INDEX takes ACCESS EXCLUSIVE on the conversations
+   * table, and every read queues behind it while it waits for the readers before it. The row
+   * goes after the index, so a drop that dies half way is retried, never left as an orphan.
+   */
+  private async drop(s: SqlExecutor, contact: string, name: string): Promise<void> {
+    await s.execute(`UPDATE large_contact_indexes SET ready = false WHERE contact_uid = $1`, [
+      contact,
+    ]);
+    this.forget(contact);
+    await s.exec(`DROP INDEX ${this.concurrently} IF EXISTS ${name}`);
+    await s.execute(`DELETE FROM large_contact_indexes WHERE contact_uid = $1`, [contact]);
   }
 
   private async build(s: SqlExecutor, contact: string): Promise<boolean> {
@@ -129,18 +186,33 @@ export class LargeContactIndexes {
     if (claimed.length === 0) {
       return false; // another replica builds it
     }
-    // CONCURRENTLY: ingest into the table goes on while the index builds (Postgres server).
-    const concurrently = this.database.engine === 'postgres' ? 'CONCURRENTLY' : '';
-    // A build that died leaves an invalid index under the name: start over.
-    await s.exec(`DROP INDEX ${concurrently} IF EXISTS ${name}`);
-    await s.exec(
-      `CREATE INDEX ${concurrently} ${name} ON podium_conversations
-       USING hnsw (embedding vector_cosine_ops) WHERE contact_uid = ${literal(contact)}`,
-    );
-    await s.execute(`UPDATE large_contact_indexes SET ready = true WHERE contact_uid = $1`, [
-      contact,
-    ]);
+    try {
+      // A build that died or was cancelled leaves an invalid index under the name: start over.
+      await s.exec(`DROP INDEX ${this.concurrently} IF EXISTS ${name}`);
+      // CONCURRENTLY: ingest into the table goes on while the index builds.
+      await s.exec(
+        `CREATE INDEX ${this.concurrently} ${name} ON podium_conversations
+         USING hnsw (embedding vector_cosine_ops) WHERE contact_uid = ${literal(contact)}`,
+      );
+      await s.execute(`UPDATE large_contact_indexes SET ready = true WHERE contact_uid = $1`, [
+        contact,
+      ]);
+    } catch (error) {
+      // Stale at once: the next sync (on any replica) takes the claim over and starts again.
+      await s
+        .execute(
+          `UPDATE large_contact_indexes SET claimed_at = '-infinity'
+           WHERE contact_uid = $1 AND NOT ready`,
+          [contact],
+        )
+        .catch(() => undefined);
+      throw error;
+    }
     this.forget(contact);
     return true;
+  }
+
+  private get concurrently(): string {
+    return this.database.engine === 'postgres' ? 'CONCURRENTLY' : '';
   }
 }

@@ -311,9 +311,12 @@ export class PgVectorStore implements VectorStore {
     return Number(row.bytes);
   }
 
-  /** Builds the own HNSW index of each contact whose history grew large (background job). */
-  maintain(): Promise<IndexSyncReport> {
-    return this.largeContacts.sync();
+  /**
+   * Builds the own HNSW index of each contact whose history grew large (background job);
+   * `signal` (shutdown) cancels a build in flight.
+   */
+  maintain(signal?: AbortSignal): Promise<IndexSyncReport> {
+    return this.largeContacts.sync(signal);
   }
 
   /** The largest contact and a typical one, from the maintained per-contact statistics. */

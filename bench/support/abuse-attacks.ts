@@ -161,7 +161,7 @@ export function forgetsAndIngests(url: string, until: () => boolean): Promise<St
   return loops(50, until, () => {
     const i = n++;
     return i % 2 === 0
-      ? postJson(`${url}/contacts/forget`, JSON.stringify({ contact_uid: `ctc_abuse_${i % 40}` }))
+      ? fetch(`${url}/contacts/ctc_abuse_${i % 40}/history`, { method: 'DELETE' }).then(outcome)
       : postJson(`${url}/ingest/conversations`, JSON.stringify(records(i)));
   });
 }

@@ -150,6 +150,24 @@ describe('advisory locks on Postgres (lock lane, stripes, lost sessions)', () =>
     });
   });
 
+  it('fails a pooled transaction the server ends mid-way with database_unavailable, not a crash', async () => {
+    const sut = await open();
+    // Unheard, the 'error' of a checked-out connection was an uncaught exception: the end of
+    // the process (and of this test run, reported as an unhandled error).
+    const outcome = sut.transaction(async (tx) => {
+      const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await waitFor('the server to end the session', async () =>
+        (await scalar('SELECT count(*) FROM pg_stat_activity WHERE pid = $1', [pid])) === 0
+          ? true
+          : undefined,
+      );
+      return tx.query('SELECT 1 AS one');
+    });
+    await expect(outcome).rejects.toMatchObject({ code: 'database_unavailable' });
+    await expect(sut.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+  });
+
   it('aborts the work and fails the call when the session holding the locks is lost, then locks again', async () => {
     const sut = await open();
     const outcome = sut.withLocks('contact', ['contact-1'], async (signal) => {

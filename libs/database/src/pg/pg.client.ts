@@ -54,6 +54,27 @@ type Send = (target: Queryable, config: QueryConfig) => Promise<QueryResult>;
 
 const plain: Send = (target, config) => target.query(config);
 
+/**
+ * Checks a connection out of the pool for a caller's own use. One the server ends while it is
+ * out (`idle_in_transaction_session_timeout`, `pg_terminate_backend`, a restart) emits 'error'
+ * on the client, and pg's pool listens only to idle ones: unheard, that ended the process.
+ * Here the statement in flight, or the next, fails instead, and the pool drops the connection.
+ */
+async function checkout(
+  pool: Pool,
+): Promise<{ client: PoolClient; release(destroy: boolean): void }> {
+  const client = await run(() => pool.connect());
+  const lost = () => undefined;
+  client.on('error', lost);
+  return {
+    client,
+    release: (destroy) => {
+      client.removeListener('error', lost);
+      client.release(destroy);
+    },
+  };
+}
+
 function executor(target: Queryable, send: Send = plain, setting?: () => string): SqlExecutor {
   return {
     query: <T>(sql: string, params: unknown[] = []) =>
@@ -157,7 +178,7 @@ export class PgClient implements SqlClient {
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await run(() => this.pool.connect());
+    const { client, release } = await checkout(this.pool);
     let broken = false;
     try {
       // Scoped, BEGIN keeps the setting to the transaction's end (see scopedQuery).
@@ -172,12 +193,12 @@ export class PgClient implements SqlClient {
       throw error;
     } finally {
       // A connection whose ROLLBACK failed is in an unknown state: destroy, never reuse.
-      client.release(broken);
+      release(broken);
     }
   }
 
   async session<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await run(() => this.pool.connect());
+    const { client, release } = await checkout(this.pool);
     try {
       if (this.scope) {
         // For the session (no transaction may wrap its work): it is discarded after.
@@ -187,7 +208,7 @@ export class PgClient implements SqlClient {
       }
       return await work(executor(client));
     } finally {
-      client.release(true);
+      release(true);
     }
   }
 

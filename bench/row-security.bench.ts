@@ -1,12 +1,13 @@
 /**
  * Row-level security's cost on the hot statement, without HTTP or the embedder in the way:
- * the store's hybrid search (one statement per /context turn) on two copies of one seeded
- * store, one with DATABASE_ROW_SECURITY off and one on, in interleaved order, for three
- * callers: off; on, unbound (every location); on, bound to one location (with the service's
- * own location filter too, as for a bound key). Two shapes: a contact's history (/context)
- * and a search across contacts (/search without a contact). PGlite always; with DATABASE_URL
- * also that server, each store in its own database owned by BENCH_DATABASE_ROLE (a
- * superuser escapes the policies, so a server run needs one).
+ * the store's hybrid search (one statement per /context turn) with DATABASE_ROW_SECURITY off
+ * and on, in interleaved order, for four callers: off, unbound; off with the service's own
+ * location filter (a bound key today); on, unbound (every location); on, bound to one
+ * location (the filter and the policies). Two shapes: a contact's history (/context) and a
+ * search across contacts (/search without a contact). On a server both clients share one
+ * database (owned by BENCH_DATABASE_ROLE: a superuser escapes the policies); PGlite is one
+ * session per store, so it compares two stores seeded alike, whose HNSW graphs differ (the
+ * cross-contact shape walks them; a contact's history is read exactly).
  *
  *   npm run bench:row-security   # BENCH_ITERATIONS (300), BENCH_CONTACTS (200), BENCH_SEED (36)
  */
@@ -14,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Database, type DatabaseScope, withDatabaseScope } from '@app/database';
 import { type HybridQuery, PgVectorStore, type VectorRecord } from '@app/vector';
+import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 
 import { prng } from './support/prng';
@@ -27,8 +29,8 @@ const DIMENSION = 512;
 const ROLE = process.env.BENCH_DATABASE_ROLE;
 const WORDS = Array.from({ length: 600 }, (_, i) => `w${(i * 7919) % 10007}`);
 
-type Mode = 'off' | 'on/unbound' | 'on/bound';
-const MODES: Mode[] = ['off', 'on/unbound', 'on/bound'];
+type Mode = 'off' | 'off/filtered' | 'on/unbound' | 'on/bound';
+const MODES: Mode[] = ['off', 'off/filtered', 'on/unbound', 'on/bound'];
 const BOUND: DatabaseScope = { kind: 'locations', locations: ['loc_0'] };
 
 function corpus(random: () => number): VectorRecord<'conversations'>[] {
@@ -73,19 +75,25 @@ async function ownedUrl(name: string): Promise<string> {
 async function measure(engine: 'pglite' | 'postgres') {
   const random = prng(SEED);
   const records = corpus(random);
-  const open = async (rowSecurity: boolean) => {
-    const databaseUrl =
-      engine === 'postgres' ? await ownedUrl(`cb_bench_rls_${String(rowSecurity)}`) : undefined;
-    const database = new Database({ dataDir: 'memory://', databaseUrl, rowSecurity });
+  const serverUrl = engine === 'postgres' ? await ownedUrl('cb_bench_rls') : undefined;
+  const open = async (rowSecurity: boolean, seed: boolean) => {
+    const databaseUrl = serverUrl;
+    // Seeding 512-d windows on a loaded box can outlast the default statement timeout.
+    const database = new Database({
+      dataDir: 'memory://',
+      databaseUrl,
+      rowSecurity,
+      statementTimeoutMs: 300_000,
+    });
     await database.open(DIMENSION);
     const store = new PgVectorStore(database);
-    for (let i = 0; i < records.length; i += 500) {
-      await store.upsert('conversations', records.slice(i, i + 500));
+    for (let i = 0; seed && i < records.length; i += 100) {
+      await store.upsert('conversations', records.slice(i, i + 100));
     }
     return { database, store };
   };
-  const off = await open(false);
-  const on = await open(true);
+  const on = await open(true, true);
+  const off = await open(false, engine === 'pglite');
   const queries = Array.from({ length: ITERATIONS }, (_, i) => ({
     embedding: records[(i * 31) % records.length].embedding,
     text: Array.from({ length: 6 }, () => WORDS[Math.floor(random() * 600)]).join(' '),
@@ -93,23 +101,28 @@ async function measure(engine: 'pglite' | 'postgres') {
   }));
   const run = (mode: Mode, shape: 'contact' | 'across', q: (typeof queries)[number]) => {
     const bound = mode === 'on/bound';
+    const filtered = bound || mode === 'off/filtered';
     const query: HybridQuery = {
       embedding: q.embedding,
       text: q.text,
       topK: 10,
       filter: {
         ...(shape === 'contact' ? { contact_uid: q.contact } : {}),
-        ...(bound ? { location_uids: ['loc_0'] } : {}),
+        ...(filtered ? { location_uids: ['loc_0'] } : {}),
       },
     };
-    const store = mode === 'off' ? off.store : on.store;
+    const store = mode.startsWith('off') ? off.store : on.store;
     const search = () => store.hybridSearch('conversations', query);
     return bound ? withDatabaseScope(BOUND, search) : search();
   };
   const results: Record<string, ReturnType<typeof summarize>> = {};
+  const ratios: Record<string, Record<string, number>> = {};
   try {
     for (const shape of ['contact', 'across'] as const) {
-      const samples: Record<Mode, number[]> = { off: [], 'on/unbound': [], 'on/bound': [] };
+      const samples = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<
+        Mode,
+        number[]
+      >;
       for (const [i, q] of queries.entries()) {
         // Rotated order: no mode always runs first (cold) or last.
         for (let k = 0; k < MODES.length; k++) {
@@ -122,15 +135,22 @@ async function measure(engine: 'pglite' | 'postgres') {
       for (const mode of MODES) {
         results[`${shape}/${mode}`] = summarize(samples[mode]);
       }
+      const ratio = (a: Mode, b: Mode) =>
+        Math.round((results[`${shape}/${a}`].p50 / results[`${shape}/${b}`].p50) * 1000) / 1000;
+      ratios[shape] = {
+        unbound_on_over_off: ratio('on/unbound', 'off'),
+        bound_on_over_off_filtered: ratio('on/bound', 'off/filtered'),
+      };
     }
   } finally {
     await off.database.close();
     await on.database.close();
   }
-  return { engine, windows: records.length, results };
+  return { engine, windows: records.length, p50_ratios: ratios, results };
 }
 
 async function main() {
+  Logger.overrideLogger(['warn', 'error']); // stdout is the JSON report
   const engines = process.env.DATABASE_URL
     ? (['pglite', 'postgres'] as const)
     : (['pglite'] as const);

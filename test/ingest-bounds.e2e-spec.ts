@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 
+import { SERVER_TIMEOUTS } from '../src/create-app';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { HISTORY } from './support/auth-fixtures';
 
@@ -41,6 +42,14 @@ describe('ingest bounds: body deadline and streaming record counts (e2e)', () =>
     });
   });
   afterAll(() => t?.close());
+
+  it('gives the server request, socket and keep-alive timeouts (Fastify defaults none)', () => {
+    const server = t.app.getHttpServer();
+    expect(server.requestTimeout).toBe(SERVER_TIMEOUTS.requestTimeout);
+    expect(server.timeout).toBe(SERVER_TIMEOUTS.connectionTimeout);
+    expect(server.keepAliveTimeout).toBe(SERVER_TIMEOUTS.keepAliveTimeout);
+    expect(Object.values(SERVER_TIMEOUTS).every((ms) => ms > 0)).toBe(true);
+  });
 
   it('answers a trickled body 408 body_timeout, closes it, and frees the ingest slot', async () => {
     const slow = openUpload(t.url, '/ingest/conversations', 'application/json', 1_000_000);

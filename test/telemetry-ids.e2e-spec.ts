@@ -118,8 +118,12 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
     statuses.forget = (
       await send(`${url}/contacts/${encodeURIComponent(EMAIL)}/history`, 'DELETE')
     ).status;
-    await collector.until('the forget request span', (spans) =>
-      spans.some((s) => s.name === 'DELETE /contacts/:contact_uid/history'),
+    // The body route: the id is in no URL, and must not reach a log line or span from there.
+    statuses['forget (body)'] = (
+      await send(`${url}/contacts/forget`, 'POST', { contact_uid: PHONE })
+    ).status;
+    await collector.until('the last forget request span', (spans) =>
+      spans.some((s) => s.name === 'POST /contacts/forget'),
     );
     // A clean shutdown flushes what the batch processor still holds.
     await stopObservedServer(server);
@@ -145,6 +149,7 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
       malformed: 400,
       unmatched: 404,
       forget: 200,
+      'forget (body)': 200,
     });
     const asked = podium.contactRequests.map((r) => r.identifier);
     expect(asked).toEqual(expect.arrayContaining([EMAIL, PHONE]));

@@ -46,6 +46,7 @@ const MIGRATIONS = [
   'VectorsInRow1700000000013',
   'ErasureByMembership1700000000014',
   'RowLevelSecurity1700000000015',
+  'RowSecurityPostingProbe1700000000016',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

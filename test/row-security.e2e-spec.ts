@@ -136,6 +136,18 @@ describe(`row-level security on ${TEST_ENGINE}`, () => {
     expect(seen(await sut.query(LOCATIONS))).toEqual(['loc_a', 'loc_b']);
   });
 
+  it('checks a bound scope’s postings by probing their windows, never by reading every window', async () => {
+    const plan = await withDatabaseScope(A, () =>
+      sut.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT doc_id FROM podium_conversations_terms WHERE term = ANY($1::text[])`,
+        [['espresso', 'machine']],
+      ),
+    );
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/SubPlan/);
+    expect(text).not.toMatch(/hashed SubPlan/);
+  });
+
   it('refuses a bound scope’s writes to another location, and its updates and deletes miss them', async () => {
     await expect(
       withDatabaseScope(A, () => sut.execute(INSERT, message('m_x', 'loc_b'))),

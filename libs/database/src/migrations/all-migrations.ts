@@ -14,6 +14,7 @@ import { turnKeysByConversation } from './1700000000012-turn-keys-by-conversatio
 import { vectorsInRow } from './1700000000013-vectors-in-row';
 import { erasureByMembership } from './1700000000014-erasure-by-membership';
 import { rowLevelSecurity } from './1700000000015-row-level-security';
+import { rowSecurityPostingProbe } from './1700000000016-row-security-posting-probe';
 import { type Migration } from './migration';
 
 /** Every schema step, in order; the first needs the embedder's dimension (`vector(N)`). */
@@ -35,5 +36,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     vectorsInRow,
     erasureByMembership,
     rowLevelSecurity,
+    rowSecurityPostingProbe,
   ];
 }

@@ -1,3 +1,4 @@
+import { safeErrorText } from '@app/common';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 
 import { type CoalescerConfig } from './coalescer.config';
@@ -91,9 +92,9 @@ export class TranscriptCoalescer implements OnApplicationShutdown {
     } catch (error) {
       if (!this.storeFailing) {
         this.storeFailing = true;
-        // The error text is the backend's (connection refused, timeout), never customer text.
+        // Redis errors can quote a command's arguments (transcript words): class and code only.
         this.logger.warn(
-          `coalescer state store failed (${error instanceof Error ? error.message : String(error)}); ` +
+          `coalescer state store failed (${safeErrorText(error)}); ` +
             'coalescing without previous tails until it recovers',
         );
       }

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { DependencyError, roundMs, tracer } from '@app/common';
+import { DependencyError, roundMs, safeErrorText, tracer } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { context, type Link, type Span, trace } from '@opentelemetry/api';
 
@@ -238,7 +238,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     );
     if (!this.closing) {
       this.loadWorker().catch((error: Error) =>
-        this.logger.error(`an embedding worker could not be replaced: ${error.message}`),
+        this.logger.error(`an embedding worker could not be replaced: ${safeErrorText(error)}`),
       );
     }
   }

@@ -1,4 +1,4 @@
-import { DependencyError } from '@app/common';
+import { DependencyError, safeErrorText } from '@app/common';
 import { CohereClientV2, CohereError, CohereTimeoutError } from 'cohere-ai';
 
 import { type RerankCandidate, type Reranker } from '../interfaces/reranker.interface';
@@ -99,5 +99,5 @@ function describe(error: unknown, signal?: AbortSignal): string {
     const message = typeof body?.message === 'string' ? `: ${body.message}` : '';
     return `HTTP ${error.statusCode}${message}`;
   }
-  return (error as Error).message;
+  return safeErrorText(error);
 }

@@ -1,4 +1,4 @@
-import { DependencyError } from '@app/common';
+import { DependencyError, safeErrorText } from '@app/common';
 
 import { type RerankCandidate, type Reranker } from '../interfaces/reranker.interface';
 
@@ -118,7 +118,7 @@ function failureReason(
   if (why.timeout.aborted) {
     return 'timed out';
   }
-  return `unreachable: ${(error as Error).message}`;
+  return `unreachable: ${safeErrorText(error)}`;
 }
 
 /** TEI's JSON error body `{ error, error_type }`, or axum's plain-text rejection. */

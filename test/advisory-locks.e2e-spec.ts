@@ -5,6 +5,7 @@
  *
  * Runs in the e2e-postgres project only: on PGlite (one process) the locks are a pass-through.
  */
+import { withDeadline } from '@app/common';
 import { Database } from '@app/database';
 import { Client } from 'pg';
 
@@ -14,6 +15,8 @@ import { waitFor } from './support/wait';
 const DIMENSION = 4;
 /** The contact scope's first key half (advisory-locks.ts), as pg_locks shows it. */
 const CONTACT_SCOPE = 0x63620002;
+/** Longest a test waits for what, on a deadlocked lane, never happens. */
+const NEVER_MS = 10_000;
 
 describe('advisory locks on Postgres (lock lane, stripes, lost sessions)', () => {
   let server: ServerDatabase;
@@ -84,6 +87,19 @@ describe('advisory locks on Postgres (lock lane, stripes, lost sessions)', () =>
     release();
     await Promise.all([small, large]);
     expect(order).toEqual(['small starts', 'small ends', 'large runs']);
+  });
+
+  it('takes a lock nested in another (a leader job rebuilding) even when every lane session is held', async () => {
+    const sut = new Database({ dataDir: '', databaseUrl: server.url, lockConnections: 2 });
+    opened.push(sut);
+    await sut.open(DIMENSION);
+    // Two outer holders fill the lane; each then needs one more lock inside.
+    const nested = (i: number) =>
+      sut.withLocks('contact', [`contact-${i}`], () =>
+        sut.withLocks('conversation', [`contact-${i}\u001fconv`], () => Promise.resolve(i)),
+      );
+    const outcome = await withDeadline(NEVER_MS, () => Promise.all([nested(1), nested(2)]));
+    expect(outcome).toMatchObject({ status: 'ok', value: [1, 2] });
   });
 
   it('leaves the request pool to requests while 50 locked works run on a pool of 10', async () => {

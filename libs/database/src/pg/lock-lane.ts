@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 
@@ -59,6 +61,8 @@ export class LockLane {
   private readonly waiting: Array<() => void> = [];
   private inUse = 0;
   private closed = false;
+  /** Set inside a hold's work: a lock taken there (a leader job's rebuild) is nested. */
+  private readonly holding = new AsyncLocalStorage<true>();
 
   constructor(private readonly options: LockLaneOptions) {}
 
@@ -71,16 +75,25 @@ export class LockLane {
     acquire: (statement: LockStatement) => Promise<boolean>,
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<Held<T>> {
-    await this.enter();
+    // A nested hold opens a session beyond `size`: waiting for a place that only holders
+    // waiting like it could free would deadlock the lane. Nesting is shallow (one level).
+    const nested = this.holding.getStore() === true;
+    if (!nested) {
+      await this.enter();
+    }
     let session: LaneSession | undefined;
     try {
       session = await this.checkout();
-      return await this.inTransaction(session, acquire, work);
+      return await this.inTransaction(session, acquire, (signal) =>
+        this.holding.run(true, () => work(signal)),
+      );
     } finally {
       if (session) {
         this.checkin(session);
       }
-      this.leave();
+      if (!nested) {
+        this.leave();
+      }
     }
   }
 

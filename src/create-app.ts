@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { stampArrival } from './common/arrival';
 import { registerBodyDeadline } from './common/body-deadline';
+import { COOPERATIVE_JSON_MIN_CHARS, parseJsonCooperatively } from './common/cooperative-json';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './common/framework-errors';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
@@ -93,10 +94,27 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) {
       (request as RawBodyRequest<FastifyRequest>).rawBody = Buffer.from(body as string, 'utf8');
     }
-    void parseJson(request, body as string, (error, value) =>
-      error
-        ? done(new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`))
-        : done(null, value),
+    const invalid = (error: Error) =>
+      new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`);
+    const text = body as string;
+    if (text.length > COOPERATIVE_JSON_MIN_CHARS) {
+      // Only /ingest/* takes bodies this large: parsed in slices, between live requests.
+      const parseOne = (piece: string) => {
+        let parsed: { error: Error | null; value?: unknown } = { error: null };
+        void parseJson(request, piece, (error, value) => (parsed = { error, value }));
+        if (parsed.error) {
+          throw parsed.error;
+        }
+        return parsed.value;
+      };
+      parseJsonCooperatively(text, parseOne).then(
+        (value) => done(null, value),
+        (error: unknown) => done(invalid(error as Error)),
+      );
+      return;
+    }
+    void parseJson(request, text, (error, value) =>
+      error ? done(invalid(error)) : done(null, value),
     );
   });
   fastify.addContentTypeParser(

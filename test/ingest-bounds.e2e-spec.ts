@@ -86,6 +86,20 @@ describe('ingest bounds: body deadline and streaming record counts (e2e)', () =>
     expect(atCap.status).toBe(200);
   });
 
+  it('parses a JSON body over 1 MB in slices, to the same records and errors', async () => {
+    // Unknown fields are stripped: the padding only makes the body large.
+    const padded = HISTORY.slice(0, 2).map((r) => ({ ...r, pad: 'x'.repeat(600_000) }));
+    const big = await upload(padded);
+    expect(big.status).toBe(200);
+    expect(big.body).toMatchObject({ received: 2, failed: [] });
+    const broken = await postJson<{ error?: string }>(
+      `${t.url}/ingest/conversations`,
+      `${JSON.stringify(padded).slice(0, -1)},]`,
+    );
+    expect(broken.status).toBe(400);
+    expect(broken.body.error).toBe('invalid_json');
+  });
+
   it('refuses an NDJSON line longer than a record can be (413 record_too_large)', async () => {
     const huge = `{"text":"${'x'.repeat(2 * 1024 * 1024)}"}\n`;
     const { status, body } = await postJson<{ error?: string }>(

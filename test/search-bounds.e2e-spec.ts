@@ -4,6 +4,7 @@ import { EmbeddingService } from '@app/embedding';
 import { MCP_CALL_CONCURRENCY, MCP_MAX_BATCH } from '../src/adapters/mcp/mcp-bounds';
 import { SearchService } from '../src/retrieval/search.service';
 import { SEARCH_MAX_INFLIGHT } from '../src/retrieval/search-bounds';
+import { tenantA, tenantB } from './support/adapter-fixtures';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 
 type Reply = { status: number; body: { error?: string } };
@@ -92,5 +93,33 @@ describe('search and MCP bounds: deadline, abort, admission, batch size (e2e)', 
     );
     expect(answers.every((a) => a.result && !a.result.isError)).toBe(true);
     expect(most).toBe(MCP_CALL_CONCURRENCY); // old code: all of the batch at once
+  });
+});
+
+describe('search admission per tenant (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await bootTestApp({ API_KEYS: [tenantA.line, tenantB.line].join(',') });
+  });
+  afterAll(() => t?.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  it(`lets one bound key hold only half of the ${SEARCH_MAX_INFLIGHT} slots; another still gets in`, async () => {
+    jest
+      .spyOn(t.app.get(EmbeddingService), 'embedQuery')
+      .mockImplementation((_text, signal) =>
+        untilAborted(new Promise<number[]>(() => undefined), signal),
+      );
+    const search = (key: string, i: number) =>
+      postJson<{ error?: string }>(`${t.url}/search`, { query: `q ${i}` }, { 'x-api-key': key });
+    const fromA = Array.from({ length: SEARCH_MAX_INFLIGHT - 2 }, (_, i) => search(tenantA.key, i));
+    const fromB = search(tenantB.key, 99);
+    const codesA = (await Promise.all(fromA)).map((r) => r.body.error);
+    // Old code: all of A's calls fit in the shared gate, and only its deadline ends them.
+    expect(codesA.filter((c) => c === 'search_busy')).toHaveLength(
+      fromA.length - SEARCH_MAX_INFLIGHT / 2,
+    );
+    expect((await fromB).body.error).toBe('search_timeout'); // admitted, then timed out
   });
 });

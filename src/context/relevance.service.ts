@@ -3,6 +3,7 @@ import { EmbeddingService } from '@app/embedding';
 import { RERANKER, type Reranker } from '@app/rerank';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { CallerShares } from '../common/caller-shares';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AdmissionGate } from './admission-gate';
 import { type RelevanceRequestDto, type RelevanceResponseDto } from './relevance.dto';
@@ -60,8 +61,8 @@ export class RelevanceTimeoutError extends DomainError {
 @Injectable()
 export class RelevanceService {
   private readonly gate: AdmissionGate;
-  /** Calls running or waiting per caller: one caller may hold at most its share of the gate. */
-  private readonly perCaller = new Map<string, number>();
+  /** One caller may hold at most half the slots (at least one), waiting ones included. */
+  private readonly shares: CallerShares;
 
   constructor(
     private readonly embedding: EmbeddingService,
@@ -69,6 +70,7 @@ export class RelevanceService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.gate = new AdmissionGate(config.relevance.maxInFlight);
+    this.shares = new CallerShares(Math.max(1, Math.floor(config.relevance.maxInFlight / 2)));
   }
 
   /**
@@ -80,21 +82,14 @@ export class RelevanceService {
     if (caller === undefined) {
       return this.admitted(request);
     }
-    const share = Math.max(1, Math.floor(this.config.relevance.maxInFlight / 2));
-    const held = this.perCaller.get(caller) ?? 0;
-    if (held >= share) {
+    const release = this.shares.take(caller);
+    if (!release) {
       throw new OverloadedError(this.config.relevance.maxInFlight);
     }
-    this.perCaller.set(caller, held + 1);
     try {
       return await this.admitted(request);
     } finally {
-      const left = (this.perCaller.get(caller) ?? 1) - 1;
-      if (left > 0) {
-        this.perCaller.set(caller, left);
-      } else {
-        this.perCaller.delete(caller);
-      }
+      release();
     }
   }
 

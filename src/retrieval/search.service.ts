@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
 import { scopedLocations } from '../auth/tenant';
+import { CallerShares } from '../common/caller-shares';
 import { AdmissionGate } from '../context/admission-gate';
 import { type SearchRequestDto, type SearchResponseDto } from './search.dto';
 import {
@@ -26,6 +27,8 @@ import {
 @Injectable()
 export class SearchService {
   private readonly gate = new AdmissionGate(SEARCH_MAX_INFLIGHT);
+  /** A location-bound key (by its scope) may hold at most half the slots, waiting included. */
+  private readonly shares = new CallerShares(SEARCH_MAX_INFLIGHT / 2);
 
   constructor(
     private readonly embedding: EmbeddingService,
@@ -43,11 +46,20 @@ export class SearchService {
     callerSignal?: AbortSignal,
   ): Promise<SearchResponseDto> {
     const locations = scopedLocations(scope, request.location_uid);
+    const share = scope ? this.shares.take(scope.join(',')) : () => undefined;
+    if (!share) {
+      throw new SearchBusyError(); // this tenant holds its share already
+    }
     const started = performance.now();
-    const release = await this.gate.acquire(SEARCH_MAX_WAIT_MS);
-    if (!release) {
+    const gated = await this.gate.acquire(SEARCH_MAX_WAIT_MS);
+    if (!gated) {
+      share();
       throw new SearchBusyError();
     }
+    const release = () => {
+      gated();
+      share();
+    };
     const left = SEARCH_TIMEOUT_MS - (performance.now() - started);
     // The slot is held until the work has stopped, not merely until the answer left.
     const outcome = await withDeadline(left, (deadline) => {

@@ -42,7 +42,9 @@ const envList = (text = ''): Record<string, string> =>
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   );
 // Load from one key is the point here, not something to throttle.
-const KEY_ENV = KEY ? { API_KEYS: KEY.line, RATE_LIMIT_PER_KEY_PER_MINUTE: '0' } : {};
+const KEY_ENV: Record<string, string> = KEY
+  ? { API_KEYS: KEY.line, RATE_LIMIT_PER_KEY_PER_MINUTE: '0' }
+  : {};
 const EXTRA_ENV: Record<'current' | 'baseline', Record<string, string>> = {
   current: { ...KEY_ENV, ...envList(process.env.BENCH_CURRENT_ENV) },
   baseline: { ...KEY_ENV, ...envList(process.env.BENCH_BASELINE_ENV) },

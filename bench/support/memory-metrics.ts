@@ -57,6 +57,7 @@ export function bundlesFor(
   p: Omit<MemoryPool, 'question'> & { question: { question: string } },
   deps: { assembler: EvidenceAssembler; redactor: Redactor; prompt: PromptService },
   variants: Record<string, Variant> = VARIANTS,
+  maxTokens = MEMORY_MAX_TOKENS,
 ): Record<string, Bundle> {
   const byId = new Map(p.pool.map((c) => [c.id, c]));
   return Object.fromEntries(
@@ -76,7 +77,7 @@ export function bundlesFor(
         }));
         const budget = deps.prompt.enforceBudget(
           deps.redactor.redactBundle(excerpts).excerpts,
-          MEMORY_MAX_TOKENS,
+          maxTokens,
         );
         return [name, toBundle(budget.excerpts, budget.token_count)];
       }
@@ -85,7 +86,7 @@ export function bundlesFor(
         p.question.question,
         p.pool,
         limits,
-        MEMORY_MAX_TOKENS,
+        maxTokens,
         v.options,
       );
       return [name, toBundle(out.excerpts, out.token_count)];

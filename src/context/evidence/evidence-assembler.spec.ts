@@ -60,11 +60,15 @@ describe('EvidenceAssembler', () => {
     expect(filled.excerpts.map((e) => e.content)).toEqual(pool.map((w) => w.content));
   });
 
-  it('trims the lowest-scored excerpts first when the chosen ones do not fit whole', () => {
+  it('fits by marginal value: cores for all, then neighbours, better excerpts first', () => {
     const whole = counter.count(pool[0].content);
     const sut11 = sut.assemble('refund', pool, sut.limits(undefined), 11 * whole);
-    expect(sut11.excerpts).toHaveLength(12); // trimming made room for all twelve
+    expect(sut11.excerpts).toHaveLength(12); // cores made room for all twelve
     expect(sut11.excerpts[0].content).toBe(pool[0].content);
+    // Trimmed ones are a tail: no excerpt is cut while a lower one is whole.
+    const cut = sut11.excerpts.map((e) => e.content !== pool.find((w) => w.id === e.id)!.content);
+    expect(cut).toEqual([...cut].sort((a, b) => Number(a) - Number(b)));
+    expect(cut.some(Boolean)).toBe(true);
     // The last is the matching turns (two here) and their neighbours, speaker lines kept.
     expect(sut11.excerpts[11].content).toBe(
       [

@@ -108,7 +108,7 @@ export class EvidenceAssembler {
     const assembled: AssembledEvidence = {
       excerpts: budget.excerpts,
       token_count: budget.token_count,
-      budgetDropped: budget.dropped,
+      budgetDropped: budget.dropped + selection.overBudget,
       redactions: counts,
       dropped: selection.dropped,
       timings: {

@@ -1,8 +1,9 @@
-import { termOverlap } from '@app/rerank';
-
+import { type EvidenceBudget, fitToBudget } from './fit-budget';
 import { type MergedPiece, mergeOverlaps, type WindowPiece } from './merge-overlaps';
-import { type TrimOptions, trimTurns } from './trim-turns';
+import { type TrimOptions } from './trim-turns';
 import { knownSenders, splitTurns } from './turns';
+
+export { type EvidenceBudget } from './fit-budget';
 
 /** A scored conversation window, as the reranker left it. */
 export interface ScoredWindow {
@@ -44,12 +45,6 @@ export interface EvidenceOptions {
   fillMargin: number;
 }
 
-/** The token budget the chosen excerpts should fit, and how to count (before redaction). */
-export interface EvidenceBudget {
-  maxTokens: number;
-  count: (text: string) => number;
-}
-
 /**
  * Defaults, measured on bench:quality's long-memory set (replayed with `bench:memory-tune`
  * over its BENCH_POOLS dump; 16 contacts × 24 SGD sessions, 423 questions): merging is
@@ -86,6 +81,8 @@ export interface EvidenceSelection<W extends ScoredWindow> {
   excerpts: Array<EvidenceExcerpt<W>>;
   /** Every pool window that is not an excerpt's lead, with the reason. */
   dropped: Map<string, { reason: DropReason; into?: string }>;
+  /** Chosen excerpts left out because the budget had no room for them (reason `budget`). */
+  overBudget: number;
 }
 
 type Piece<W> = WindowPiece & { window: W };
@@ -93,8 +90,9 @@ type Piece<W> = WindowPiece & { window: W };
 /**
  * From a scored pool to the excerpts worth their tokens: merge overlapping windows of one
  * conversation, choose up to `maxK` with a diversity step across conversations, then, if
- * they do not fit `budget` whole, trim them to the turns around what the query matches,
- * lowest-scored first, until they do. Pure; the caller redacts and enforces the budget.
+ * they do not fit `budget` whole, fit them by marginal value (see `fitToBudget`): best
+ * first, whole, else trimmed to the turns around what the query matches, else left out
+ * (`overBudget`). Pure; the caller redacts and enforces the budget.
  */
 export function selectEvidence<W extends ScoredWindow>(
   query: string,
@@ -137,45 +135,11 @@ export function selectEvidence<W extends ScoredWindow>(
     }))
     .sort((a, b) => b.window.score - a.window.score);
   if (options.trim) {
-    fitByTrimming(query, excerpts, options.trim, senders, budget);
+    const left = new Set(fitToBudget(query, excerpts, options.trim, senders, budget));
+    left.forEach((i) => dropped.set(excerpts[i].window.id, { reason: 'budget' }));
+    return { excerpts: excerpts.filter((_, i) => !left.has(i)), dropped, overBudget: left.size };
   }
-  return { excerpts, dropped };
-}
-
-/**
- * Trims excerpts, lowest-scored first, until the whole set fits the budget (all of them
- * without one). The best excerpts keep their whole windows while there is room: the turns
- * around a match are the answer more often than not, but not always.
- */
-function fitByTrimming(
-  query: string,
-  excerpts: Array<EvidenceExcerpt<ScoredWindow>>,
-  o: TrimOptions,
-  senders: ReadonlySet<string>,
-  budget: EvidenceBudget | undefined,
-): void {
-  const tokens = budget ? excerpts.map((e) => budget.count(e.content)) : [];
-  let total = tokens.reduce((a, b) => a + b, 0);
-  if (budget && total <= budget.maxTokens) {
-    return;
-  }
-  const turns = excerpts.map((e) => splitTurns(e.content, senders));
-  // One IDF over every chosen turn: a word all of them share says little about which answers.
-  const scores = termOverlap(query, turns.flat());
-  const offsets = turns.map((_, i) => turns.slice(0, i).reduce((n, t) => n + t.length, 0));
-  for (let i = excerpts.length - 1; i >= 0; i--) {
-    const cut = trimTurns(turns[i], scores.slice(offsets[i], offsets[i] + turns[i].length), o);
-    if (cut.trimmed) {
-      excerpts[i] = { ...excerpts[i], content: cut.turns.join('\n'), trimmed: true };
-      if (budget) {
-        const now = budget.count(excerpts[i].content);
-        total += now - tokens[i];
-        if (total <= budget.maxTokens) {
-          return;
-        }
-      }
-    }
-  }
+  return { excerpts, dropped, overBudget: 0 };
 }
 
 /**

@@ -26,24 +26,43 @@ export function trimTurns(
   scores: readonly number[],
   options: TrimOptions,
 ): { turns: string[]; trimmed: boolean } {
-  const best = Math.max(0, ...scores);
-  if (turns.length <= options.above || best <= 0) {
+  const keep = coreMask(turns.length, scores, options);
+  if (!keep || keep.filter(Boolean).length >= turns.length - 1) {
     return { turns: [...turns], trimmed: false };
   }
-  const keep = new Array<boolean>(turns.length).fill(false);
+  return { turns: renderKept(turns, keep), trimmed: true };
+}
+
+/**
+ * Which turns {@link trimTurns} keeps: each anchor (a turn scoring at least `anchorShare` of
+ * the best, and above 0) and `radius` turns on each side. Undefined when the excerpt is kept
+ * whole (short, or nothing matches).
+ */
+export function coreMask(
+  length: number,
+  scores: readonly number[],
+  options: TrimOptions,
+): boolean[] | undefined {
+  const best = Math.max(0, ...scores);
+  if (length <= options.above || best <= 0) {
+    return undefined;
+  }
+  const keep = new Array<boolean>(length).fill(false);
   const radius = Math.max(0, Math.floor(options.radius));
   scores.forEach((s, i) => {
     if (s > 0 && s >= best * options.anchorShare) {
       // Near an edge, the span slides inward, so every anchor keeps 2·radius + 1 turns.
-      const from = Math.max(0, Math.min(i - radius, turns.length - 1 - 2 * radius));
-      for (let j = from; j <= Math.min(turns.length - 1, from + 2 * radius); j++) {
+      const from = Math.max(0, Math.min(i - radius, length - 1 - 2 * radius));
+      for (let j = from; j <= Math.min(length - 1, from + 2 * radius); j++) {
         keep[j] = true;
       }
     }
   });
-  if (keep.filter(Boolean).length >= turns.length - 1) {
-    return { turns: [...turns], trimmed: false };
-  }
+  return keep;
+}
+
+/** The kept turns in order, with {@link GAP} where turns were left out between them. */
+export function renderKept(turns: readonly string[], keep: readonly boolean[]): string[] {
   const out: string[] = [];
   keep.forEach((k, i) => {
     if (k) {
@@ -53,5 +72,5 @@ export function trimTurns(
       out.push(turns[i]);
     }
   });
-  return { turns: out, trimmed: true };
+  return out;
 }

@@ -92,6 +92,8 @@ export interface AppConfig {
   history: {
     /** Messages older than this are purged hourly; undefined keeps history forever. */
     retentionDays?: number;
+    /** A message dated further ahead of the server's clock is refused (`occurred_at_in_future`). */
+    maxFutureMs: number;
   };
   security: {
     /** Hashed keys; empty means the service runs open (refused when NODE_ENV=production). */

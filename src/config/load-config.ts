@@ -239,7 +239,10 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxRecords: env.INGEST_MAX_RECORDS ?? 5000,
       maxInFlight: secure.settings.ingestMaxInFlight,
     },
-    history: { retentionDays: env.HISTORY_RETENTION_DAYS },
+    history: {
+      retentionDays: env.HISTORY_RETENTION_DAYS,
+      maxFutureMs: (env.HISTORY_MAX_FUTURE_SECONDS ?? 300) * 1000,
+    },
     security: secure.settings.security,
     limits: secure.settings.limits,
     adapters: { vapiSecrets: vapi.secrets },

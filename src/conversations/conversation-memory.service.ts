@@ -10,6 +10,7 @@ import {
 } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import {
   ConversationMessagesRepository,
   type StoredMessage,
@@ -23,12 +24,6 @@ import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { FORGET_INLINE_MS, type ForgetReport, ForgottenHistory } from './forgotten-history';
 import { ReplicaLocks } from './replica-locks';
 
-/**
- * How far ahead of the server's clock a message may be dated. Windows and the ingest's
- * tombstone check read `occurred_at`; a date in the far future would stay "newer" than any
- * forget, so it is refused (400 `occurred_at_in_future`).
- */
-export const MAX_FUTURE_MS = 5 * 60_000;
 
 /** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
 export interface IncomingMessage extends WindowMessage {
@@ -99,7 +94,12 @@ export class ConversationMemory {
   private readonly merge: ContactMerge;
   /** Called when a forget left rows to delete (the background purge starts at once). */
   onPendingForget?: () => void;
-  private readonly maxFutureMs = MAX_FUTURE_MS;
+  /**
+   * How far ahead of the server's clock a message may be dated (HISTORY_MAX_FUTURE_SECONDS).
+   * Windows and the ingest's tombstone check read `occurred_at`; a date in the far future
+   * would stay "newer" than any forget, so it is refused (400 `occurred_at_in_future`).
+   */
+  private readonly maxFutureMs: number;
 
   constructor(
     private readonly database: Database,
@@ -108,7 +108,9 @@ export class ConversationMemory {
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.maxFutureMs = config.history.maxFutureMs;
     this.locks = new ReplicaLocks(database);
     this.work = new ErasureWork(database);
     // pgvector (it hides rows) keeps windows as rows; Qdrant keeps them, postings too, as points.

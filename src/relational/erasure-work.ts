@@ -6,9 +6,9 @@ import { exactTime } from './history-tombstones';
 /** Rows one maintenance statement deletes: no statement runs long, whatever the history. */
 const DELETE_BATCH = 5000;
 
-/** A conversation waiting for its rebuild, and when it was listed (last). */
+/** A conversation waiting for its rebuild, and when it was listed (last; exact, see exactTime). */
 export interface ListedRebuild extends ConversationKey {
-  listed_at: Date;
+  listed_at: string;
 }
 
 /**
@@ -51,12 +51,13 @@ export class ErasureWork {
   /** Listed conversations (of one contact, or all), oldest listing first. */
   async listed(limit: number, contactUid?: string): Promise<ListedRebuild[]> {
     // Raw: a bounded read of the work list with an optional contact.
-    const rows = await this.database.query<ListedRebuild>(
-      `SELECT contact_uid, conversation_uid, listed_at FROM history_rebuilds
-       WHERE $1::text IS NULL OR contact_uid = $1 ORDER BY listed_at LIMIT $2`,
+    // The exact time: a Date's milliseconds would never match it again (rebuilt() compares).
+    return this.database.query<ListedRebuild>(
+      `SELECT contact_uid, conversation_uid, ${exactTime('listed_at')} AS listed_at
+       FROM history_rebuilds
+       WHERE $1::text IS NULL OR contact_uid = $1 ORDER BY history_rebuilds.listed_at LIMIT $2`,
       [contactUid ?? null, limit],
     );
-    return rows.map((r) => ({ ...r, listed_at: new Date(r.listed_at) }));
   }
 
   /**

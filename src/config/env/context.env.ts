@@ -61,4 +61,8 @@ export class ContextEnv {
   /** Conversation messages older than this many days are purged hourly; unset keeps all. */
   @EnvInt(1, 36500)
   HISTORY_RETENTION_DAYS?: number;
+
+  /** How far ahead of the server's clock a message may be dated (default 300 s). */
+  @EnvInt(0, 86400)
+  HISTORY_MAX_FUTURE_SECONDS?: number;
 }

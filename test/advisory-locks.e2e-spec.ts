@@ -208,4 +208,38 @@ describe('advisory locks on Postgres (lock lane, stripes, lost sessions)', () =>
       value: 2,
     });
   });
+
+  it('runs a transaction the server aborted to break a deadlock again, so both writers succeed', async () => {
+    const sut = await open();
+    await admin.query('CREATE TABLE deadlock_probe (id int PRIMARY KEY, v int NOT NULL DEFAULT 0)');
+    await admin.query('INSERT INTO deadlock_probe (id) VALUES (1), (2)');
+    let aHolds!: () => void;
+    let bHolds!: () => void;
+    const aHeld = new Promise<void>((resolve) => (aHolds = resolve));
+    const bHeld = new Promise<void>((resolve) => (bHolds = resolve));
+    const runs = { a: 0, b: 0 };
+    // Each locks its first row, waits until the other holds its own, then wants the other's:
+    // a true deadlock, which Postgres breaks by aborting one of them.
+    const writer = (
+      name: 'a' | 'b',
+      first: number,
+      second: number,
+      holds: () => void,
+      other: Promise<void>,
+    ) =>
+      sut.transaction(async (tx) => {
+        runs[name]++;
+        await tx.execute('UPDATE deadlock_probe SET v = v + 1 WHERE id = $1', [first]);
+        holds();
+        await other;
+        await tx.execute('UPDATE deadlock_probe SET v = v + 1 WHERE id = $1', [second]);
+      });
+    await Promise.all([writer('a', 1, 2, aHolds, bHeld), writer('b', 2, 1, bHolds, aHeld)]);
+    expect(runs.a + runs.b).toBe(3); // one of them ran twice
+    const rows = (await admin.query('SELECT id, v FROM deadlock_probe ORDER BY id')).rows;
+    expect(rows).toEqual([
+      { id: 1, v: 2 },
+      { id: 2, v: 2 },
+    ]);
+  });
 });

@@ -63,6 +63,8 @@ export const ERROR_CODES: Record<string, string> = {
   service_unavailable: '503: shutting down or a dependency is not ready',
   database_unavailable: '503: the database cannot be reached or is not open yet; retry shortly',
   database_timeout: '503: a database statement ran past DATABASE_STATEMENT_TIMEOUT_MS',
+  database_conflict:
+    '503: a concurrent write held what this one needed and the retries ran out; retry shortly',
   contact_cache_failed: '503: the shared contact cache refused to drop a deleted contact; retry',
   overloaded: '503: RELEVANCE_MAX_INFLIGHT /relevance calls already running; retry shortly',
   relevance_timeout: '503: /relevance scoring passed RELEVANCE_TIMEOUT_MS; its work was stopped',

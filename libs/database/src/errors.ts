@@ -32,6 +32,31 @@ const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended/i;
 
 /**
+ * Two transactions each waited for the other (`40P01`) or a serializable one lost
+ * (`40001`): the server already rolled one back, and running it again is the cure. What is
+ * still in conflict after the transaction's retries reaches the client as a 503 to retry.
+ */
+export class DatabaseConflictError extends DependencyError {
+  constructor(code: string) {
+    super(
+      'database_conflict',
+      `The database aborted the write to break a conflict with a concurrent one (SQLSTATE ${code}); retry shortly.`,
+    );
+  }
+}
+
+const CONFLICT_STATES = new Set(['40P01', '40001']);
+
+/** Whether `error` is a conflict the server resolved by aborting this transaction. */
+export function isTransactionConflict(error: unknown): boolean {
+  if (error instanceof DatabaseConflictError) {
+    return true;
+  }
+  const e = (error instanceof QueryFailedError ? error.driverError : error) as { code?: unknown };
+  return typeof e?.code === 'string' && CONFLICT_STATES.has(e.code);
+}
+
+/**
  * Maps a driver error to a stable domain error; anything that is not about reachability
  * (a constraint, a syntax error: our bug or bad data) passes through unchanged. The reason
  * names the class of failure only: driver messages can quote SQL and values.
@@ -52,6 +77,9 @@ export function classifyDatabaseError(error: unknown): unknown {
   }
   if (code === '57014') {
     return new DatabaseTimeoutError();
+  }
+  if (CONFLICT_STATES.has(code)) {
+    return new DatabaseConflictError(code);
   }
   if (typeof e?.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) {
     return new DatabaseUnavailableError('connection lost');

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 
-import { classifyDatabaseError } from '../errors';
+import { classifyDatabaseError, isTransactionConflict } from '../errors';
 import { type OrmConnections } from '../interfaces/orm-pool.interface';
 import {
   type QueryOptions,
@@ -40,6 +40,9 @@ function single(result: QueryResult | QueryResult[]): QueryResult {
   }
   return result;
 }
+
+/** Runs of a transaction the server aborted to break a deadlock, before the client hears. */
+const CONFLICT_ATTEMPTS = 4;
 
 async function run<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -177,7 +180,25 @@ export class PgClient implements SqlClient {
     return this.runner.exec(script);
   }
 
+  /**
+   * Runs `work` in one transaction. A deadlock or serialization failure (the server rolled
+   * this transaction back to let a concurrent one through) runs it again, a few times after a
+   * short random pause; `work` must be safe to re-run, as any transaction body is.
+   */
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transactionOnce(work);
+      } catch (error) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) {
+          throw classifyDatabaseError(error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
+  private async transactionOnce<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const { client, release } = await checkout(this.pool);
     let broken = false;
     try {

@@ -36,10 +36,14 @@ export function fitToBudget<E extends FittedExcerpt>(
   senders: ReadonlySet<string>,
   budget: EvidenceBudget | undefined,
 ): number[] {
-  if (budget && budget.count(excerpts.map((e) => e.content).join('\n')) <= budget.maxTokens) {
+  const turns = excerpts.map((e) => splitTurns(e.content, senders));
+  // Costs from per-turn counts (one tokenizer pass): a turn boundary (newline) or a gap mark
+  // is about one token, so a sum is never below the joined text's exact count.
+  const turnTokens = budget ? turns.map((list) => list.map((t) => budget.count(t) + 1)) : [];
+  const whole = turnTokens.reduce((n, list) => list.reduce((a, b) => a + b, n), 0);
+  if (budget && whole - excerpts.length <= budget.maxTokens) {
     return [];
   }
-  const turns = excerpts.map((e) => splitTurns(e.content, senders));
   // One IDF over every chosen turn: a word all of them share says little about which answers.
   const scores = termOverlap(query, turns.flat());
   const offsets = turns.map((_, i) => turns.slice(0, i).reduce((n, t) => n + t.length, 0));
@@ -53,8 +57,6 @@ export function fitToBudget<E extends FittedExcerpt>(
     });
     return [];
   }
-  // Costs from per-turn counts: a turn boundary (newline) or a gap mark is about one token.
-  const turnTokens = turns.map((list) => list.map((t) => budget.count(t) + 1));
   const gapTokens = budget.count(GAP) + 1;
   // A gap mark stands between two kept runs (see `renderKept`), never at an end.
   const cost = (i: number, keep: readonly boolean[]) => {

@@ -158,8 +158,8 @@ export class ForgottenHistory {
       'windows',
       'postings_and_statistics',
       'vector_points',
-      ...((await this.d.work.hasContactIndex(contact)) ? [] : (['contact_indexes'] as const)),
     ]);
+    await this.stampIndex(contact, locations);
     await this.d.work.clearWebhookPayloads(contact, locations);
     await this.stamp(contact, locations, ['webhook_payloads']);
     for (const scope of locations ?? ['']) {
@@ -174,6 +174,7 @@ export class ForgottenHistory {
    * receipt stays open until the cache is reached (the purge job retries), and completes.
    */
   async settleCaches(contact: string, locations?: readonly string[]): Promise<void> {
+    await this.stampIndex(contact, locations);
     try {
       await this.d.contacts.invalidate(contact);
       await this.stamp(contact, locations, ['caches']);
@@ -221,6 +222,17 @@ export class ForgottenHistory {
 
   private barrier(keys: readonly ConversationKey[]): Promise<void> {
     return this.d.locks.run('conversation', keys.map(keyOf), () => Promise.resolve());
+  }
+
+  /**
+   * The contact's own HNSW index: gone once its upkeep drops it (the contact has no windows
+   * left), which the purge job then sees on a later turn. A location's forget leaves the
+   * index of the contact's other windows, which holds none of the forgotten rows.
+   */
+  private async stampIndex(contact: string, locations?: readonly string[]): Promise<void> {
+    if (locations || !(await this.d.work.hasContactIndex(contact))) {
+      await this.stamp(contact, locations, ['contact_indexes']);
+    }
   }
 
   private stamp(

@@ -101,7 +101,7 @@ export class ErasureReceipts {
     return row.n;
   }
 
-  /** Contacts whose receipts wait only for stores outside the database (caches). */
+  /** Contacts whose receipts wait on a store cleared later (a cache, the contact's own index). */
   async waiting(limit: number): Promise<string[]> {
     const rows = await this.database.query<{ contact_uid: string }>(
       `SELECT DISTINCT contact_uid FROM erasure_receipts

@@ -166,6 +166,10 @@ describe('retrieval core (e2e, real app on Fastify + PGlite/pgvector + local emb
     });
     expect(badJson.status).toBe(400);
     expect(badJson.body).toEqual({
+      type: 'urn:context-bridge:problem:invalid_json',
+      title: expect.any(String),
+      status: 400,
+      detail: badJson.body.message,
       error: 'invalid_json',
       message: expect.any(String),
       request_id: 'trace-42',

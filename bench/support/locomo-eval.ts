@@ -19,11 +19,15 @@ const POOL_K = 20;
 const BUDGETS = [500, 1000, 1500, 3000];
 
 /** `/context` requests per question: the defaults, a hard `final_k`, and the budget curve. */
-const REQUESTS: Record<string, { final_k?: number; max_tokens?: number }> = {
+const REQUESTS: Record<string, { final_k?: number; max_tokens?: number; pool_k?: number }> = {
   service_default: {},
   service_k5: { final_k: 5 },
   service_k10: { final_k: 10 },
   ...Object.fromEntries(BUDGETS.map((t) => [`service_tokens_${t}`, { max_tokens: t }])),
+  // BENCH_LOCOMO_POOL_K=40: also the defaults over a deeper pool (how much is the pool's).
+  ...(process.env.BENCH_LOCOMO_POOL_K
+    ? { service_pool_k: { pool_k: Number(process.env.BENCH_LOCOMO_POOL_K) } }
+    : {}),
 };
 
 /**

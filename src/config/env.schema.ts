@@ -10,7 +10,6 @@ import { ServerEnv } from './env/server.env';
 import { StorageEnv } from './env/storage.env';
 import { TelemetryEnv } from './env/telemetry.env';
 
-export { CHAT_AUTH_MODES } from './env/security.env';
 export { LOG_LEVELS, NODE_ENVS } from './env/server.env';
 
 /**

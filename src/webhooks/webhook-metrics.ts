@@ -4,11 +4,11 @@ import { Counter, Histogram } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 
 /** Outcome of one HTTP delivery. */
-export type DeliveryOutcome =
+type DeliveryOutcome =
   'accepted' | 'duplicate' | 'ignored' | 'unauthorized' | 'invalid' | 'not_configured';
 
 /** Outcome of one processing attempt. */
-export type ProcessingOutcome = 'processed' | 'skipped' | 'retried' | 'dead';
+type ProcessingOutcome = 'processed' | 'skipped' | 'retried' | 'dead';
 
 /**
  * Webhook metrics, on the app's one registry. Labels are bounded: outcomes, and event types

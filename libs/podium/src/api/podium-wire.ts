@@ -41,7 +41,7 @@ export interface PodiumContact {
 }
 
 /** Podium's error envelope: `{ code, message, moreInfo }` (e.g. `resource_not_found`, `rate_limit`). */
-export interface PodiumErrorBody {
+interface PodiumErrorBody {
   code?: string | number | null;
   message?: string | null;
   moreInfo?: string | null;

@@ -97,8 +97,10 @@ export async function deleteRows(
 
 /**
  * The collection statistics of terms no document holds any more: their shards sum to zero,
- * but the rows would keep the words of a deleted (forgotten, expired) text for good. Locked in
- * term order, as the statistics triggers lock them, so the sums read are the ones deleted.
+ * but the rows would keep the words of a deleted (forgotten, expired) text for good. Never
+ * waits (SKIP LOCKED): a term is dropped only when every one of its shards could be locked,
+ * so it never deadlocks with a concurrent writer's own shard; that writer's deletion, if it is
+ * one, drops the term after it.
  */
 async function dropSpentTerms(
   tx: SqlExecutor,
@@ -108,11 +110,14 @@ async function dropSpentTerms(
   if (terms.length === 0) {
     return;
   }
-  // Raw: a locking CTE over the term shards feeding a DELETE … USING.
+  // Raw: a non-blocking locking CTE over the term shards feeding a DELETE … USING.
   await tx.execute(
     `WITH locked AS (SELECT term, shard, df FROM lexical_term_stats
-       WHERE collection = $1 AND term = ANY($2::text[]) ORDER BY term, shard FOR UPDATE),
-     spent AS (SELECT term FROM locked GROUP BY term HAVING sum(df) = 0)
+       WHERE collection = $1 AND term = ANY($2::text[]) FOR UPDATE SKIP LOCKED),
+     shards AS (SELECT term, count(*) AS n FROM lexical_term_stats
+       WHERE collection = $1 AND term = ANY($2::text[]) GROUP BY term),
+     spent AS (SELECT l.term FROM locked l JOIN shards USING (term)
+       GROUP BY l.term, shards.n HAVING sum(l.df) = 0 AND count(*) = shards.n)
      DELETE FROM lexical_term_stats s USING locked l JOIN spent USING (term)
      WHERE s.collection = $1 AND s.term = l.term AND s.shard = l.shard`,
     [collection, terms],

@@ -36,6 +36,8 @@ export const ERROR_CODES: Record<string, string> = {
   validation_failed: '400: a field is missing or invalid (message lists each one)',
   invalid_json: '400: the body is not valid JSON',
   empty_batch: '400: an ingestion body holds no records',
+  occurred_at_in_future:
+    '400: an occurred_at further ahead of the server clock than HISTORY_MAX_FUTURE_SECONDS; nothing stored',
   too_many_records: '400: more records than INGEST_MAX_RECORDS',
   mcp_batch_too_large: '400: a JSON-RPC batch over 8 messages on /mcp',
   invalid_candidates: '400: /relevance needs exactly one of candidate or candidates',

@@ -3,6 +3,8 @@ import { createServerDataSource } from '@app/database';
 import { Client } from 'pg';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 
+import { schemaMigrations } from '../libs/database/src/migrations/all-migrations';
+import { asTypeOrmMigration } from '../libs/database/src/migrations/typeorm-migrations';
 import { createServerDatabase, type ServerDatabase } from './support/postgres';
 import { waitUntil } from './support/wait';
 
@@ -92,24 +94,51 @@ describe('the TypeORM data source on a Postgres server', () => {
     expect(applied.map((r) => r.name)).toEqual(sut.migrations.map((m) => m.name));
   });
 
-  it('reverts a step that loses nothing and refuses one that would, leaving it applied', async () => {
+  it('refuses to revert a forward-only step, leaving it applied', async () => {
     await database.open(DIMENSION);
     const sut = capturingDataSource(server.url, []);
     await sut.initialize();
+    try {
+      const last = sut.migrations[sut.migrations.length - 1].name ?? '';
+      await expect(sut.undoLastMigration({ transaction: 'each' })).rejects.toThrow(
+        `${last} is forward-only`,
+      );
+      const applied = await database.query<{ name: string }>(
+        'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
+      );
+      expect(applied[0].name).toBe(last);
+    } finally {
+      await sut.destroy();
+    }
+  });
+
+  it('reverts a step that loses nothing (13, then 12) and refuses one that would (11)', async () => {
+    // A database at step 13, as 0.x left it: the CLI with the steps up to there.
+    const upTo13 = (url: string) =>
+      new DataSource({
+        ...createServerDataSource(url, DIMENSION).options,
+        migrations: schemaMigrations(DIMENSION)
+          .filter((m) => Number(/(\d{13})$/.exec(m.name)?.[1]) <= 1700000000013)
+          .map(asTypeOrmMigration),
+      });
+    const sut = upTo13(server.url);
+    await sut.initialize();
+    const query = <T>(sql: string) => sut.query<T[]>(sql);
     const indexes = async () =>
       (
-        await database.query<{ name: string }>(
+        await query<{ name: string }>(
           `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'conversation_messages'`,
         )
       ).map((r) => r.name);
     const vectorStorage = async () =>
       (
-        await database.query<{ storage: string }>(
+        await query<{ storage: string }>(
           `SELECT attstorage AS storage FROM pg_attribute
            WHERE attrelid = 'podium_conversations'::regclass AND attname = 'embedding'`,
         )
       )[0].storage;
     try {
+      await sut.runMigrations({ transaction: 'each' });
       expect(await vectorStorage()).toBe('m');
       await sut.undoLastMigration({ transaction: 'each' });
       expect(await vectorStorage()).toBe('e');
@@ -119,7 +148,7 @@ describe('the TypeORM data source on a Postgres server', () => {
       await expect(sut.undoLastMigration({ transaction: 'each' })).rejects.toThrow(
         /BackgroundForget1700000000011 is forward-only/,
       );
-      const applied = await database.query<{ name: string }>(
+      const applied = await query<{ name: string }>(
         'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
       );
       expect(applied[0].name).toBe('BackgroundForget1700000000011');
@@ -134,7 +163,7 @@ describe('the TypeORM data source on a Postgres server', () => {
     }
   });
 
-  it('applies each step under the boot migrator\'s lock, and refuses a step another process applied meanwhile', async () => {
+  it("applies each step under the boot migrator's lock, and refuses a step another process applied meanwhile", async () => {
     const MIGRATION_LOCK = 0x63626d67; // libs/database/src/migrations/migrator.ts
     const holder = new Client({ connectionString: server.url });
     await holder.connect();
@@ -158,7 +187,7 @@ describe('the TypeORM data source on a Postgres server', () => {
         );
         return waiting.rowCount === 1;
       });
-      const first = sut.migrations[0].name;
+      const first = sut.migrations[0].name ?? '';
       await holder.query('INSERT INTO migrations ("timestamp", name) VALUES ($1, $2)', [
         Number(/(\d{13})$/.exec(first)?.[1]),
         first,

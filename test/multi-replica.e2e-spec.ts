@@ -17,7 +17,12 @@ import { type ConversationMemory } from '../src/conversations/conversation-memor
 import { chunkConversations } from '../src/conversations/conversation-windows';
 import { HistoryRetention } from '../src/conversations/history-retention';
 import { type FakeOpenAi, startFakeOpenAi } from '../test/fakes/openai-server';
-import { type FakePodium, podiumContact, startFakePodium } from '../test/fakes/podium-server';
+import {
+  type FakePodium,
+  podiumApiEnv,
+  podiumContact,
+  startFakePodium,
+} from '../test/fakes/podium-server';
 import {
   contactEventData,
   deliverPodiumEvent,
@@ -96,12 +101,7 @@ describe('several replicas on one Postgres and one Redis', () => {
       EMBEDDING_PROVIDER: 'openai',
       OPENAI_API_KEY: 'sk-test',
       OPENAI_BASE_URL: openai.baseURL,
-      PODIUM_PROVIDER: 'api',
-      PODIUM_BASE_URL: podium.baseUrl,
-      PODIUM_TOKEN_URL: podium.tokenUrl,
-      PODIUM_CLIENT_ID: podium.clientId,
-      PODIUM_CLIENT_SECRET: podium.clientSecret,
-      PODIUM_REFRESH_TOKEN: podium.refreshToken,
+      ...podiumApiEnv(podium),
       PODIUM_WEBHOOK_SECRET: SECRET,
       DATABASE_POOL_MAX: '6',
     });

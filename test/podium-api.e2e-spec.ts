@@ -3,7 +3,12 @@ import { Redis } from 'ioredis';
 
 import { generateApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
-import { type FakePodium, podiumContact, startFakePodium } from './fakes/podium-server';
+import {
+  type FakePodium,
+  podiumApiEnv,
+  podiumContact,
+  startFakePodium,
+} from './fakes/podium-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { startRedis, type TestRedis } from './support/redis';
 import { waitFor, waitUntil } from './support/wait';
@@ -64,12 +69,7 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
     podium = await startFakePodium({ rotateRefreshTokens: true });
     podium.upsert(PAT);
     t = await bootTestApp({
-      PODIUM_PROVIDER: 'api',
-      PODIUM_BASE_URL: podium.baseUrl,
-      PODIUM_TOKEN_URL: podium.tokenUrl,
-      PODIUM_CLIENT_ID: podium.clientId,
-      PODIUM_CLIENT_SECRET: podium.clientSecret,
-      PODIUM_REFRESH_TOKEN: podium.refreshToken,
+      ...podiumApiEnv(podium),
       PODIUM_API_VERSION: '2021.04.01',
       PODIUM_BREAKER_FAILURES: '3',
       PODIUM_BREAKER_COOLDOWN_MS: '400',

@@ -1,6 +1,11 @@
 import { keyedHash } from '@app/common';
 
-import { type FakePodium, podiumContact, startFakePodium } from './fakes/podium-server';
+import {
+  type FakePodium,
+  podiumApiEnv,
+  podiumContact,
+  startFakePodium,
+} from './fakes/podium-server';
 import {
   type ObservedServer,
   startObservedServer,
@@ -64,12 +69,7 @@ describe('contact ids in logs and traces (PODIUM_PROVIDER=api, OTLP to loopback)
       EMBEDDING_WORKERS: '1',
       NODE_ENV: 'test',
       LOG_LEVEL: 'trace',
-      PODIUM_PROVIDER: 'api',
-      PODIUM_BASE_URL: podium.baseUrl,
-      PODIUM_TOKEN_URL: podium.tokenUrl,
-      PODIUM_CLIENT_ID: podium.clientId,
-      PODIUM_CLIENT_SECRET: podium.clientSecret,
-      PODIUM_REFRESH_TOKEN: podium.refreshToken,
+      ...podiumApiEnv(podium),
       TELEMETRY_HASH_KEY: KEY,
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

@@ -1,18 +1,15 @@
 import { appendFileSync } from 'node:fs';
 
-import { EmbeddingService } from '@app/embedding';
 import { PromptService } from '@app/prompt';
 import { Redactor } from '@app/redaction';
-import { RERANKER, type Reranker } from '@app/rerank';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type INestApplicationContext } from '@nestjs/common';
 
 import { ContextService } from '../../src/context/context.service';
 import { EvidenceAssembler, scoredPool } from '../../src/context/evidence/evidence-assembler';
 import { IngestService } from '../../src/ingest/ingest.service';
-import { mergeByRank } from '../../src/retrieval/hybrid-search.service';
 import { loadLocomo, type LocomoSet } from './locomo';
 import { type Bundle, bundlesFor, MemoryTally } from './memory-metrics';
+import { memorySearch } from './memory-search';
 
 const POOL_K = 20;
 /** The default budget, and the curve of recall against tokens around it. */
@@ -53,22 +50,13 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
     const m = set.turns.get(key)!;
     return redactor.redact(`${m.sender}: ${redactor.redact(m.text).text.trim()}`).text;
   };
-  const store = app.get<VectorStore>(VECTOR_STORE);
-  const reranker = app.get<Reranker>(RERANKER);
-  const embedding = app.get(EmbeddingService);
+  const search = memorySearch(app, POOL_K);
   const deps = { assembler: app.get(EvidenceAssembler), redactor, prompt: app.get(PromptService) };
   const service = app.get(ContextService);
   const tally = new MemoryTally();
   let buildMs = 0;
   for (const [qi, q] of set.questions.entries()) {
-    const { dense, lexical } = await store.hybridSearch('conversations', {
-      embedding: await embedding.embedQuery(q.question),
-      text: q.question,
-      topK: POOL_K,
-      filter: { contact_uid: q.contact_uid },
-    });
-    const candidates = mergeByRank(dense, lexical).slice(0, POOL_K);
-    const scores = await reranker.score(q.question, candidates);
+    const { dense, lexical, candidates, scores } = await search(q.question, q.contact_uid);
     const p = {
       question: { kind: q.category, question: q.question },
       evidence: q.evidence.map((id) => [lineOf(`${q.contact_uid}|${id}`)]),

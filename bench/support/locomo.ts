@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { type IngestRecord } from './ingest-record';
 import { SHARED_DATA } from './sgd';
 
 /**
@@ -33,15 +34,7 @@ export interface LocomoQuestion {
   evidence: string[];
 }
 
-export interface LocomoMessage {
-  conversation_uid: string;
-  contact_uid: string;
-  location_uid: string;
-  channel: string;
-  occurred_at: string;
-  sender: string;
-  text: string;
-}
+export type LocomoMessage = IngestRecord;
 
 export interface LocomoSet {
   messages: LocomoMessage[];

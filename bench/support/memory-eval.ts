@@ -1,17 +1,14 @@
 import { appendFileSync } from 'node:fs';
 
-import { EmbeddingService } from '@app/embedding';
 import { PromptService } from '@app/prompt';
 import { Redactor } from '@app/redaction';
-import { RERANKER, type Reranker } from '@app/rerank';
-import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type INestApplicationContext } from '@nestjs/common';
 
 import { ContextService } from '../../src/context/context.service';
 import { EvidenceAssembler, scoredPool } from '../../src/context/evidence/evidence-assembler';
 import { IngestService } from '../../src/ingest/ingest.service';
-import { mergeByRank } from '../../src/retrieval/hybrid-search.service';
 import { bundlesFor, MEMORY_MAX_TOKENS, type MemoryPool, MemoryTally } from './memory-metrics';
+import { memorySearch } from './memory-search';
 import { loadSgdConversations, loadSgdSlotFacts } from './sgd';
 import { buildMemorySet, memoryMessages } from './sgd-memory';
 
@@ -47,22 +44,13 @@ export async function memoryEval(app: INestApplicationContext, log: (m: string) 
       ]),
     ),
   );
-  const store = app.get<VectorStore>(VECTOR_STORE);
-  const reranker = app.get<Reranker>(RERANKER);
-  const embedding = app.get(EmbeddingService);
+  const search = memorySearch(app, POOL_K);
   const deps = { assembler: app.get(EvidenceAssembler), redactor, prompt: app.get(PromptService) };
   const service = app.get(ContextService);
   const tally = new MemoryTally();
   let mismatches = 0;
   for (const [qi, question] of set.questions.entries()) {
-    const { dense, lexical } = await store.hybridSearch('conversations', {
-      embedding: await embedding.embedQuery(question.question),
-      text: question.question,
-      topK: POOL_K,
-      filter: { contact_uid: question.contact_uid },
-    });
-    const candidates = mergeByRank(dense, lexical).slice(0, POOL_K);
-    const scores = await reranker.score(question.question, candidates);
+    const { dense, lexical, candidates, scores } = await search(question.question, question.contact_uid);
     const p: MemoryPool = {
       question,
       evidence: question.evidence.map((turns) => turns.map((k) => turnLine.get(k)!)),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { terms } from '@app/common';
 
+import { type IngestRecord } from './ingest-record';
 import { prng } from './prng';
 import { loadSgdConversations } from './sgd';
 
@@ -14,15 +15,7 @@ import { loadSgdConversations } from './sgd';
  *    while reading like the dialogues they come from;
  *  - deterministic: conversation i is the same in every run, so steps grow one history.
  */
-export interface ScaleMessage {
-  conversation_uid: string;
-  contact_uid: string;
-  location_uid: string;
-  channel: string;
-  occurred_at: string;
-  sender: string;
-  text: string;
-}
+export type ScaleMessage = IngestRecord;
 
 const CHANNELS = ['sms', 'call', 'webchat'] as const;
 const SWAP_SHARE = 0.35;

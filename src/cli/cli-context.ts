@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-import { type INestApplicationContext } from '@nestjs/common';
+import { ConsoleLogger, type INestApplicationContext, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from '../app.module';
@@ -31,11 +31,39 @@ export async function withAppContext<T>(
     throw error;
   }
   const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
-    logger: ['error', 'warn'],
+    logger: new StderrLogger({ logLevels: nestLevels(config.server.logLevel) }),
   });
   try {
     return await run(ctx);
   } finally {
     await ctx.close();
   }
+}
+
+/** stdout is the command's answer (JSON a script parses): every log line goes to stderr. */
+class StderrLogger extends ConsoleLogger {
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    _stream?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
+    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
+  }
+}
+
+/** The CLI's levels from LOG_LEVEL (default warn): `silent` prints nothing. */
+function nestLevels(level: AppConfig['server']['logLevel']): LogLevel[] {
+  const order: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+  const upTo: Record<typeof level, number> = {
+    silent: 0,
+    fatal: 1,
+    error: 2,
+    warn: 3,
+    info: 4,
+    debug: 5,
+    trace: 6,
+  };
+  return order.slice(0, upTo[level]);
 }

@@ -353,3 +353,19 @@ export async function startFakePodium(
     });
   return fake;
 }
+
+/** The env that points `PODIUM_PROVIDER=api` at a fake Podium, with its OAuth client. */
+export const podiumApiEnv = (podium: {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+}): Record<string, string> => ({
+  PODIUM_PROVIDER: 'api',
+  PODIUM_BASE_URL: podium.baseUrl,
+  PODIUM_TOKEN_URL: podium.tokenUrl,
+  PODIUM_CLIENT_ID: podium.clientId,
+  PODIUM_CLIENT_SECRET: podium.clientSecret,
+  PODIUM_REFRESH_TOKEN: podium.refreshToken,
+});

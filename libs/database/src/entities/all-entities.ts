@@ -5,6 +5,11 @@ import {
   HistoryTombstoneEntity,
 } from './conversation.entities';
 import {
+  ErasureKeyEntity,
+  ErasureReceiptEntity,
+  HistoryRebuildEntity,
+} from './erasure.entities';
+import {
   LargeContactIndexEntity,
   LexicalContactStatsEntity,
   LexicalContactTermStatsEntity,
@@ -21,6 +26,7 @@ import {
 import { vectorEntities } from './vector.entities';
 
 export * from './conversation.entities';
+export * from './erasure.entities';
 export * from './lexical.entities';
 export * from './podium.entities';
 export { vectorEntities } from './vector.entities';
@@ -31,6 +37,9 @@ export const RELATIONAL_ENTITIES = [
   ConversationWindowEntity,
   HistoryTombstoneEntity,
   ConversationPurgeEntity,
+  HistoryRebuildEntity,
+  ErasureReceiptEntity,
+  ErasureKeyEntity,
   PodiumContactEntity,
   PodiumContactTombstoneEntity,
   PodiumCredentialEntity,

@@ -35,6 +35,8 @@ export function vectorEntities(dimension: number): EntitySchema[] {
       conversation_uid: text(),
       channel: text(),
       occurred_at: { type: 'timestamptz' },
+      // When the window was written: a forget hides every window stored before it.
+      stored_at: { type: 'timestamptz', default: () => 'now()' },
     }),
     kb_source_chunks: documentColumns({ ...kb, chunk_index: { type: 'int' } }),
     kb_topic_summaries: documentColumns(kb),

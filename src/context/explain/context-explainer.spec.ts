@@ -1,6 +1,6 @@
 import { PromptService, TokenCounter } from '@app/prompt';
 import { RedactionService } from '@app/redaction';
-import { explainFusion, FusionReranker, NoneReranker } from '@app/rerank';
+import { FusionReranker, NoneReranker } from '@app/rerank';
 
 import { type AppConfig } from '../../config/app-config';
 import { type PoolCandidate } from '../../retrieval/hybrid-search.service';
@@ -113,7 +113,6 @@ describe('ContextExplainer', () => {
     expect(explained.candidates.map((c) => c.id).sort()).toEqual(pool.map((c) => c.id).sort());
     const scoresDesc = explained.candidates.map((c) => c.score);
     expect(scoresDesc).toEqual([...scoresDesc].sort((a, b) => b - a));
-    const parts = explainFusion(QUERY, pool);
     pool.forEach((c, i) => {
       const row = explained.candidates.find((r) => r.id === c.id);
       expect(row).toMatchObject({
@@ -123,10 +122,15 @@ describe('ContextExplainer', () => {
         cosine: c.vectorScore,
         score: Number(scores[i].toFixed(6)),
       });
-      expect(row?.components?.overlap).toBeCloseTo(parts[i].overlap, 6);
-      expect(row?.components?.relevance).toBeCloseTo(parts[i].relevance, 6);
-      expect(row?.components?.boilerplate).toBeCloseTo(parts[i].boilerplate, 6);
     });
+    // The components say why: the window with every query word covers the most of the
+    // question, the sign-off none and is boilerplate, and relevance follows.
+    const parts = (id: string) => explained.candidates.find((r) => r.id === id)!.components!;
+    expect(parts('a1').overlap).toBeGreaterThan(parts('b1').overlap);
+    expect(parts('b1').overlap).toBeGreaterThan(parts('c1').overlap);
+    expect(parts('c1').overlap).toBe(0);
+    expect(parts('c1').boilerplate).toBeGreaterThan(parts('a1').boilerplate);
+    expect(parts('a1').relevance).toBeGreaterThan(parts('c1').relevance);
     expect(explained).toMatchObject({
       reranker: 'fusion',
       reranked: true,

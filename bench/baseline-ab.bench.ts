@@ -14,6 +14,8 @@
  * with an API key bound to that location (the demo's is loc_demo_downtown). BENCH_DATABASE_ROLE
  * makes each Postgres database owned by that role (created, no superuser, no BYPASSRLS) and
  * connects as it: row-level security never applies to the superuser a test server hands out.
+ * BENCH_NODE in a side's env runs that side's server on another Node binary
+ * (BENCH_BASELINE_ROOT=. BENCH_BASELINE_ENV=BENCH_NODE=/usr/bin/node: Node 24 against 20).
  */
 import { Client } from 'pg';
 

@@ -22,8 +22,9 @@ export async function startServerProcess(
   root = join(__dirname, '..', '..'),
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
+  // BENCH_NODE in a side's env runs that side on another Node binary (20 against 24, say).
   const child: ChildProcess = spawn(
-    process.execPath,
+    env.BENCH_NODE ?? process.execPath,
     ['--no-liftoff', '-r', '@swc-node/register', join(root, 'src', 'main.ts')],
     {
       cwd: root,

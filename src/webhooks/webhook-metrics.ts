@@ -3,16 +3,10 @@ import { Counter, Histogram } from 'prom-client';
 
 import { MetricsService } from '../metrics/metrics.service';
 
-/** Outcome of one HTTP delivery. */
-type DeliveryOutcome =
-  'accepted' | 'duplicate' | 'ignored' | 'unauthorized' | 'invalid' | 'not_configured';
-
-/** Outcome of one processing attempt. */
-type ProcessingOutcome = 'processed' | 'skipped' | 'retried' | 'dead';
-
 /**
- * Webhook metrics, on the app's one registry. Labels are bounded: outcomes, and event types
- * from the handled set. `..._lag_seconds` is the freshness figure: delivery to processed.
+ * Webhook metrics, on the app's one registry. Labels are bounded: outcomes (a delivery:
+ * accepted, duplicate, ignored, unauthorized, invalid, not_configured; a processing attempt:
+ * processed, skipped, retried, dead), and event types from the handled set. `..._lag_seconds` is the freshness figure: delivery to processed.
  */
 @Injectable()
 export class WebhookMetrics {

@@ -125,12 +125,13 @@ describe('ContextExplainer', () => {
     });
     // The components say why: the window with every query word covers the most of the
     // question, the sign-off none and is boilerplate, and relevance follows.
-    const parts = (id: string) => explained.candidates.find((r) => r.id === id)!.components!;
-    expect(parts('a1').overlap).toBeGreaterThan(parts('b1').overlap);
-    expect(parts('b1').overlap).toBeGreaterThan(parts('c1').overlap);
-    expect(parts('c1').overlap).toBe(0);
-    expect(parts('c1').boilerplate).toBeGreaterThan(parts('a1').boilerplate);
-    expect(parts('a1').relevance).toBeGreaterThan(parts('c1').relevance);
+    const part = (id: string, name: 'overlap' | 'boilerplate' | 'relevance'): number =>
+      Number(explained.candidates.find((r) => r.id === id)?.components?.[name]);
+    expect(part('a1', 'overlap')).toBeGreaterThan(part('b1', 'overlap'));
+    expect(part('b1', 'overlap')).toBeGreaterThan(part('c1', 'overlap'));
+    expect(part('c1', 'overlap')).toBe(0);
+    expect(part('c1', 'boilerplate')).toBeGreaterThan(part('a1', 'boilerplate'));
+    expect(part('a1', 'relevance')).toBeGreaterThan(part('c1', 'relevance'));
     expect(explained).toMatchObject({
       reranker: 'fusion',
       reranked: true,

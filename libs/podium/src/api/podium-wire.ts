@@ -40,13 +40,6 @@ export interface PodiumContact {
   updatedAt?: string | null;
 }
 
-/** Podium's error envelope: `{ code, message, moreInfo }` (e.g. `resource_not_found`, `rate_limit`). */
-interface PodiumErrorBody {
-  code?: string | number | null;
-  message?: string | null;
-  moreInfo?: string | null;
-}
-
 /** The token endpoint's success body (RFC 6749 §5.1). */
 export interface PodiumTokenResponse {
   access_token: string;

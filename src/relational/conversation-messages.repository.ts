@@ -195,25 +195,6 @@ export class ConversationMessagesRepository {
     }
   }
 
-  /**
-   * Deletes the messages a forget covers, in batches, until done or `signal` aborts (between
-   * batches); returns the conversations that lost messages and whether it finished.
-   */
-  async deleteForgotten(
-    contactUid: string,
-    locations: readonly string[] | undefined,
-    at: Date,
-    signal?: AbortSignal,
-  ): Promise<{ keys: ConversationKey[]; complete: boolean }> {
-    return this.deleteInBatches(
-      locations
-        ? `contact_uid = $1 AND occurred_at <= $2 AND location_uid = ANY($3::text[])`
-        : `contact_uid = $1 AND occurred_at <= $2`,
-      locations ? [contactUid, at, locations] : [contactUid, at],
-      signal,
-    );
-  }
-
   /** The conversations of a contact, from the window ledger and the messages. */
   async contactConversations(contactUid: string): Promise<ConversationKey[]> {
     // Raw: a UNION of two tables, which the query builder does not express.
@@ -222,11 +203,6 @@ export class ConversationMessagesRepository {
        UNION SELECT contact_uid, conversation_uid FROM conversation_messages WHERE contact_uid = $1`,
       [contactUid],
     );
-  }
-
-  /** Deletes messages older than `cutoff`, in batches; returns the conversations that lost some. */
-  async purgeBefore(cutoff: Date): Promise<ConversationKey[]> {
-    return (await this.deleteInBatches(`occurred_at < $1`, [cutoff])).keys;
   }
 
   /**
@@ -249,42 +225,6 @@ export class ConversationMessagesRepository {
         return;
       }
     }
-  }
-
-  /** Messages matching `where` (its parameters from $1), DELETE_BATCH per short statement. */
-  private async deleteInBatches(
-    where: string,
-    params: unknown[],
-    signal?: AbortSignal,
-  ): Promise<{ keys: ConversationKey[]; complete: boolean }> {
-    const keys: ConversationKey[] = [];
-    const limit = `$${params.length + 1}`;
-    for (;;) {
-      if (signal?.aborted) {
-        return { keys: uniqueKeys(keys), complete: false };
-      }
-      // Raw: a bounded DELETE … = ANY(ARRAY(SELECT … LIMIT)) … RETURNING.
-      const rows = await this.database.query<ConversationKey>(
-        `DELETE FROM conversation_messages WHERE message_id = ANY(ARRAY(
-           SELECT message_id FROM conversation_messages WHERE ${where} LIMIT ${limit}))
-         RETURNING contact_uid, conversation_uid`,
-        [...params, DELETE_BATCH],
-      );
-      keys.push(...uniqueKeys(rows));
-      if (rows.length < DELETE_BATCH) {
-        return { keys: uniqueKeys(keys), complete: true };
-      }
-    }
-  }
-
-  /** CRM contacts merged: messages and derived windows follow the surviving contact. */
-  async reassignContact(fromContactUid: string, toContactUid: string): Promise<void> {
-    const from = { contactUid: fromContactUid };
-    const to = { contactUid: toContactUid };
-    await this.database.dataSource.transaction(async (manager) => {
-      await manager.update(ConversationMessageEntity, from, to);
-      await manager.update(ConversationWindowEntity, from, to);
-    });
   }
 }
 

@@ -32,7 +32,7 @@ const SPOKEN_DOT_EMAIL = linear(
 const HAS_SPOKEN_DOT = linear(/\bdot\b/i);
 
 /** A spoken "at" (or "[at]"); the local part is found by walking back from it. */
-const SPOKEN_AT = linear(/\s{1,4}at\s{1,4}|\s{0,4}[[(]\s{0,2}at\s{0,2}[\])]\s{0,4}/gi);
+const SPOKEN_AT = linear(new RegExp(AT, 'gi'));
 const HAS_AT_WORD = linear(/\bat\b/i);
 const BRACKET = /[[(]/;
 /** A written domain right after the "at": dotted labels and a common TLD, ending there. */

@@ -8,6 +8,7 @@ import { type ConversationKey } from '@app/vector';
 import { Injectable } from '@nestjs/common';
 
 import { MessageOwnedElsewhereError } from '../auth/auth.errors';
+import { DELETE_BATCH } from './erasure-work';
 
 /** One message as stored: redacted, with its stable id. */
 export interface StoredMessage {
@@ -227,9 +228,6 @@ export class ConversationMessagesRepository {
     }
   }
 }
-
-/** Rows one maintenance statement deletes: no statement runs long, whatever the history. */
-const DELETE_BATCH = 5000;
 
 export function uniqueKeys(keys: readonly ConversationKey[]): ConversationKey[] {
   const byKey = new Map(keys.map((k) => [`${k.contact_uid}\u001f${k.conversation_uid}`, k]));

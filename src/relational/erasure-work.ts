@@ -4,7 +4,7 @@ import { type ConversationKey } from '@app/vector';
 import { exactTime } from './history-tombstones';
 
 /** Rows one maintenance statement deletes: no statement runs long, whatever the history. */
-const DELETE_BATCH = 5000;
+export const DELETE_BATCH = 5000;
 
 /** A conversation waiting for its rebuild, and when it was listed (last; exact, see exactTime). */
 export interface ListedRebuild extends ConversationKey {

@@ -19,6 +19,16 @@ import { principalOf } from './principal';
 /** The limits are per minute. */
 export const RATE_WINDOW_MS = 60_000;
 
+/**
+ * Who a request counts as, for the limiter and every per-caller share: its API key by name
+ * (names, not keys: trackers end up in hashed storage keys), else its client IP, an IPv6
+ * address by its /64 as the throttler normalises it.
+ */
+export function callerTracker(request: { ip?: unknown }): string {
+  const principal = principalOf(request);
+  return principal ? `key:${principal.keyName}` : `ip:${normalizeIp(String(request.ip))}`;
+}
+
 /** The limit that applies to this request's caller; 0 is "no limit". */
 export function callerLimit(config: AppConfig, context: ExecutionContext): number {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -81,11 +91,7 @@ export class RateLimiter extends ThrottlerGuard {
   }
 
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
-    const principal = principalOf(request);
-    // Key names, not keys: the tracker ends up in (hashed) storage keys.
-    return Promise.resolve(
-      principal ? `key:${principal.keyName}` : `ip:${normalizeIp(String(request.ip))}`,
-    );
+    return Promise.resolve(callerTracker(request));
   }
 
   protected override generateKey(_context: ExecutionContext, tracker: string, name: string) {

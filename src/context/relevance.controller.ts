@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
 
-import { principalOf } from '../auth/principal';
+import { callerTracker } from '../auth/rate-limiter';
 import { RelevanceRequestDto, RelevanceResponseDto } from './relevance.dto';
 import { RelevanceService } from './relevance.service';
 
@@ -20,8 +20,7 @@ export class RelevanceController {
     @Body() body: RelevanceRequestDto,
     @Req() request: FastifyRequest,
   ): Promise<RelevanceResponseDto> {
-    const principal = principalOf(request);
     // Keys by name (a tenant); callers without a key by IP, as the rate limiter counts them.
-    return this.relevance.score(body, principal ? `key:${principal.keyName}` : `ip:${request.ip}`);
+    return this.relevance.score(body, callerTracker(request));
   }
 }

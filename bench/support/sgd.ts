@@ -42,7 +42,9 @@ export function loadSgdSlotFacts(): SgdSlotFact[] {
 /**
  * Adapts SGD dialogues to the conversation-ingest format as `../shared/data/README.md` says:
  * a contact per `groupSize` conversations (1 = SGD's own fake contact), a channel by turns,
- * and deterministic `occurred_at` spacing (a day between conversations, 30 s between turns).
+ * and deterministic `occurred_at` spacing (a day between conversations, 30 s between turns),
+ * the last conversation on 2025-01-01: every date is in the past, which ingest requires
+ * (`occurred_at_in_future`), and only the spacing matters to ranking (recency is relative).
  */
 export function sgdToMessages(conversations: SgdConversation[], groupSize = 1) {
   return conversations.flatMap((c, i) => {
@@ -50,7 +52,7 @@ export function sgdToMessages(conversations: SgdConversation[], groupSize = 1) {
       groupSize === 1
         ? c.fake_contact_id
         : `contact-g${String(Math.floor(i / groupSize)).padStart(4, '0')}`;
-    const start = Date.UTC(2025, 0, 1) + i * 86_400_000;
+    const start = Date.UTC(2025, 0, 1) - (conversations.length - 1 - i) * 86_400_000;
     return c.turns.map((t) => ({
       conversation_uid: `sgd-${c.conversation_id}`,
       contact_uid: contact,

@@ -152,7 +152,12 @@ describe(`the SQL port on ${TEST_ENGINE}`, () => {
       WHERE label = ANY($1::text[]) AND id >= $2 ORDER BY id`;
 
     it('answers exactly as query() does, for every new set of parameters', async () => {
-      for (const params of [[['a', 'b'], 0], [['c'], 3], [['none'], 0], [['a', 'c'], 2]]) {
+      for (const params of [
+        [['a', 'b'], 0],
+        [['c'], 3],
+        [['none'], 0],
+        [['a', 'c'], 2],
+      ]) {
         const prepared = await sut.queryPrepared(byLabel, params);
         expect(prepared).toEqual(await sut.query(byLabel, params));
       }

@@ -25,7 +25,7 @@ const SECRET = 'whsec_residue_e2e';
 const MINUTE = 60_000;
 // Random words per run, so nothing else in the store can contain them by chance.
 const SEED = Math.floor(Math.random() * 2 ** 31);
- 
+
 console.log(`erasure-residue seed ${SEED}`);
 const word = (n: number) => `zq${((SEED * 7919 + n * 104729) % 2 ** 31).toString(36)}x`;
 
@@ -108,7 +108,10 @@ describe(`erasure residue scan (e2e, real app on ${TEST_ENGINE}, Redis cache)`, 
       return rows.length > 0;
     });
     // A live lookup, so the cache holds the contact too.
-    await postJson(`${t.url}/context`, { transcript: `the word ${words[0]}`, contact_uid: contact });
+    await postJson(`${t.url}/context`, {
+      transcript: `the word ${words[0]}`,
+      contact_uid: contact,
+    });
     return words;
   };
   const residue = async (needles: string[]) => [

@@ -8,7 +8,12 @@ import { HistoryPurge } from '../src/conversations/history-purge';
 import { HistoryRetention } from '../src/conversations/history-retention';
 import { exactTime } from '../src/relational/history-tombstones';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
-import { contactEventData, deliverPodiumEvent, podiumContact, podiumEvent } from './fakes/podium-webhooks';
+import {
+  contactEventData,
+  deliverPodiumEvent,
+  podiumContact,
+  podiumEvent,
+} from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { TEST_ENGINE } from './support/postgres';
 
@@ -43,7 +48,13 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
         contact,
       ])
     )[0].n;
-  const message = (contact: string, conversation: string, at: number, text: string, location = 'loc_a') => ({
+  const message = (
+    contact: string,
+    conversation: string,
+    at: number,
+    text: string,
+    location = 'loc_a',
+  ) => ({
     conversation_uid: conversation,
     contact_uid: contact,
     location_uid: location,
@@ -63,9 +74,10 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
     ).body.hits.map((h) => h.content);
   const windowTexts = async (contact: string) =>
     (
-      await sql<{ content: string }>(`SELECT content FROM podium_conversations WHERE contact_uid = $1`, [
-        contact,
-      ])
+      await sql<{ content: string }>(
+        `SELECT content FROM podium_conversations WHERE contact_uid = $1`,
+        [contact],
+      )
     ).map((r) => r.content);
   /** A forget that stops at once and starts no purge: the state a crash right after leaves. */
   const forgetPending = async (contact: string, locations?: string[]) => {
@@ -156,8 +168,13 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
     // A store over the app's database with a low threshold, so this contact gets its own index.
     const store = new PgVectorStore(database, 3);
     const contact = 'ctc_er_topk';
-    const unit = (i: number) => Array.from({ length: 512 }, (_, j) => (j === i ? 1 : j === 0 ? 0.5 : 0));
-    const row = (n: number, content: string, embedding: number[]): VectorRecord<'conversations'> => ({
+    const unit = (i: number) =>
+      Array.from({ length: 512 }, (_, j) => (j === i ? 1 : j === 0 ? 0.5 : 0));
+    const row = (
+      n: number,
+      content: string,
+      embedding: number[],
+    ): VectorRecord<'conversations'> => ({
       id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
       content,
       embedding,
@@ -238,7 +255,10 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
     const contact = 'ctc_er_nocache';
     try {
       await ingest([message(contact, 'conv_nc', Date.now() - MINUTE, 'Ship to the red door.')]);
-      const deleted = podiumEvent('contact.deleted', contactEventData({ before: podiumContact(contact) }));
+      const deleted = podiumEvent(
+        'contact.deleted',
+        contactEventData({ before: podiumContact(contact) }),
+      );
       const delivery = await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, deleted);
       expect(delivery.status).toBe(202);
       const forget = await postJson<{ receipt_id: string }>(`${t.url}/contacts/forget`, {
@@ -266,7 +286,9 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
     await ingest([message(from, 'conv_mf', base, 'My gate code is 5521.')]);
     await ingest([message(to, 'conv_mt', base, 'Leave parcels with the neighbour.')]);
     expect((await forgetPending(from)).pending).toBe(true);
-    await ingest([message(from, 'conv_mf2', Date.now() + MINUTE, 'Said after the forget: blue van.')]);
+    await ingest([
+      message(from, 'conv_mf2', Date.now() + MINUTE, 'Said after the forget: blue van.'),
+    ]);
 
     await memory.reassignContact(from, to);
     expect((await search(to, 'gate code')).join('\n')).not.toContain('gate code');
@@ -297,7 +319,9 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
     const texts = (await windowTexts(contact)).join('\n');
     expect(texts).not.toContain('passport');
     expect(texts).toContain('sofa is blue');
-    expect((await sql<{ n: number }>(`SELECT count(*)::int AS n FROM history_rebuilds`))[0].n).toBe(0);
+    expect((await sql<{ n: number }>(`SELECT count(*)::int AS n FROM history_rebuilds`))[0].n).toBe(
+      0,
+    );
   });
 
   it('answers a forget with a receipt that shows when each derived store was cleared, and never the id (old: no receipt)', async () => {
@@ -329,7 +353,9 @@ describe(`erasure (e2e, real app on ${TEST_ENGINE})`, () => {
     for (const store of receipt.stores.filter((s) => s.applies)) {
       expect(store.cleared_at).not.toBeNull();
     }
-    const unknown = await fetch(`${t.url}/contacts/forget/receipts/${'0'.repeat(8)}-0000-4000-8000-000000000000`);
+    const unknown = await fetch(
+      `${t.url}/contacts/forget/receipts/${'0'.repeat(8)}-0000-4000-8000-000000000000`,
+    );
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: 'receipt_not_found' });
     expect((await fetch(`${t.url}/contacts/forget/receipts/not-a-uuid`)).status).toBe(400);

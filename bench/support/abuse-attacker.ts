@@ -5,7 +5,7 @@
  *
  *   node -r @swc-node/register bench/support/abuse-attacker.ts <attack> <url> <seconds> <seed>
  */
-import { type AttackName,ATTACKS } from './abuse-attacks';
+import { type AttackName, ATTACKS } from './abuse-attacks';
 
 async function main() {
   const [name, url, seconds, seed] = process.argv.slice(2);

@@ -50,7 +50,10 @@ export async function memoryEval(app: INestApplicationContext, log: (m: string) 
   const tally = new MemoryTally();
   let mismatches = 0;
   for (const [qi, question] of set.questions.entries()) {
-    const { dense, lexical, candidates, scores } = await search(question.question, question.contact_uid);
+    const { dense, lexical, candidates, scores } = await search(
+      question.question,
+      question.contact_uid,
+    );
     const p: MemoryPool = {
       question,
       evidence: question.evidence.map((turns) => turns.map((k) => turnLine.get(k)!)),

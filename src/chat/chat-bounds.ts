@@ -16,12 +16,9 @@ const RETRY_AFTER_S = 2;
 /** Every chat slot is taken (503). */
 export class ChatBusyError extends DomainError {
   constructor() {
-    super(
-      'chat_busy',
-      `${CHAT_MAX_INFLIGHT} chat answers already streaming; retry shortly.`,
-      503,
-      { retry_after_s: RETRY_AFTER_S },
-    );
+    super('chat_busy', `${CHAT_MAX_INFLIGHT} chat answers already streaming; retry shortly.`, 503, {
+      retry_after_s: RETRY_AFTER_S,
+    });
   }
 }
 

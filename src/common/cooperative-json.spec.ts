@@ -8,8 +8,9 @@ const NASTY = ['', ',', ']', '[', '{', '}', '"', '\\', '\\"', 'a,b', 'ü€😀'
 function value(random: () => number, depth = 0): unknown {
   const pick = random();
   if (depth > 3 || pick < 0.3) {
-    return Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
-      NASTY[Math.floor(random() * NASTY.length)],
+    return Array.from(
+      { length: 1 + Math.floor(random() * 4) },
+      () => NASTY[Math.floor(random() * NASTY.length)],
     ).join('');
   }
   if (pick < 0.45) {
@@ -19,7 +20,10 @@ function value(random: () => number, depth = 0): unknown {
     return Array.from({ length: Math.floor(random() * 4) }, () => value(random, depth + 1));
   }
   return Object.fromEntries(
-    Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i},]`, value(random, depth + 1)]),
+    Array.from({ length: Math.floor(random() * 4) }, (_, i) => [
+      `k${i},]`,
+      value(random, depth + 1),
+    ]),
   );
 }
 
@@ -42,7 +46,9 @@ describe('parseJsonCooperatively', () => {
   });
 
   it('lets other work run while it parses a large array', async () => {
-    const big = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ i, t: 'x'.repeat(200) })));
+    const big = JSON.stringify(
+      Array.from({ length: 20_000 }, (_, i) => ({ i, t: 'x'.repeat(200) })),
+    );
     let done = false;
     let ranDuring = false;
     const parsed = parseJsonCooperatively(big, JSON.parse).then((v) => ((done = true), v));

@@ -104,9 +104,10 @@ describe('RelevanceService admission and deadline', () => {
     const sut = new RelevanceService(held.embedding, reranker, relevanceConfig(60_000, 1));
     const first = sut.score({ query: 'q', candidate: 'a' }, 'key:tenant-a');
     // Old code: this call waits in the shared gate ahead of tenant B's.
-    await expect(sut.score({ query: 'q', candidate: 'b' }, 'key:tenant-a')).rejects.toMatchObject(
-      { code: 'overloaded', httpStatus: 503 },
-    );
+    await expect(sut.score({ query: 'q', candidate: 'b' }, 'key:tenant-a')).rejects.toMatchObject({
+      code: 'overloaded',
+      httpStatus: 503,
+    });
     const other = sut.score({ query: 'q', candidate: 'c' }, 'key:tenant-b');
     await Promise.resolve();
     held.finish();

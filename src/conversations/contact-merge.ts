@@ -37,10 +37,10 @@ export class ContactMerge {
            WHERE contact_uid = $1`,
           [fromContactUid, toContactUid],
         );
-        await tx.execute(`UPDATE conversation_windows SET contact_uid = $2 WHERE contact_uid = $1`, [
-          fromContactUid,
-          toContactUid,
-        ]);
+        await tx.execute(
+          `UPDATE conversation_windows SET contact_uid = $2 WHERE contact_uid = $1`,
+          [fromContactUid, toContactUid],
+        );
         return this.store.moveContactIn?.(tx, fromContactUid, toContactUid);
       });
       return moved ?? this.store.reassignContact(fromContactUid, toContactUid);

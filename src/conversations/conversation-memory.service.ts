@@ -24,7 +24,6 @@ import { chunkConversations, type WindowMessage } from './conversation-windows';
 import { FORGET_INLINE_MS, type ForgetReport, ForgottenHistory } from './forgotten-history';
 import { ReplicaLocks } from './replica-locks';
 
-
 /** A redacted message on its way into memory (any route: ingest, CLI, webhook). */
 export interface IncomingMessage extends WindowMessage {
   message_uid?: string;

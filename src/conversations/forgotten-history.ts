@@ -74,15 +74,19 @@ export class ForgottenHistory {
     inline: number | AbortSignal,
   ): Promise<ForgetReport> {
     const scope = locations ? [...new Set(locations)] : undefined;
-    const { storedBefore, receiptId } = await this.d.locks.run('contact', [contactUid], async () => {
-      const written = await this.d.transaction(async (tx) => ({
-        storedBefore: await this.d.forgets.recordForget(tx, contactUid, scope, at),
-        receiptId: await this.d.receipts.open(tx, contactUid, scope),
-      }));
-      // The next message stored for the contact is then after the forget, to the microsecond.
-      await this.d.work.waitPast(written.storedBefore);
-      return written;
-    });
+    const { storedBefore, receiptId } = await this.d.locks.run(
+      'contact',
+      [contactUid],
+      async () => {
+        const written = await this.d.transaction(async (tx) => ({
+          storedBefore: await this.d.forgets.recordForget(tx, contactUid, scope, at),
+          receiptId: await this.d.receipts.open(tx, contactUid, scope),
+        }));
+        // The next message stored for the contact is then after the forget, to the microsecond.
+        await this.d.work.waitPast(written.storedBefore);
+        return written;
+      },
+    );
     const keys = await this.d.messages.contactConversations(contactUid);
     const direct = scope ? 0 : await this.hide(contactUid, keys);
     const signal =
@@ -154,11 +158,7 @@ export class ForgottenHistory {
     if (!locations) {
       await this.d.messages.dropContactWindows(contact);
     }
-    await this.stamp(contact, locations, [
-      'windows',
-      'postings_and_statistics',
-      'vector_points',
-    ]);
+    await this.stamp(contact, locations, ['windows', 'postings_and_statistics', 'vector_points']);
     await this.stampIndex(contact, locations);
     await this.d.work.clearWebhookPayloads(contact, locations);
     await this.stamp(contact, locations, ['webhook_payloads']);

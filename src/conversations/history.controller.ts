@@ -69,8 +69,7 @@ export class HistoryController {
   ): Promise<ErasureReceiptDto> {
     const receipt = await this.memory.receipt(params.receipt_id);
     const visible =
-      receipt &&
-      (!scope || (receipt.location_uids?.every((l) => scope.includes(l)) ?? false));
+      receipt && (!scope || (receipt.location_uids?.every((l) => scope.includes(l)) ?? false));
     if (!visible) {
       throw new ReceiptNotFoundError();
     }

@@ -8,7 +8,11 @@ describe('CachedCheck', () => {
   beforeEach(() => {
     now = 0;
     probes = 0;
-    sut = new CachedCheck(() => Promise.resolve(`result ${++probes}`), 1000, () => now);
+    sut = new CachedCheck(
+      () => Promise.resolve(`result ${++probes}`),
+      1000,
+      () => now,
+    );
   });
 
   it('answers a flood of calls within the window with one probe', async () => {

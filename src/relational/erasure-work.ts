@@ -74,7 +74,11 @@ export class ErasureWork {
        USING unnest($1::text[], $2::text[], $3::timestamptz[]) AS d(contact, conversation, listed)
        WHERE r.contact_uid = d.contact AND r.conversation_uid = d.conversation
          AND r.listed_at <= d.listed`,
-      [done.map((d) => d.contact_uid), done.map((d) => d.conversation_uid), done.map((d) => d.listed_at)],
+      [
+        done.map((d) => d.contact_uid),
+        done.map((d) => d.conversation_uid),
+        done.map((d) => d.listed_at),
+      ],
     );
   }
 

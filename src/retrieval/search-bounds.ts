@@ -10,12 +10,9 @@ const RETRY_AFTER_S = 1;
 /** Every search slot stayed busy for the call's whole wait budget (503). */
 export class SearchBusyError extends DomainError {
   constructor() {
-    super(
-      'search_busy',
-      `${SEARCH_MAX_INFLIGHT} searches already running; retry shortly.`,
-      503,
-      { retry_after_s: RETRY_AFTER_S },
-    );
+    super('search_busy', `${SEARCH_MAX_INFLIGHT} searches already running; retry shortly.`, 503, {
+      retry_after_s: RETRY_AFTER_S,
+    });
   }
 }
 

@@ -36,7 +36,11 @@ describe('loggerOptions', () => {
   };
 
   it('logs a request URL with its contact id as the keyed hash', () => {
-    const req = { id: 'r1', method: 'DELETE', url: `/contacts/${encodeURIComponent(EMAIL)}/history` };
+    const req = {
+      id: 'r1',
+      method: 'DELETE',
+      url: `/contacts/${encodeURIComponent(EMAIL)}/history`,
+    };
     expect(options.serializers.req(req)).toEqual({
       id: 'r1',
       method: 'DELETE',
@@ -57,7 +61,9 @@ describe('loggerOptions', () => {
     log.error({ err: error }, 'unhandled');
     log.error({ request_id: 'r', err: { type: 'X', code: 'c', frames: ['at f (a.ts:1)'] } }, 'm');
     expect(lines.join('')).not.toMatch(LEAK);
-    const [message, failed, filtered] = lines.map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+    const [message, failed, filtered] = lines.map(
+      (l) => JSON.parse(l) as Record<string, Record<string, unknown>>,
+    );
     expect(message.msg).toBe(`history purge failed: no row for ${hashOf(EMAIL)}`);
     expect(failed.err).toMatchObject({
       type: 'TypeError',

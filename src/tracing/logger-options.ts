@@ -56,9 +56,7 @@ export function loggerOptions(config: AppConfig): Params {
         logMethod(args, method) {
           method.apply(
             this,
-            args.map((arg: unknown) => (typeof arg === 'string' ? ids.text(arg) : arg)) as [
-              string,
-            ],
+            args.map((arg: unknown) => (typeof arg === 'string' ? ids.text(arg) : arg)) as [string],
           );
         },
       },

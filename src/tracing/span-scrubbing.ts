@@ -93,9 +93,7 @@ function scrubValue(key: string, value: unknown, ids: TelemetryIds): AttributeVa
   }
   if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     // A map value (attributes may nest since OTLP's AnyValue): the same rules, all the way down.
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, scrubValue(k, v, ids)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(k, v, ids)]));
   }
   return value;
 }

@@ -50,9 +50,7 @@ describe('TelemetryIds', () => {
 
   it('hashes every query value but a short limit, and odd keys too', () => {
     const url = `/contacts?limit=5&contact_uid=${encodeURIComponent(EMAIL)}&${encodeURIComponent(PHONE)}`;
-    expect(sut.url(url)).toBe(
-      `/contacts?limit=5&contact_uid=${hashOf(EMAIL)}&${hashOf(PHONE)}`,
-    );
+    expect(sut.url(url)).toBe(`/contacts?limit=5&contact_uid=${hashOf(EMAIL)}&${hashOf(PHONE)}`);
     expect(sut.url(`/x?limit=${encodeURIComponent(PHONE)}`)).toBe(`/x?limit=${hashOf(PHONE)}`);
   });
 

@@ -104,10 +104,11 @@ export class WebhooksController {
     const inserted = await this.inbox.insert(delivery.eventId, delivery.type, delivery.envelope);
     // Stored first: a delete never depends on the cache being up. The invalidation is best
     // effort here; the worker invalidates again when it applies the event (and retries).
-    await this.processor.invalidateOnArrival(delivery.type, delivery.envelope).catch(
-      (error: unknown) =>
+    await this.processor
+      .invalidateOnArrival(delivery.type, delivery.envelope)
+      .catch((error: unknown) =>
         this.logger.warn(`webhook: cache invalidation deferred (${(error as Error).name})`),
-    );
+      );
     this.metrics.deliveries.inc({ outcome: inserted ? 'accepted' : 'duplicate' });
     if (!inserted) {
       return { received: true, event_id: delivery.eventId, duplicate: true };

@@ -12,7 +12,10 @@ export interface Residue {
  * a table added later is scanned too), and every index definition (a per-contact partial
  * index names its contact), searched for each needle.
  */
-export async function scanDatabase(db: SqlExecutor, needles: readonly string[]): Promise<Residue[]> {
+export async function scanDatabase(
+  db: SqlExecutor,
+  needles: readonly string[],
+): Promise<Residue[]> {
   const columns = await db.query<{ table_name: string; column_name: string }>(
     `SELECT c.table_name, c.column_name FROM information_schema.columns c
      JOIN information_schema.tables t

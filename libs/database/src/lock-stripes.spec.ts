@@ -1,4 +1,4 @@
-import { GROUPS, MAX_FINE_STRIPES, stripeOf, stripePlan,STRIPES } from './lock-stripes';
+import { GROUPS, MAX_FINE_STRIPES, stripeOf, stripePlan, STRIPES } from './lock-stripes';
 
 /** Seeded xorshift32: the same keys on every run (the seed is logged on failure via its name). */
 function seededKeys(seed: number, count: number): string[] {

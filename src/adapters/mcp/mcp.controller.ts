@@ -5,7 +5,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
 import { arrivalOf } from '../../common/arrival';
-import { MCP_MAX_BATCH,McpBatchTooLargeError } from './mcp-bounds';
+import { MCP_MAX_BATCH, McpBatchTooLargeError } from './mcp-bounds';
 import { McpToolsService } from './mcp-tools.service';
 
 const JSON_RPC = {

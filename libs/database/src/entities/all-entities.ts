@@ -4,11 +4,7 @@ import {
   ConversationWindowEntity,
   HistoryTombstoneEntity,
 } from './conversation.entities';
-import {
-  ErasureKeyEntity,
-  ErasureReceiptEntity,
-  HistoryRebuildEntity,
-} from './erasure.entities';
+import { ErasureKeyEntity, ErasureReceiptEntity, HistoryRebuildEntity } from './erasure.entities';
 import {
   LargeContactIndexEntity,
   LexicalContactStatsEntity,

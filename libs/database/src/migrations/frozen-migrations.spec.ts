@@ -49,10 +49,12 @@ describe('committed migrations', () => {
       const allowed = ['./migration', '../interfaces/sql-client.interface'];
       // Migration 5 backfilled postings with the shared normaliser, locked above.
       const extra = name.startsWith('1700000000005') ? ['@app/common'] : [];
-      expect({ name, imports: imports.filter((i) => ![...allowed, ...extra].includes(i)) }).toEqual({
-        name,
-        imports: [],
-      });
+      expect({ name, imports: imports.filter((i) => ![...allowed, ...extra].includes(i)) }).toEqual(
+        {
+          name,
+          imports: [],
+        },
+      );
     }
   });
 });

@@ -90,7 +90,10 @@ describe('LaneQueue', () => {
     }
     expect(sut.hasRoom('query', 1)).toBe(false);
     expect(() => sut.push(item('one more'), 'query')).toThrow(EmbedderBusyError);
-    expect(new EmbedderBusyError('query')).toMatchObject({ code: 'embedder_busy', httpStatus: 503 });
+    expect(new EmbedderBusyError('query')).toMatchObject({
+      code: 'embedder_busy',
+      httpStatus: 503,
+    });
     expect(sut.hasRoom('context', LANE_CAPACITY.context)).toBe(true);
     expect(sut.hasRoom('context', LANE_CAPACITY.context + 1)).toBe(false);
     sut.push(item('live'), 'context');

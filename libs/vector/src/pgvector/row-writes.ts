@@ -132,10 +132,10 @@ export async function moveContactRows(tx: SqlExecutor, from: string, to: string)
   const table = TABLES.conversations;
   // Raw: UPDATEs of the collection's tables; the statistics below move by DELETE … RETURNING
   // into an additive ON CONFLICT upsert.
-  const rows = await tx.execute(`UPDATE ${table} SET contact_uid = $2, stored_at = now() WHERE contact_uid = $1`, [
-    from,
-    to,
-  ]);
+  const rows = await tx.execute(
+    `UPDATE ${table} SET contact_uid = $2, stored_at = now() WHERE contact_uid = $1`,
+    [from, to],
+  );
   await tx.execute(`UPDATE ${table}_terms SET contact_uid = $2 WHERE contact_uid = $1`, [from, to]);
   await tx.execute(
     `WITH gone AS (DELETE FROM lexical_contact_stats WHERE contact_uid = $1 RETURNING docs, terms)

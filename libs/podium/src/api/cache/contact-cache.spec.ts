@@ -146,9 +146,7 @@ describe('MemoryContactCache', () => {
       await sut.invalidate(`ctc_${i}`);
     }
     await expect(sut.set('ctc_0', FOUND, 10_000, [], before.stamp)).resolves.toBe(false);
-    await expect(sut.set('other@example.com', FOUND, 10_000, [], before.stamp)).resolves.toBe(
-      true,
-    );
+    await expect(sut.set('other@example.com', FOUND, 10_000, [], before.stamp)).resolves.toBe(true);
   });
 
   it('never keeps an entry that an invalidate by one of its aliases could miss', async () => {
@@ -248,7 +246,9 @@ describe('RedisContactCache (real redis-server)', () => {
     await expect(down.waitUntilReady(100)).resolves.toBe(false);
     await expect(sut.get('pat@example.com')).resolves.toBeUndefined();
     // A write is refused, not queued for a Redis that may never come back.
-    await expect(sut.set('pat@example.com', FOUND, 1000, [])).rejects.toThrow("Stream isn't writeable");
+    await expect(sut.set('pat@example.com', FOUND, 1000, [])).rejects.toThrow(
+      "Stream isn't writeable",
+    );
     await down.close();
   });
 });

@@ -45,6 +45,16 @@ describe('errors as RFC 9457 problems', () => {
       401,
       'invalid_api_key',
     ],
+    [
+      'a path parameter longer than any id (raised by the router)',
+      () =>
+        call(`/contacts/ctc_${'y'.repeat(600)}/history`, {
+          method: 'DELETE',
+          headers: { 'x-api-key': KEY },
+        }),
+      414,
+      'path_parameter_too_long',
+    ],
     ['malformed JSON', () => post('/search', '{"query":'), 400, 'invalid_json'],
     ['an invalid field', () => post('/search', '{"query":42}'), 400, 'validation_failed'],
   ])('%s', async (_what, send, status, code) => {

@@ -56,6 +56,9 @@ export const ERROR_CODES: Record<string, string> = {
   message_owned_elsewhere:
     '409: a message_uid is stored under a location the key is not bound to; nothing was stored',
   body_timeout: '408: the body did not arrive within HTTP_BODY_TIMEOUT_MS; the connection closes',
+  path_parameter_too_long:
+    '414: a path parameter longer than any valid id (the id is never echoed)',
+  invalid_url: '400: the URL could not be parsed',
   payload_too_large: '413: body over 1 MB (32 MB for /ingest/*)',
   record_too_large: '413: an NDJSON line over 1 MiB (no record is that large)',
   unsupported_media_type: '415: use application/json (or application/x-ndjson for /ingest/*)',

@@ -1,4 +1,7 @@
+import { DomainError } from '@app/common';
 import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+
+import { sendProblem, toErrorResponse } from './error-body';
 
 /**
  * The path parameter bound: any valid id (128 characters, `IsUid`) fits, even fully
@@ -9,18 +12,22 @@ export const MAX_PARAM_LENGTH = 3 * 128;
 /**
  * Errors Fastify's router raises before any route runs (a parameter past MAX_PARAM_LENGTH, a
  * malformed URL). Its own answers quote the path, which carries contact ids: these never do,
- * and carry a stable `error` code like every other 4xx.
+ * and are RFC 9457 problems with a stable code like every other 4xx.
  */
 export function frameworkErrors(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  void reply.code(tooLong ? 414 : 400).send({
-    error: tooLong ? 'path_parameter_too_long' : 'invalid_url',
-    message: tooLong
-      ? 'A path parameter is longer than any valid id.'
-      : 'The URL could not be parsed.',
-  });
+  const refusal =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new DomainError(
+          'path_parameter_too_long',
+          'A path parameter is longer than any valid id.',
+          414,
+        )
+      : new DomainError('invalid_url', 'The URL could not be parsed.', 400);
+  // The same problem answer as every other refusal (the filter is not reached from here).
+  const [status, body] = toErrorResponse(refusal, String(request.id));
+  void sendProblem(reply, status, body);
 }

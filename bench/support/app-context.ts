@@ -4,6 +4,7 @@ import { type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from '../../src/app.module';
+import { StderrLogger } from '../../src/common/stderr-logger';
 import { loadConfig } from '../../src/config/load-config';
 
 /** Benchmarks run on a fresh in-memory store with no demo data and quiet logs. */
@@ -14,6 +15,7 @@ export async function benchContext(
 ): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(
     AppModule.forRoot(loadConfig({ ...BENCH_ENV, ...env })),
-    { logger: ['error', 'warn'] },
+    // stdout is the bench's JSON: warnings (a boot notice, say) go to stderr.
+    { logger: new StderrLogger({ logLevels: ['fatal', 'error', 'warn'] }) },
   );
 }

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 
-import { ConsoleLogger, type INestApplicationContext, type LogLevel } from '@nestjs/common';
+import { type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
 import { AppModule } from '../app.module';
+import { StderrLogger, stderrLogLevels } from '../common/stderr-logger';
 import { type AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { InvalidEnvironmentError } from '../config/load-config';
@@ -31,39 +32,11 @@ export async function withAppContext<T>(
     throw error;
   }
   const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
-    logger: new StderrLogger({ logLevels: nestLevels(config.server.logLevel) }),
+    logger: new StderrLogger({ logLevels: stderrLogLevels(config.server.logLevel) }),
   });
   try {
     return await run(ctx);
   } finally {
     await ctx.close();
   }
-}
-
-/** stdout is the command's answer (JSON a script parses): every log line goes to stderr. */
-class StderrLogger extends ConsoleLogger {
-  protected override printMessages(
-    messages: unknown[],
-    context?: string,
-    logLevel?: LogLevel,
-    _stream?: 'stdout' | 'stderr',
-    errorStack?: unknown,
-  ): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
-  }
-}
-
-/** The CLI's levels from LOG_LEVEL (default warn): `silent` prints nothing. */
-function nestLevels(level: AppConfig['server']['logLevel']): LogLevel[] {
-  const order: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-  const upTo: Record<typeof level, number> = {
-    silent: 0,
-    fatal: 1,
-    error: 2,
-    warn: 3,
-    info: 4,
-    debug: 5,
-    trace: 6,
-  };
-  return order.slice(0, upTo[level]);
 }

@@ -130,6 +130,8 @@ export interface AppConfig {
     serviceName: string;
     /** TELEMETRY_HASH_KEY: the key of the hashes logs and spans carry for contact ids. */
     hashKey?: string;
+    /** SLOW_CALL_LOG_MS: /context calls slower than this are logged with their stages. */
+    slowCallMs?: number;
   };
 }
 

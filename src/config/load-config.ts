@@ -252,6 +252,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       enabled: tracingEnabled(env),
       serviceName: env.OTEL_SERVICE_NAME ?? 'context-bridge',
       hashKey: env.TELEMETRY_HASH_KEY,
+      slowCallMs: env.SLOW_CALL_LOG_MS,
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
     bootWarning: providers.bootWarning,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { ContextController } from './context.controller';
@@ -9,6 +10,8 @@ import { EvidenceAssembler } from './evidence/evidence-assembler';
 import { ContextExplainer } from './explain/context-explainer';
 import { RelevanceController } from './relevance.controller';
 import { RelevanceService } from './relevance.service';
+import { SlowCallInterceptor } from './slow-call.interceptor';
+import { SlowCallLog } from './slow-call-log';
 
 /** The context bridge endpoints: /context, /context/prompt and /relevance. */
 @Module({
@@ -21,6 +24,8 @@ import { RelevanceService } from './relevance.service';
     ContextWarmup,
     EvidenceAssembler,
     ContextExplainer,
+    SlowCallLog,
+    { provide: APP_INTERCEPTOR, useClass: SlowCallInterceptor },
   ],
   exports: [ContextService, ContextPromptService, RelevanceService, EvidenceAssembler],
 })

@@ -1,6 +1,6 @@
 import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
 
-import { EnvBoolean, EnvNumber, EnvOneOf, EnvUrl } from './decorators';
+import { EnvBoolean, EnvInt, EnvNumber, EnvOneOf, EnvUrl } from './decorators';
 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 export const TRACES_EXPORTERS = ['otlp', 'console', 'none'] as const;
@@ -63,4 +63,8 @@ export class TelemetryEnv {
   @IsString()
   @MinLength(32)
   TELEMETRY_HASH_KEY?: string;
+
+  /** /context calls slower than this (server ms) are logged with their stages; unset: none. */
+  @EnvInt(1, 600_000)
+  SLOW_CALL_LOG_MS?: number;
 }

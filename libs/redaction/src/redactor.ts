@@ -5,7 +5,8 @@ import type { Detection, DetectorOptions } from './detectors/detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
 import { normalize } from './normalize';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
-import { render, resolveOverlaps, type Span, toInputSpan } from './resolve';
+import { detectInWindows, freshMarks, rescanBudget, rescanWindows } from './rescan';
+import { render, resolveOverlaps, type Span, toInputSpans } from './resolve';
 
 /** Configuration for a {@link Redactor}. */
 export interface RedactorOptions {
@@ -46,7 +47,8 @@ const HAS_DIGIT = /\d/;
  * text around each span: a date moves within reach of its "born", a house number is no
  * longer glued to a phone number, digits that lost an overlap form a run of their own. So
  * a second pass over the output may find more; it runs only when the first found
- * something. Two passes settle real text; the cap bounds adversarial input.
+ * something, and reads only around the new masks (see `rescan.ts`). Two passes settle real
+ * text; the cap and the rescan budget bound adversarial input.
  */
 const MAX_PASSES = 4;
 
@@ -89,20 +91,24 @@ export class Redactor {
   redact(input: string): RedactionResult {
     const folded = normalize(input);
     const text = folded?.text ?? input;
-    let spans: Span[] = [];
-    let current = text;
-    for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const found = this.detect(current);
-      if (found.length === 0) {
+    let spans: Span[] = this.detect(text);
+    let fresh: ReadonlySet<Span> = new Set(spans);
+    let budget = rescanBudget(text.length);
+    for (let pass = 1; pass < MAX_PASSES && fresh.size > 0 && budget > 0; pass++) {
+      const { marks, length } = freshMarks(text.length, spans, fresh);
+      const windows = rescanWindows(marks, length, budget);
+      if (windows.length === 0) {
         break;
       }
-      const mapped = pass === 0 ? found : found.map((d) => toInputSpan(d, spans));
-      const added = mapped.filter((s): s is Span => s !== undefined);
+      budget -= windows.reduce((n, w) => n + w.end - w.start, 0);
+      const current = render(text, spans);
+      const found = resolveOverlaps(detectInWindows(current, windows, (w) => this.candidates(w)));
+      const added = toInputSpans(found, spans);
       if (added.length === 0) {
         break;
       }
       spans = [...spans, ...added].sort((a, b) => a.start - b.start);
-      current = render(text, spans);
+      fresh = new Set(added);
     }
     if (folded) {
       spans = spans.map((s) => ({
@@ -110,9 +116,11 @@ export class Redactor {
         start: folded.starts[s.start],
         end: folded.ends[s.end - 1],
       }));
-      current = render(input, spans);
     }
-    return { text: current, entities: spans.map(({ type, start, end }) => ({ type, start, end })) };
+    return {
+      text: render(folded ? input : text, spans),
+      entities: spans.map(({ type, start, end }) => ({ type, start, end })),
+    };
   }
 
   /**
@@ -150,6 +158,11 @@ export class Redactor {
   }
 
   private detect(text: string): Detection[] {
+    return resolveOverlaps(this.candidates(text));
+  }
+
+  /** Every enabled detector's candidates, overlapping. */
+  private candidates(text: string): Detection[] {
     const hasDigit = HAS_DIGIT.test(text);
     const candidates: Detection[] = [];
     for (const detector of this.detectors) {
@@ -157,6 +170,6 @@ export class Redactor {
         detector.detect(text, this.options, candidates);
       }
     }
-    return resolveOverlaps(candidates.filter((c) => this.options.enabled.has(c.type)));
+    return candidates.filter((c) => this.options.enabled.has(c.type));
   }
 }

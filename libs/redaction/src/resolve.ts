@@ -66,22 +66,27 @@ export function render(input: string, spans: readonly Span[]): string {
 }
 
 /**
- * Maps a span found in `render(input, spans)` back to `input` coordinates. Returns
- * undefined for a span touching a placeholder, which no detector should produce: masking
- * it would mean re-detecting our own output.
+ * Maps spans found in `render(input, spans)` (sorted, disjoint) back to `input`
+ * coordinates, in one walk over both lists. A span touching a placeholder is left out: no
+ * detector should produce one, and masking it would mean re-detecting our own output.
  */
-export function toInputSpan(found: Span, spans: readonly Span[]): Span | undefined {
+export function toInputSpans(found: readonly Span[], spans: readonly Span[]): Span[] {
+  const mapped: Span[] = [];
   let delta = 0; // output position − input position, after the spans passed so far
-  for (const s of spans) {
-    const outStart = s.start + delta;
-    const outEnd = outStart + PLACEHOLDERS[s.type].length;
-    if (found.end <= outStart) {
-      break;
+  let i = 0;
+  for (const f of found) {
+    // Placeholders wholly before f only shift it.
+    while (
+      i < spans.length &&
+      spans[i].start + delta + PLACEHOLDERS[spans[i].type].length <= f.start
+    ) {
+      delta += PLACEHOLDERS[spans[i].type].length - (spans[i].end - spans[i].start);
+      i++;
     }
-    if (found.start < outEnd) {
-      return undefined;
+    if (i < spans.length && spans[i].start + delta < f.end) {
+      continue; // overlaps the next placeholder
     }
-    delta += PLACEHOLDERS[s.type].length - (s.end - s.start);
+    mapped.push({ type: f.type, start: f.start - delta, end: f.end - delta });
   }
-  return { type: found.type, start: found.start - delta, end: found.end - delta };
+  return mapped;
 }

@@ -15,6 +15,7 @@ import { LoggerModule } from 'nestjs-pino';
 
 import { AdaptersModule } from './adapters/adapters.module';
 import { AuthModule } from './auth/auth.module';
+import { CallsModule } from './calls/calls.module';
 import { ChatModule } from './chat/chat.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { type AppConfig } from './config/app-config';
@@ -64,6 +65,7 @@ export class AppModule {
         RetrievalModule,
         MetricsModule,
         ContextModule,
+        CallsModule,
         ChatModule,
         RedactModule,
         HealthModule,

@@ -36,6 +36,7 @@ export const ERROR_CODES: Record<string, string> = {
   validation_failed: '400: a field is missing or invalid (message lists each one)',
   invalid_json: '400: the body is not valid JSON',
   empty_batch: '400: an ingestion body holds no records',
+  call_id_required: '400: an interim chunk (is_final: false) without its call_id',
   occurred_at_in_future:
     '400: an occurred_at further ahead of the server clock than HISTORY_MAX_FUTURE_SECONDS; nothing stored',
   too_many_records: '400: more records than INGEST_MAX_RECORDS',
@@ -64,6 +65,7 @@ export const ERROR_CODES: Record<string, string> = {
   unsupported_media_type: '415: use application/json (or application/x-ndjson for /ingest/*)',
   rate_limited: '429: per-key or per-IP rate limit; see Retry-After',
   ingest_busy: '429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After',
+  too_many_calls: '429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked',
   internal_error: '500: unexpected; quote request_id',
   service_unavailable: '503: shutting down or a dependency is not ready',
   database_unavailable: '503: the database cannot be reached or is not open yet; retry shortly',

@@ -72,6 +72,16 @@ export interface AppConfig {
     maxExcerpts: number;
     maxInFlight: number;
   };
+  /** Live calls: prefetch, speculation on interim speech and the call's own memory. */
+  calls: {
+    maxCalls: number;
+    maxCallsPerCaller: number;
+    /** A call idle this long ends and its turns join the contact's history. */
+    idleMs: number;
+    speculation: boolean;
+    /** Term Jaccard in [0, 1] a final query needs to be served from the speculated pool. */
+    matchThreshold: number;
+  };
   relevance: {
     /** The whole /relevance deadline. */
     timeoutMs: number;

@@ -197,6 +197,13 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       maxExcerpts: env.CONTEXT_MAX_EXCERPTS ?? 12,
       maxInFlight: env.CONTEXT_MAX_INFLIGHT ?? 16,
     },
+    calls: {
+      maxCalls: env.CALLS_MAX ?? 1000,
+      maxCallsPerCaller: env.CALLS_MAX_PER_CALLER ?? 500,
+      idleMs: env.CALLS_IDLE_MS ?? 120_000,
+      speculation: env.SPECULATION ?? true,
+      matchThreshold: (env.SPECULATION_MATCH_PERCENT ?? 60) / 100,
+    },
     // Up to 100 candidates of 20,000 characters: seconds of work, so its own deadline, and
     // one call at a time, so a flood cannot take the CPU live /context calls need. 9 s: the
     // largest body (48 such candidates under the 1 MB limit) embeds in ~3 s alone on 2 cores

@@ -1,11 +1,18 @@
-import { inSpan } from '@app/common';
+import { inSpan, InvalidInputError } from '@app/common';
 import { type BuiltPrompt } from '@app/prompt';
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { callerTracker } from '../auth/rate-limiter';
 import { ArrivedAt } from '../common/arrival';
-import { ContextBundle, ContextFetchRequestDto, type HistoricalExcerpt } from './context.dto';
+import {
+  ContextBundle,
+  ContextFetchRequestDto,
+  type HistoricalExcerpt,
+  InterimAccepted,
+} from './context.dto';
 import { ContextService } from './context.service';
 import { ContextPromptRequestDto, ContextPromptResponseDto } from './context-prompt.dto';
 import { ContextPromptService } from './context-prompt.service';
@@ -28,14 +35,27 @@ export class ContextController {
       'Live contact fields (they win) + redacted, reranked history under a token budget. A stage that misses the deadline is skipped and `meta.partial` says so. A location-bound key gets 403 for a location outside its binding; a contact outside it reads as unknown (contact.error 404). `explain: true` adds the scored candidate pool, redactions per excerpt and a stage waterfall (`explain`).',
   })
   @ApiOkResponse({ type: ContextBundle })
-  fetch(
+  @ApiAcceptedResponse({ type: InterimAccepted, description: 'An interim chunk (is_final: false).' })
+  async fetch(
     @Body() body: ContextFetchRequestDto,
     @ArrivedAt() arrivedAt: number,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @CallerScope() scope?: LocationScope,
-  ): Promise<ContextBundle> {
+  ): Promise<ContextBundle | InterimAccepted> {
+    // Calls are tracked per caller as the rate limiter counts them (a key by name, else IP).
+    const caller = callerTracker(request);
+    if (body.is_final === false) {
+      if (!body.call_id) {
+        throw new InvalidInputError('call_id_required', 'An interim chunk needs its call_id.');
+      }
+      const speculation = this.context.interim(body, scope, caller);
+      void reply.status(202);
+      return { accepted: true, speculation };
+    }
     return inSpan(
       'context.build',
-      () => this.context.build(body, scope, arrivedAt),
+      () => this.context.build(body, scope, arrivedAt, caller),
       bundleAttributes,
     );
   }

@@ -4,6 +4,7 @@ import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { uidProperty } from '../common/api-docs';
 import { IsText, IsUid } from '../common/validators';
 import { ContextExplain } from './explain/context-explain.dto';
+import { CallTurnExcerpt } from './speculative/call-memory';
 
 /** The spec's `context_fetch`: one live transcript chunk for one contact. */
 export class ContextRequestDto {
@@ -75,6 +76,28 @@ export class ContextFetchRequestDto extends ContextRequestDto {
   @IsOptional()
   @IsBoolean()
   explain?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'false: an interim transcript hypothesis (needs `call_id`). It is not answered with a bundle (202 with `speculation`): the service may search it ahead of the final chunk, and a final whose query matches is then served from that search (`meta.speculative`). Default true.',
+    default: true,
+  })
+  @IsOptional()
+  @IsBoolean()
+  is_final?: boolean;
+}
+
+/** The 202 answer to an interim chunk (`is_final: false`). */
+export class InterimAccepted {
+  @ApiProperty({ enum: [true] })
+  accepted!: true;
+
+  @ApiProperty({
+    enum: ['scheduled', 'rate_limited', 'disabled'],
+    description:
+      'scheduled: searched once stable unless a running search already covers it; rate_limited: over 20 interims a second for this call, not searched; disabled: SPECULATION=false.',
+  })
+  speculation!: 'scheduled' | 'rate_limited' | 'disabled';
 }
 
 /** The live contact as merged into the bundle: live fields, or why they are missing. */
@@ -184,6 +207,18 @@ export class ContextMeta {
 
   @ApiProperty()
   dropped_excerpts!: number;
+
+  @ApiProperty({
+    description:
+      'The excerpts come from a search run on an interim transcript of this call, ahead of the final chunk (its query matched this one). Live fields are always looked up for this request.',
+  })
+  speculative!: boolean;
+
+  @ApiProperty({
+    description:
+      'How old the searched history is, in ms: since the speculative search started (0 when searched for this request).',
+  })
+  retrieved_age_ms!: number;
 }
 
 export class ContextBundle {
@@ -198,6 +233,13 @@ export class ContextBundle {
 
   @ApiProperty({ type: ContextMeta })
   meta!: ContextMeta;
+
+  @ApiPropertyOptional({
+    type: [CallTurnExcerpt],
+    description:
+      'With `call_id`: earlier final chunks of this call that share terms with the query, best first (at most 3), redacted. They join the contact’s history when the call ends.',
+  })
+  call_memory?: CallTurnExcerpt[];
 
   @ApiPropertyOptional({ type: ContextExplain, description: 'Only with `explain: true`.' })
   explain?: ContextExplain;

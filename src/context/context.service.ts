@@ -1,22 +1,24 @@
 import { TranscriptCoalescer } from '@app/coalescer';
-import { type DeadlineResult, roundMs, withDeadline } from '@app/common';
+import { type DeadlineResult, roundMs } from '@app/common';
 import { type ContactLookup, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { RERANKER, type Reranker } from '@app/rerank';
-import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
 import { scopedLocations } from '../auth/tenant';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
-import { type HybridPool, HybridSearchService } from '../retrieval/hybrid-search.service';
 import { AdmissionGate } from './admission-gate';
+import { coalescerKey, historyFilter } from './call-scope';
 import { type ContextBundle, type ContextFetchRequestDto } from './context.dto';
+import { ContextRetriever } from './context-retriever';
 import * as spans from './context-spans';
-import { EvidenceAssembler, type ScoredCandidate, scoredPool } from './evidence/evidence-assembler';
+import { EvidenceAssembler } from './evidence/evidence-assembler';
 import { ContextExplainer } from './explain/context-explainer';
 import { scopeLive, toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
+import { type CallIdentity } from './speculative/call-sessions';
+import { CallTurns } from './speculative/call-turns';
+import { type InterimOutcome } from './speculative/speculator';
 
 /** Shortest useful build once admitted: a request that cannot start earlier is shed. */
 const MIN_BUILD_MS = 120;
@@ -42,8 +44,8 @@ export class ContextService implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly coalescer: TranscriptCoalescer,
-    private readonly hybrid: HybridSearchService,
-    @Inject(RERANKER) private readonly reranker: Reranker,
+    private readonly retriever: ContextRetriever,
+    private readonly calls: CallTurns,
     @Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts,
     private readonly evidence: EvidenceAssembler,
     private readonly metrics: MetricsService,
@@ -69,9 +71,11 @@ export class ContextService implements OnModuleDestroy {
     request: ContextFetchRequestDto,
     scope?: LocationScope,
     arrivedAt = performance.now(),
+    caller = 'internal',
   ): Promise<ContextBundle> {
     // Before any work: an explicit location outside the key's binding is refused outright.
     const locations = scopedLocations(scope, request.location_uid);
+    const call = CallTurns.identity(request, scope, caller);
     const entered = performance.now();
     const started = Math.min(arrivedAt, entered);
     const timeoutMs = request.timeout_ms ?? this.config.context.timeoutMs;
@@ -88,7 +92,8 @@ export class ContextService implements OnModuleDestroy {
       return this.shed(request, timeoutMs, started, stages);
     }
     try {
-      return await this.run(request, { scope, locations }, timeoutMs, started, deadline, stages);
+      const tenant = { scope, locations, call };
+      return await this.run(request, tenant, timeoutMs, started, deadline, stages);
     } finally {
       release();
     }
@@ -96,7 +101,7 @@ export class ContextService implements OnModuleDestroy {
 
   private async run(
     request: ContextFetchRequestDto,
-    tenant: { scope: LocationScope; locations: string[] | undefined },
+    tenant: { scope: LocationScope; locations: string[] | undefined; call?: CallIdentity },
     timeoutMs: number,
     started: number,
     deadline: number,
@@ -109,24 +114,13 @@ export class ContextService implements OnModuleDestroy {
     const coalesced = await spans.stageWithDeadline(
       'context.coalesce',
       Math.min(COALESCE_MAX_MS, left()),
-      () =>
-        // Keyed by tenant and contact too, so a reused call_id never reads another call's words.
-        this.coalescer.feed(
-          request.call_id &&
-            `${request.location_uid ?? tenant.scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`,
-          request.transcript,
-        ),
+      () => this.coalescer.feed(coalescerKey(request, tenant.scope), request.transcript),
       spans.coalesceAttributes,
     );
     stages.coalesce_ms = roundMs(coalesced.ms);
     const query = coalesced.status === 'ok' ? coalesced.value.query : request.transcript.trim();
 
-    // The 404 deviation: an unknown contact keeps the filter, it never widens the search.
-    // Tenant scoping is part of the same filter, applied inside the store's query.
-    const filter: VectorFilter = {
-      ...(request.contact_uid ? { contact_uid: request.contact_uid } : {}),
-      ...(tenant.locations ? { location_uids: tenant.locations } : {}),
-    };
+    const filter = historyFilter(request, tenant.locations);
     const live: Promise<DeadlineResult<ContactLookup> | undefined> = request.contact_uid
       ? spans.stageWithDeadline(
           'context.live_lookup',
@@ -137,8 +131,19 @@ export class ContextService implements OnModuleDestroy {
           spans.liveAttributes,
         )
       : Promise.resolve(undefined);
-    const retrieval = this.retrieve(query, filter, request, left, stages);
-    const [answer, ranked] = await Promise.all([live, retrieval]);
+    const session = this.calls.session(tenant.call);
+    const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
+    const retrieval = this.calls.retrieve(
+      session,
+      query,
+      request.transcript,
+      filter,
+      poolK,
+      left,
+      stages,
+    );
+    const [answer, found] = await Promise.all([live, retrieval]);
+    const ranked = found.ranked;
     if (answer) {
       stages.live_ms = roundMs(answer.ms);
     }
@@ -171,6 +176,7 @@ export class ContextService implements OnModuleDestroy {
         : []),
       ...(liveMissed ? ['live'] : []),
       ...(coalesced.status !== 'ok' ? ['coalesce'] : []),
+      ...(found.memoryMissed ? ['call_memory'] : []),
     ];
     this.record(stages, partialReasons, assembled.excerpts.length);
     // Within the same deadline (what would pass it is left out); assigned, not spread, below:
@@ -180,7 +186,7 @@ export class ContextService implements OnModuleDestroy {
           query,
           pool: ranked.pool,
           reranked: ranked.reranked,
-          poolK: this.evidence.poolSize(request.final_k, request.pool_k),
+          poolK,
           evidence: assembled,
           stages,
           until: started + timeoutMs - reserveFor(timeoutMs) / 2,
@@ -198,16 +204,37 @@ export class ContextService implements OnModuleDestroy {
         had_vector_hits: ranked.pool.length > 0,
         had_live_lookup: contact.live_fields_available,
         reranked: ranked.reranked,
-        reranker: this.reranker.name,
+        reranker: this.retriever.rerankerName,
         stages,
         redactions: assembled.redactions,
         dropped_excerpts: assembled.budgetDropped,
+        speculative: found.speculatedAt !== undefined,
+        retrieved_age_ms: found.speculatedAt === undefined ? 0 : Date.now() - found.speculatedAt,
       },
     };
+    if (found.recalled) {
+      bundle.call_memory = found.recalled;
+    }
     if (explained) {
       bundle.explain = explained;
     }
+    this.calls.remember(session, request.transcript);
     return bundle;
+  }
+
+  /**
+   * An interim chunk (`is_final: false`): searched ahead of its final when stable, never
+   * answered with a bundle. 429 `too_many_calls` when the call is new and a bound is reached.
+   */
+  interim(request: ContextFetchRequestDto, scope: LocationScope, caller: string): InterimOutcome {
+    const locations = scopedLocations(scope, request.location_uid);
+    const call = CallTurns.identity(request, scope, caller) as CallIdentity;
+    const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
+    const max = this.config.context.maxInFlight;
+    // Finals come first: none may wait, and half the slots stay theirs.
+    const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight >= max / 2;
+    const key = coalescerKey(request, scope) as string;
+    return this.calls.interim(call, request, poolK, key, historyFilter(request, locations), busy);
   }
 
   /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */
@@ -230,10 +257,12 @@ export class ContextService implements OnModuleDestroy {
         had_vector_hits: false,
         had_live_lookup: false,
         reranked: false,
-        reranker: this.reranker.name,
+        reranker: this.retriever.rerankerName,
         stages,
         redactions: {},
         dropped_excerpts: 0,
+        speculative: false,
+        retrieved_age_ms: 0,
       },
     };
     if (request.explain === true) {
@@ -255,46 +284,5 @@ export class ContextService implements OnModuleDestroy {
     Object.entries(stages).forEach(([stage, ms]) =>
       this.metrics.stageDuration.observe({ stage: stage.replace(/_ms$/, '') }, ms / 1000),
     );
-  }
-
-  /** embed → hybrid pool → rerank, each under what is left of the deadline; the whole pool, scored. */
-  private async retrieve(
-    query: string,
-    filter: VectorFilter,
-    request: ContextFetchRequestDto,
-    left: () => number,
-    stages: Record<string, number>,
-  ): Promise<{ pool: ScoredCandidate[]; reranked: boolean; missed: boolean }> {
-    const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
-    const pooled = await withDeadline<HybridPool>(left(), (signal) =>
-      this.hybrid.pool(query, filter, poolK, signal),
-    );
-    stages.retrieve_ms = roundMs(pooled.ms);
-    if (pooled.status !== 'ok') {
-      return { pool: [], reranked: false, missed: true };
-    }
-    Object.entries(pooled.value.timings).forEach(([name, ms]) => (stages[name] = roundMs(ms)));
-    const candidates = pooled.value.candidates;
-    if (candidates.length === 0) {
-      return { pool: [], reranked: false, missed: false };
-    }
-    const scored = await spans.stageWithDeadline(
-      'context.rerank',
-      left(),
-      (signal) => this.reranker.score(query, candidates, signal),
-      (result) => spans.rerankAttributes(result, candidates.length, this.reranker.name),
-    );
-    stages.rerank_ms = roundMs(scored.ms);
-    // A reranker that returns the wrong count or non-finite scores is treated as failed.
-    if (
-      scored.status === 'ok' &&
-      scored.value.length === candidates.length &&
-      scored.value.every(Number.isFinite)
-    ) {
-      const scores = scored.value;
-      return { pool: scoredPool(candidates, (_, i) => scores[i]), reranked: true, missed: false };
-    }
-    // Degraded but timely: the vector order, with the cosine standing in for the rerank score.
-    return { pool: scoredPool(candidates, (c) => c.vectorScore), reranked: false, missed: true };
   }
 }

@@ -41,9 +41,11 @@ export class HybridSearchService {
     filter: VectorFilter,
     poolK: number,
     signal?: AbortSignal,
+    /** `query` for speculation on interim speech: it waits behind every final's embed. */
+    lane: 'context' | 'query' = 'context',
   ): Promise<HybridPool> {
     const t0 = performance.now();
-    const embedding = await this.embedding.embedQuery(query, signal, 'context'); // served first
+    const embedding = await this.embedding.embedQuery(query, signal, lane); // context: served first
     const t1 = performance.now();
     // Dense and lexical lists come from one statement: one span, both counts. The deadline's
     // abort stops the statement in the database, not just our wait for it.

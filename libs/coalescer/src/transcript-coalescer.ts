@@ -69,6 +69,20 @@ export class TranscriptCoalescer implements OnApplicationShutdown {
     return { query, tail: tailWs.join(' '), degraded };
   }
 
+  /**
+   * The query {@link feed} would build for `chunk` now, saving nothing: speculation on an
+   * interim transcript must not move the tail the final chunk will be coalesced with.
+   */
+  async preview(callId: string | undefined, chunk: string): Promise<string> {
+    const chunkWs = words(chunk);
+    if (!callId || this.config.tailWords === 0) {
+      return chunkWs.join(' ');
+    }
+    const previous = await this.guard(() => this.store.get(callId), undefined);
+    const tailWs = words(previous.value ?? '');
+    return [...tailWs, ...chunkWs.slice(overlapLength(tailWs, chunkWs))].join(' ');
+  }
+
   /** Drops a call's state, e.g. when the call ends. Never throws. */
   async forget(callId: string): Promise<void> {
     await this.guard(() => this.store.delete(callId), undefined);

@@ -34,6 +34,26 @@ export class ContextEnv {
   @EnvInt(1, 64)
   RELEVANCE_MAX_INFLIGHT?: number;
 
+  /** Live calls tracked at once (prefetch, speculation, the call's own memory). */
+  @EnvInt(1, 100000)
+  CALLS_MAX?: number;
+
+  /** Live calls one API key (or IP) may have tracked at once. */
+  @EnvInt(1, 100000)
+  CALLS_MAX_PER_CALLER?: number;
+
+  /** A call with no event for this long ends: its turns join the contact's history. */
+  @EnvInt(5000, 3600000)
+  CALLS_IDLE_MS?: number;
+
+  /** Retrieve on interim transcripts (`is_final: false`) ahead of the final one. */
+  @EnvBoolean()
+  SPECULATION?: boolean;
+
+  /** Term Jaccard (percent) a final query needs with the speculated one to be served from it. */
+  @EnvInt(50, 100)
+  SPECULATION_MATCH_PERCENT?: number;
+
   /** Words of the previous transcript chunk(s) carried into the next query. */
   @EnvInt(0, 64)
   COALESCE_TAIL_WORDS?: number;

@@ -1,0 +1,117 @@
+import { withDeadline } from '@app/common';
+import { RedactionService } from '@app/redaction';
+import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+
+import { HistoryTombstones } from '../../relational/history-tombstones';
+import { type CallSession, type CallTurn } from './call-sessions';
+import { coverage, QueryTerms } from './query-match';
+
+/** Turns one call keeps in memory; older ones join the contact's history early. */
+export const MAX_CALL_TURNS = 200;
+/** Characters of redacted turns one call keeps in memory (the same early join past it). */
+export const MAX_CALL_CHARS = 32_000;
+/** Earlier turns a bundle carries at most. */
+const RECALL_K = 3;
+/** Share of the query's terms an earlier turn must hold to be recalled. */
+const MIN_COVERAGE = 0.34;
+
+/** An earlier final turn of this call that bears on this one. */
+export class CallTurnExcerpt {
+  @ApiProperty({ description: 'What was said earlier in this call, PII redacted.' })
+  content!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  said_at!: string;
+
+  @ApiProperty({ description: "Share of the query's terms this turn holds, in (0, 1]." })
+  score!: number;
+}
+
+/** What {@link CallMemory.recall} found. */
+export interface Recalled {
+  turns: CallTurnExcerpt[];
+  /** The newest forget of this contact that applies to the call (ms epoch), if any. */
+  forgottenAt?: number;
+}
+
+/**
+ * The call's own memory: its final turns, redacted on arrival as ingested history is, and
+ * found again on later turns by the terms they share with the query. Every recall checks the
+ * contact's forget tombstones (stored, so a forget on another replica counts too): turns said
+ * before a forget are dropped, as ingest drops forgotten messages.
+ */
+@Injectable()
+export class CallMemory {
+  constructor(
+    private readonly redaction: RedactionService,
+    private readonly tombstones: HistoryTombstones,
+  ) {}
+
+  /** Stores a final turn; returns the oldest turns pushed out by the bounds (to join history). */
+  remember(session: CallSession, transcript: string): CallTurn[] {
+    const text = this.redaction.redact(transcript).text.trim().replace(/\s+/g, ' ');
+    if (text.length === 0) {
+      return [];
+    }
+    session.turns.push({ text, terms: new QueryTerms(text), at: new Date() });
+    session.chars += text.length;
+    const spilled: CallTurn[] = [];
+    while (
+      session.turns.length > 1 &&
+      (session.turns.length > MAX_CALL_TURNS || session.chars > MAX_CALL_CHARS)
+    ) {
+      const oldest = session.turns.shift() as CallTurn;
+      session.chars -= oldest.text.length;
+      spilled.push(oldest);
+    }
+    return spilled;
+  }
+
+  /**
+   * Earlier turns that share terms with `query`, best first. `undefined` when the forget check
+   * missed its deadline: then nothing of the call may be served (fails closed).
+   */
+  async recall(
+    session: CallSession,
+    query: QueryTerms,
+    left: () => number,
+  ): Promise<Recalled | undefined> {
+    const contact = session.identity.contactUid;
+    let forgottenAt: number | undefined;
+    if (contact) {
+      const checked = await withDeadline(left(), () => this.tombstones.tombstones([contact]));
+      if (checked.status !== 'ok') {
+        return undefined;
+      }
+      const location = session.identity.locationUid;
+      forgottenAt = checked.value
+        .filter((t) => t.contact_uid === contact)
+        .filter((t) => t.location_uid === '' || t.location_uid === location)
+        .reduce<number | undefined>((at, t) => Math.max(at ?? 0, t.forgotten_at.getTime()), undefined);
+    }
+    if (forgottenAt !== undefined) {
+      this.forget(session, forgottenAt);
+    }
+    const turns = session.turns
+      .map((turn) => ({ turn, score: coverage(query, turn.terms) }))
+      .filter((s) => s.score >= MIN_COVERAGE)
+      .sort((a, b) => b.score - a.score || b.turn.at.getTime() - a.turn.at.getTime())
+      .slice(0, RECALL_K)
+      .map(({ turn, score }) => ({
+        content: turn.text,
+        said_at: turn.at.toISOString(),
+        score: Math.round(score * 1000) / 1000,
+      }));
+    return { turns, forgottenAt };
+  }
+
+  /** Drops the turns said at or before `forgottenAt` (a forget's rule for messages). */
+  private forget(session: CallSession, forgottenAt: number): void {
+    const kept = session.turns.filter((t) => t.at.getTime() > forgottenAt);
+    if (kept.length !== session.turns.length) {
+      session.turns.splice(0, session.turns.length, ...kept);
+      session.chars = kept.reduce((sum, t) => sum + t.text.length, 0);
+    }
+  }
+}

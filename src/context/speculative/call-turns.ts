@@ -1,0 +1,120 @@
+import { roundMs } from '@app/common';
+import { type VectorFilter } from '@app/vector';
+import { Injectable } from '@nestjs/common';
+
+import { type LocationScope } from '../../auth/principal';
+import { type ContextRequestDto } from '../context.dto';
+import { ContextRetriever, type RankedPool } from '../context-retriever';
+import { CallMemory, type CallTurnExcerpt } from './call-memory';
+import { type CallIdentity, type CallSession, CallSessions } from './call-sessions';
+import { QueryTerms } from './query-match';
+import { type InterimOutcome, Speculator } from './speculator';
+
+/** A final turn's retrieval: the pool, where it came from, and the call's recalled turns. */
+export interface FinalRetrieval {
+  ranked: RankedPool;
+  /** Set when the pool was searched on interim speech (`Date.now()` of that search). */
+  speculatedAt?: number;
+  /** Earlier turns of this call (undefined without a call, or when the forget check missed). */
+  recalled?: CallTurnExcerpt[];
+  /** The forget check missed its deadline: nothing of the call's own turns was served. */
+  memoryMissed: boolean;
+}
+
+/**
+ * The per-call part of `/context`: which call a chunk belongs to, interim chunks (speculation),
+ * and for a final one the speculative pool if it matches, else a fresh search, beside the
+ * call's earlier turns.
+ */
+@Injectable()
+export class CallTurns {
+  constructor(
+    private readonly sessions: CallSessions,
+    private readonly memory: CallMemory,
+    private readonly speculator: Speculator,
+    private readonly retriever: ContextRetriever,
+  ) {}
+
+  static identity(
+    request: Pick<ContextRequestDto, 'call_id' | 'contact_uid' | 'location_uid'>,
+    scope: LocationScope,
+    caller: string,
+  ): CallIdentity | undefined {
+    return request.call_id
+      ? {
+          caller,
+          callId: request.call_id,
+          contactUid: request.contact_uid,
+          locationUid: request.location_uid,
+          scope,
+        }
+      : undefined;
+  }
+
+  /** 429 `too_many_calls` when the call is new and a bound is reached. */
+  interim(
+    identity: CallIdentity,
+    request: ContextRequestDto,
+    poolK: number,
+    coalescerKey: string,
+    filter: VectorFilter,
+    busy: () => boolean,
+  ): InterimOutcome {
+    const session = this.sessions.open(identity);
+    return this.speculator.interim(session, request.transcript, poolK, coalescerKey, filter, busy);
+  }
+
+  /** The session of a final chunk (opened if new; none when the registry is full). */
+  session(identity: CallIdentity | undefined): CallSession | undefined {
+    return identity && this.sessions.tryOpen(identity);
+  }
+
+  /**
+   * `query`: the coalesced query (searched); `chunk`: this final chunk alone, which earlier
+   * turns are recalled by (the coalescer's tail is in the query already).
+   */
+  async retrieve(
+    session: CallSession | undefined,
+    query: string,
+    chunk: string,
+    filter: VectorFilter,
+    poolK: number,
+    left: () => number,
+    stages: Record<string, number>,
+  ): Promise<FinalRetrieval> {
+    const fresh = () => this.retriever.retrieve(query, filter, poolK, left, stages);
+    if (!session) {
+      return { ranked: await fresh(), memoryMissed: false };
+    }
+    const terms = new QueryTerms(query);
+    const t0 = performance.now();
+    const [served, recalled] = await Promise.all([
+      this.speculator.take(session, terms, poolK, left),
+      this.memory.recall(session, new QueryTerms(chunk), left),
+    ]);
+    const memoryMissed = recalled === undefined;
+    // A forget after the speculative search began: that pool may hold what it removed.
+    const usable =
+      served && !memoryMissed && (recalled.forgottenAt ?? 0) < served.startedAt ? served : undefined;
+    if (usable) {
+      stages.speculation_ms = roundMs(performance.now() - t0);
+      return {
+        ranked: usable.ranked,
+        speculatedAt: usable.startedAt,
+        recalled: recalled?.turns,
+        memoryMissed,
+      };
+    }
+    return { ranked: await fresh(), recalled: recalled?.turns, memoryMissed };
+  }
+
+  /** After the bundle: the final chunk joins the call's memory; overflow joins history now. */
+  remember(session: CallSession | undefined, transcript: string): void {
+    if (session) {
+      const spilled = this.memory.remember(session, transcript);
+      if (spilled.length > 0) {
+        void this.sessions.join(session, spilled);
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { type TranscriptCoalescer } from '@app/coalescer';
+
+import { type AppConfig } from '../../config/app-config';
+import { type ContextRetriever, type RankedPool } from '../context-retriever';
+import { CallSession } from './call-sessions';
+import { QueryTerms } from './query-match';
+import { DEBOUNCE_MS, MAX_INTERIMS_PER_SECOND, Speculator } from './speculator';
+
+const config = { calls: { speculation: true, matchThreshold: 0.6 } } as AppConfig;
+const pool: RankedPool = { pool: [], reranked: true, missed: false };
+
+describe('Speculator', () => {
+  let searched: string[];
+  let sut: Speculator;
+  let session: CallSession;
+  const interim = (text: string) => sut.interim(session, text, 20, 'k', {}, () => false);
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    searched = [];
+    const coalescer = { preview: (_k: string, text: string) => Promise.resolve(text) };
+    const retriever = {
+      retrieve: (query: string) => {
+        searched.push(query);
+        return Promise.resolve(pool);
+      },
+    };
+    sut = new Speculator(
+      config,
+      coalescer as unknown as TranscriptCoalescer,
+      retriever as unknown as ContextRetriever,
+    );
+    session = new CallSession('k', { caller: 'c', callId: 'call', scope: undefined });
+  });
+
+  afterEach(() => jest.useRealTimers());
+
+  it('searches only the interim that stays stable past the debounce', async () => {
+    interim('my order');
+    interim('my order number');
+    interim('my order number is late');
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    expect(searched).toEqual(['my order number is late']);
+  });
+
+  it('does not search again while the running search covers the interim', async () => {
+    interim('dining table leg scratched');
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    interim('dining table leg scratched badly'); // Jaccard 4/5 ≥ 0.6: covered
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    interim('refund for the broken lamp'); // a different question: searched
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    expect(searched).toEqual(['dining table leg scratched', 'refund for the broken lamp']);
+    expect(sut.stats.superseded).toBe(1);
+  });
+
+  it('caps interims per call per second; the next second is searched again', () => {
+    const outcomes = Array.from({ length: MAX_INTERIMS_PER_SECOND + 5 }, (_, i) =>
+      interim(`word ${i}`),
+    );
+    expect(outcomes.filter((o) => o === 'scheduled')).toHaveLength(MAX_INTERIMS_PER_SECOND);
+    expect(outcomes.filter((o) => o === 'rate_limited')).toHaveLength(5);
+    jest.advanceTimersByTime(1000);
+    expect(interim('again')).toBe('scheduled');
+  });
+
+  it('sheds speculation while finals need the capacity', async () => {
+    sut.interim(session, 'dining table leg', 20, 'k', {}, () => true);
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    expect(searched).toEqual([]);
+    expect(sut.stats.shed).toBe(1);
+  });
+
+  it('serves a final that matches closely, and only that one', async () => {
+    interim('dining table leg scratched');
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    const served = await sut.take(session, new QueryTerms('the dining table leg is scratched'), 20, () => 100);
+    expect(served?.similarity).toBe(1);
+
+    interim('dining table leg scratched');
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    const other = await sut.take(session, new QueryTerms('refund for my lamp'), 20, () => 100);
+    expect(other).toBeUndefined();
+    // Another pool size is another search.
+    interim('dining table leg scratched');
+    await jest.advanceTimersByTimeAsync(DEBOUNCE_MS + 1);
+    expect(await sut.take(session, new QueryTerms('dining table leg scratched'), 5, () => 100)).toBeUndefined();
+  });
+});

@@ -1,0 +1,206 @@
+import { TranscriptCoalescer } from '@app/coalescer';
+import { withDeadline } from '@app/common';
+import { type VectorFilter } from '@app/vector';
+import { Inject, Injectable } from '@nestjs/common';
+
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { ContextRetriever, type RankedPool } from '../context-retriever';
+import { type CallSession, type SpeculationSlot } from './call-sessions';
+import { QueryTerms } from './query-match';
+
+/** An interim that stays this long without a newer one is searched (stable enough). */
+export const DEBOUNCE_MS = 40;
+/** Interim chunks one call may send per second; the rest are accepted but not searched. */
+export const MAX_INTERIMS_PER_SECOND = 20;
+/** Words an interim needs before it is worth a search. */
+export const MIN_INTERIM_WORDS = 2;
+/** Speculative searches running at once in this process (about one per core). */
+export const MAX_SPECULATING = 2;
+/** A speculative pool older than this is not served (it was searched before this turn). */
+export const MAX_SPECULATION_AGE_MS = 15_000;
+/** The whole budget of one speculative search (it has no caller waiting on it). */
+const SPECULATION_TIMEOUT_MS = 2_000;
+
+/** What happened to an interim chunk (the 202 answer's `speculation`). */
+export type InterimOutcome = 'scheduled' | 'rate_limited' | 'disabled';
+
+/** A final served from speculation. */
+export interface Served {
+  ranked: RankedPool;
+  /** `Date.now()` when its search started. */
+  startedAt: number;
+  similarity: number;
+}
+
+/** Counters for the voice bench and the docs (not per caller: no ids). */
+export interface SpeculationStats {
+  started: number;
+  superseded: number;
+  shed: number;
+  served: number;
+  unmatched: number;
+}
+
+/**
+ * Retrieval on interim transcripts. An interim that stays stable for {@link DEBOUNCE_MS} is
+ * searched unless the call's current speculation already covers it (term Jaccard at or over
+ * the match threshold); a newer interim that does not aborts it (superseded). Speculation
+ * embeds in the `query` lane, behind every final's embed, runs at most
+ * {@link MAX_SPECULATING} at once and is shed while finals are waiting or many are in
+ * flight, so it only uses capacity finals leave idle. A final whose coalesced query matches
+ * takes the pool (waiting for it within its own deadline if still running); any other final
+ * drops it and searches afresh.
+ */
+@Injectable()
+export class Speculator {
+  private running = 0;
+  readonly stats: SpeculationStats = {
+    started: 0,
+    superseded: 0,
+    shed: 0,
+    served: 0,
+    unmatched: 0,
+  };
+
+  /** Speculative searches running now. */
+  get active(): number {
+    return this.running;
+  }
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly coalescer: TranscriptCoalescer,
+    private readonly retriever: ContextRetriever,
+  ) {}
+
+  /**
+   * Takes an interim chunk of `session`. `coalescerKey`: the key its final will be coalesced
+   * under (the interim is searched as the final would be). `busy`: finals need the capacity.
+   */
+  interim(
+    session: CallSession,
+    text: string,
+    poolK: number,
+    coalescerKey: string,
+    filter: VectorFilter,
+    busy: () => boolean,
+  ): InterimOutcome {
+    if (!this.config.calls.speculation) {
+      return 'disabled';
+    }
+    const now = Date.now();
+    const window = session.interimWindow;
+    if (now - window.start >= 1000) {
+      window.start = now;
+      window.count = 0;
+    }
+    if (++window.count > MAX_INTERIMS_PER_SECOND) {
+      return 'rate_limited';
+    }
+    clearTimeout(session.interim?.timer);
+    const interim: NonNullable<CallSession['interim']> = { text, poolK };
+    interim.timer = setTimeout(
+      () => void this.fire(session, interim, coalescerKey, filter, busy),
+      DEBOUNCE_MS,
+    );
+    interim.timer.unref();
+    session.interim = interim;
+    return 'scheduled';
+  }
+
+  /**
+   * The speculative pool for a final's `query`, or undefined (search afresh). Clears the
+   * call's speculation either way: the next turn starts clean.
+   */
+  async take(
+    session: CallSession,
+    query: QueryTerms,
+    poolK: number,
+    left: () => number,
+  ): Promise<Served | undefined> {
+    clearTimeout(session.interim?.timer);
+    session.interim = undefined;
+    const slot = session.speculation;
+    session.speculation = undefined;
+    if (!slot) {
+      return undefined;
+    }
+    const similarity = query.similarity(slot.terms);
+    const fresh = Date.now() - slot.startedAt <= MAX_SPECULATION_AGE_MS;
+    if (!fresh || slot.poolK !== poolK || similarity < this.config.calls.matchThreshold) {
+      slot.abort.abort();
+      this.stats.unmatched++;
+      return undefined;
+    }
+    const waited = await withDeadline(left(), () => slot.result);
+    if (waited.status !== 'ok' || !waited.value || waited.value.missed) {
+      slot.abort.abort();
+      this.stats.unmatched++;
+      return undefined;
+    }
+    this.stats.served++;
+    return { ranked: waited.value, startedAt: slot.startedAt, similarity };
+  }
+
+  private async fire(
+    session: CallSession,
+    interim: NonNullable<CallSession['interim']>,
+    coalescerKey: string,
+    filter: VectorFilter,
+    busy: () => boolean,
+  ): Promise<void> {
+    if (interim.text.split(/\s+/).filter(Boolean).length < MIN_INTERIM_WORDS) {
+      return;
+    }
+    const query = await this.coalescer.preview(coalescerKey, interim.text);
+    if (session.interim !== interim) {
+      return; // superseded while the tail was read: the newer interim fires on its own
+    }
+    const terms = new QueryTerms(query);
+    const current = session.speculation;
+    if (
+      current &&
+      current.poolK === interim.poolK &&
+      terms.similarity(current.terms) >= this.config.calls.matchThreshold
+    ) {
+      return; // what is running (or done) already serves this interim
+    }
+    if (this.running >= MAX_SPECULATING || busy()) {
+      this.stats.shed++;
+      return;
+    }
+    if (current) {
+      current.abort.abort();
+      this.stats.superseded++;
+    }
+    session.speculation = this.start(query, terms, interim.poolK, filter);
+  }
+
+  private start(
+    query: string,
+    terms: QueryTerms,
+    poolK: number,
+    filter: VectorFilter,
+  ): SpeculationSlot {
+    const abort = new AbortController();
+    const startedAt = Date.now();
+    const until = performance.now() + SPECULATION_TIMEOUT_MS;
+    this.running++;
+    this.stats.started++;
+    const result = this.retriever
+      .retrieve(
+        query,
+        filter,
+        poolK,
+        () => (abort.signal.aborted ? 0 : Math.max(0, until - performance.now())),
+        {},
+        'query',
+        abort.signal,
+      )
+      .then((ranked) => (abort.signal.aborted || ranked.missed ? undefined : ranked))
+      // Shed by the embedder (503 embedder_busy) or aborted: simply no speculation.
+      .catch(() => undefined)
+      .finally(() => this.running--);
+    return { terms, poolK, startedAt, abort, result };
+  }
+}

@@ -1,0 +1,216 @@
+import { LocalPodiumContacts, PODIUM_CONTACTS } from '@app/podium';
+
+import { type ContextBundle } from '../src/context/context.dto';
+import { Speculator } from '../src/context/speculative/speculator';
+import { bootTestApp, postJson, type TestApp } from './support/app';
+import { waitUntil } from './support/wait';
+
+const CONTACT = 'ctc_voice';
+const msg = (conversation: string, day: number, text: string) => ({
+  conversation_uid: conversation,
+  contact_uid: CONTACT,
+  location_uid: 'loc_main',
+  channel: 'sms',
+  occurred_at: new Date(Date.UTC(2026, 0, day, 12)).toISOString(),
+  sender: 'customer',
+  text,
+});
+
+interface Interim {
+  accepted: boolean;
+  speculation: string;
+}
+
+describe('calls: prefetch, speculation on interim speech, the call’s own memory (e2e)', () => {
+  let t: TestApp;
+  let speculator: Speculator;
+  const context = (body: Record<string, unknown>) =>
+    postJson<ContextBundle & Interim & { error?: string }>(`${t.url}/context`, {
+      contact_uid: CONTACT,
+      location_uid: 'loc_main',
+      ...body,
+    });
+  /** Sends `sentence` as a speech engine would: interim hypotheses growing word by word. */
+  const speak = async (callId: string, sentence: string) => {
+    const before = speculator.stats.started;
+    const words = sentence.split(' ');
+    for (let n = 1; n <= words.length; n++) {
+      const sent = await context({
+        call_id: callId,
+        transcript: words.slice(0, n).join(' '),
+        is_final: false,
+      });
+      expect(sent.status).toBe(202);
+      expect(sent.body).toEqual({ accepted: true, speculation: 'scheduled' });
+    }
+    await waitUntil(
+      'the interim search',
+      () => speculator.stats.started > before && speculator.active === 0,
+    );
+  };
+
+  beforeAll(async () => {
+    t = await bootTestApp({ CALLS_MAX_PER_CALLER: '12' });
+    speculator = t.app.get(Speculator);
+    const contacts = t.app.get<LocalPodiumContacts>(PODIUM_CONTACTS);
+    await contacts.upsert([
+      {
+        contact_uid: CONTACT,
+        phone: '+1 555 0100',
+        email: 'voice@example.com',
+        opt_out_sms: false,
+        opt_out_email: false,
+        location_uid: 'loc_main',
+        last_seen_at: '2026-11-30T10:00:00.000Z',
+      },
+    ]);
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [
+      msg('c_table', 1, 'The dining table leg arrived scratched, I want a replacement leg.'),
+      msg('c_refund', 2, 'I was promised a refund for the broken lamp, write me at jo@example.com'),
+      msg('c_sofa', 3, 'Please deliver the blue sofa to the back porch on Friday.'),
+    ]);
+    expect(ingest.status).toBe(200);
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('POST /calls answers with the live contact and the newest messages, redacted', async () => {
+    const res = await postJson<{
+      contact: { live_fields_available: boolean; phone?: string };
+      recent_messages: Array<{ content: string; occurred_at: string }>;
+      meta: { partial: boolean };
+    }>(`${t.url}/calls`, { call_id: 'call_open', contact_uid: CONTACT, max_messages: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body.contact).toMatchObject({ live_fields_available: true, phone: '+1 555 0100' });
+    expect(res.body.recent_messages.map((m) => m.content)).toEqual([
+      'Please deliver the blue sofa to the back porch on Friday.',
+      'I was promised a refund for the broken lamp, write me at [REDACTED:EMAIL]',
+    ]);
+    expect(res.body.meta.partial).toBe(false);
+  });
+
+  it('bounds what a caller controls: call_id format and length, live calls per caller', async () => {
+    for (const call_id of ['x'.repeat(129), 'call id with spaces', '', 42]) {
+      const res = await postJson(`${t.url}/calls`, { call_id, contact_uid: CONTACT });
+      expect(res.status).toBe(400);
+    }
+    const interimWithoutCall = await context({ transcript: 'hello', is_final: false });
+    expect(interimWithoutCall.status).toBe(400);
+    expect(interimWithoutCall.body.error).toBe('call_id_required');
+    // call_open is live already: eleven more reach CALLS_MAX_PER_CALLER (12), then 429.
+    const opened: string[] = ['call_open'];
+    for (let i = 0; i < 20; i++) {
+      const res = await postJson<{ error?: string }>(`${t.url}/calls`, {
+        call_id: `call_b${i}`,
+        contact_uid: CONTACT,
+      });
+      if (res.status !== 200) {
+        expect(res.status).toBe(429);
+        expect(res.body.error).toBe('too_many_calls');
+        break;
+      }
+      opened.push(`call_b${i}`);
+    }
+    expect(opened).toHaveLength(12);
+    // An interim of a new call is refused the same way; ending a call frees its place.
+    const interim = await postJson(`${t.url}/context`, {
+      call_id: 'call_new',
+      contact_uid: CONTACT,
+      transcript: 'hi',
+      is_final: false,
+    });
+    expect(interim.status).toBe(429);
+    for (const call_id of opened) {
+      const ended = await postJson<{ ended: boolean }>(`${t.url}/calls/end`, {
+        call_id,
+        contact_uid: CONTACT,
+      });
+      expect(ended.body.ended).toBe(true);
+    }
+  });
+
+  it('serves a matching final from the interim search, with the same excerpts as a fresh one', async () => {
+    const sentence = 'the leg of my dining table arrived scratched';
+    await speak('call_spec', sentence);
+    const speculative = await context({ call_id: 'call_spec', transcript: sentence });
+    expect(speculative.status).toBe(200);
+    expect(speculative.body.meta.speculative).toBe(true);
+    expect(speculative.body.meta.retrieved_age_ms).toBeGreaterThan(0);
+    // Live fields are looked up for the final itself.
+    expect(speculative.body.contact).toMatchObject({ live_fields_available: true });
+
+    const fresh = await context({ call_id: 'call_fresh', transcript: sentence });
+    expect(fresh.body.meta.speculative).toBe(false);
+    expect(fresh.body.meta.retrieved_age_ms).toBe(0);
+    expect(speculative.body.historical_excerpts[0].id).toBe(fresh.body.historical_excerpts[0].id);
+    expect(speculative.body.historical_excerpts[0].content).toContain('dining table');
+  });
+
+  it('searches afresh when the final says something else than the interims did', async () => {
+    await speak('call_turn', 'when will my blue sofa be delivered');
+    const final = await context({
+      call_id: 'call_turn',
+      transcript: 'actually I need the refund for the broken lamp',
+    });
+    expect(final.body.meta.speculative).toBe(false);
+    expect(final.body.historical_excerpts[0].content).toContain('refund');
+  });
+
+  it('finds what the caller said earlier in the call on a later turn, redacted', async () => {
+    const first = await context({
+      call_id: 'call_mem',
+      transcript: 'my new gate code is 4417 and my email is pat@example.com',
+    });
+    expect(first.body.call_memory).toEqual([]);
+    await context({ call_id: 'call_mem', transcript: 'also the weather is nice today' });
+    const later = await context({ call_id: 'call_mem', transcript: 'what gate code did I give you' });
+    expect(later.body.call_memory?.map((m) => m.content)).toEqual([
+      'my new gate code is 4417 and my email is [REDACTED:EMAIL]',
+    ]);
+    // Another call of the same contact does not see it.
+    const other = await context({ call_id: 'call_other', transcript: 'what gate code did I give you' });
+    expect(other.body.call_memory).toEqual([]);
+  });
+
+  it('joins the contact’s history when the call ends', async () => {
+    await context({ call_id: 'call_join', transcript: 'the hallway lamp flickers every evening' });
+    const ended = await postJson<{ ended: boolean; joined_turns: number }>(`${t.url}/calls/end`, {
+      call_id: 'call_join',
+      contact_uid: CONTACT,
+      location_uid: 'loc_main',
+    });
+    expect(ended.body).toEqual({ ended: true, joined_turns: 1 });
+    const search = await postJson<{ hits: Array<{ content: string; channel: string }> }>(
+      `${t.url}/search`,
+      { query: 'hallway lamp flickers', contact_uid: CONTACT, top_k: 1 },
+    );
+    expect(search.body.hits[0]).toMatchObject({ channel: 'voice' });
+    expect(search.body.hits[0].content).toContain('hallway lamp flickers');
+  });
+
+  it('a forget during the call removes what was said before it, in the call and at its end', async () => {
+    await context({ call_id: 'call_forget', transcript: 'my locker combination is 9182' });
+    const forget = await postJson(`${t.url}/contacts/forget`, { contact_uid: CONTACT });
+    expect(forget.status).toBe(200);
+    const later = await context({
+      call_id: 'call_forget',
+      transcript: 'what locker combination did I say',
+    });
+    expect(later.body.call_memory).toEqual([]);
+    const ended = await postJson(`${t.url}/calls/end`, {
+      call_id: 'call_forget',
+      contact_uid: CONTACT,
+      location_uid: 'loc_main',
+    });
+    expect(ended.status).toBe(200);
+    const search = await postJson<{ hits: Array<{ content: string }> }>(`${t.url}/search`, {
+      query: 'locker combination',
+      contact_uid: CONTACT,
+      top_k: 5,
+    });
+    // The turn after the forget joins history; the one before it never does.
+    expect(search.body.hits.map((r) => r.content).join(' ')).not.toContain('9182');
+  });
+});

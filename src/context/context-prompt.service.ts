@@ -1,5 +1,5 @@
 import { type BuiltPrompt, PromptService } from '@app/prompt';
-import { RedactionService } from '@app/redaction';
+import { RedactionOffloadService } from '@app/redaction';
 import { Injectable } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
@@ -20,7 +20,7 @@ export class ContextPromptService {
   constructor(
     private readonly context: ContextService,
     private readonly prompt: PromptService,
-    private readonly redaction: RedactionService,
+    private readonly redaction: RedactionOffloadService,
   ) {}
 
   /** `arrivedAt`: when the request arrived (see `ContextService.build`); default now. */
@@ -30,7 +30,7 @@ export class ContextPromptService {
     arrivedAt?: number,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
     const bundle = request.bundle
-      ? this.callerBundle(request.bundle, request.location_uid, scope)
+      ? await this.callerBundle(request.bundle, request.location_uid, scope)
       : await this.context.build(request, scope, arrivedAt);
     return this.prompt.buildPrompt({
       systemPrompt: request.system_prompt,
@@ -43,9 +43,10 @@ export class ContextPromptService {
 
   /**
    * A bundle the caller built: the same tenant rule as a fresh one (a bound key naming
-   * another location is refused), and historical text like any other, so redacted here too.
+   * another location is refused), and historical text like any other, so redacted here too:
+   * on a worker when large (up to 100 excerpts of 20,000 characters), never on the loop.
    */
-  private callerBundle(
+  private async callerBundle(
     bundle: NonNullable<ContextPromptRequestDto['bundle']>,
     location: string | undefined,
     scope: LocationScope,
@@ -53,8 +54,8 @@ export class ContextPromptService {
     scopedLocations(scope, location);
     return {
       contact: bundle.contact,
-      historical_excerpts: this.redaction.redactBundle(
-        bundle.historical_excerpts as HistoricalExcerpt[],
+      historical_excerpts: (
+        await this.redaction.redactBundle(bundle.historical_excerpts as HistoricalExcerpt[])
       ).excerpts,
     };
   }

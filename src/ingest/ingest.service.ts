@@ -1,6 +1,6 @@
 import { contentHash, Cooperative, inSpan, uuidFromHash } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
-import { RedactionService } from '@app/redaction';
+import { RedactionOffloadService } from '@app/redaction';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
@@ -40,7 +40,7 @@ export class IngestService {
   constructor(
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
-    private readonly redaction: RedactionService,
+    private readonly redaction: RedactionOffloadService,
     private readonly metrics: MetricsService,
     private readonly memory: ConversationMemory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -83,11 +83,12 @@ export class IngestService {
   ): Promise<IngestReport> {
     const { valid, failed } = await validateRecords(ConversationMessageDto, records, priorFailures);
     // Second line of defence: history is stored already masked (retrieval redacts again).
+    // A large message (an upload or SMS webhook) is masked on a worker, never on the loop.
     const cooperative = new Cooperative();
     const messages: (typeof valid)[number]['value'][] = [];
     for (const { value } of valid) {
       await cooperative.turn();
-      messages.push({ ...value, text: this.redaction.redact(value.text).text });
+      messages.push({ ...value, text: (await this.redaction.redact(value.text)).text });
     }
     // Messages are stored once; each touched conversation's windows are rebuilt from all its
     // stored messages, so only windows whose content changed are embedded.

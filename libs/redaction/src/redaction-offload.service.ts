@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { REDACTION_OPTIONS, type RedactionModuleOptions } from './redaction.module-definition';
 import { RedactionService } from './redaction.service';
-import type { RedactionResult } from './redactor';
+import { bundleOf, type RedactedBundle, type RedactionResult } from './redactor';
 import { RedactionPool } from './worker/redaction-pool';
 
 /**
@@ -12,10 +12,11 @@ import { RedactionPool } from './worker/redaction-pool';
 export const OFFLOAD_MIN_CHARS = 8 * 1024;
 
 /**
- * Redaction for caller-supplied texts that may be large: the same result as
- * {@link RedactionService.redact}, but texts of {@link OFFLOAD_MIN_CHARS} or more run on a
- * worker pool (one thread, started on first use, bounded queue), so they never hold the
- * event loop.
+ * Redaction for caller-supplied texts that may be large (`/redact`, a caller's bundle in
+ * `/context/prompt`, ingested and webhook messages): the same result as
+ * {@link RedactionService}, but texts, or bundles, of {@link OFFLOAD_MIN_CHARS} or more run
+ * on a worker pool (one thread, started on first use, bounded queue), so they never hold
+ * the event loop.
  */
 @Injectable()
 export class RedactionOffloadService implements OnModuleDestroy {
@@ -31,9 +32,32 @@ export class RedactionOffloadService implements OnModuleDestroy {
     if (text.length < OFFLOAD_MIN_CHARS) {
       return this.inline.redact(text);
     }
+    return this.workers().redact(text);
+  }
+
+  /**
+   * {@link RedactionService.redactBundle} for a caller's excerpts: on a worker, in one
+   * hand-off, when their contents together reach {@link OFFLOAD_MIN_CHARS} (a hundred
+   * small excerpts cost what one large one does).
+   * @throws RedactionBusyError (503 `redaction_busy`) when the workers' queue is full.
+   */
+  async redactBundle<T extends { content: string }>(
+    excerpts: readonly T[],
+  ): Promise<RedactedBundle<T>> {
+    let chars = 0;
+    for (const e of excerpts) {
+      chars += e.content.length;
+    }
+    if (chars < OFFLOAD_MIN_CHARS) {
+      return this.inline.redactBundle(excerpts);
+    }
+    return bundleOf(excerpts, await this.workers().redactAll(excerpts.map((e) => e.content)));
+  }
+
+  private workers(): RedactionPool {
     const { entities, phoneRegions } = this.options;
     this.pool ??= new RedactionPool({ redactor: { entities, phoneRegions } });
-    return this.pool.redact(text);
+    return this.pool;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -132,29 +132,11 @@ export class Redactor {
     excerpts: readonly T[],
     perExcerpt = false,
   ): RedactedBundle<T> {
-    const counts: Partial<Record<EntityType, number>> = {};
-    const each: Array<Partial<Record<EntityType, number>>> | undefined = perExcerpt
-      ? []
-      : undefined;
-    const redacted = excerpts.map((excerpt) => {
-      const result = this.redact(excerpt.content);
-      const own: Partial<Record<EntityType, number>> | undefined = each ? {} : undefined;
-      for (const { type } of result.entities) {
-        counts[type] = (counts[type] ?? 0) + 1;
-        if (own) {
-          own[type] = (own[type] ?? 0) + 1;
-        }
-      }
-      if (own) {
-        each?.push(own);
-      }
-      return { ...excerpt, content: result.text };
-    });
-    const bundle: RedactedBundle<T> = { excerpts: redacted, counts };
-    if (each) {
-      bundle.perExcerpt = each;
-    }
-    return bundle;
+    return bundleOf(
+      excerpts,
+      excerpts.map((e) => this.redact(e.content)),
+      perExcerpt,
+    );
   }
 
   private detect(text: string): Detection[] {
@@ -172,4 +154,36 @@ export class Redactor {
     }
     return candidates.filter((c) => this.options.enabled.has(c.type));
   }
+}
+
+/**
+ * The bundle of `excerpts` given each one's redaction (`results`, in the same order): new
+ * objects with the masked content, and counts by type.
+ */
+export function bundleOf<T extends { content: string }>(
+  excerpts: readonly T[],
+  results: readonly RedactionResult[],
+  perExcerpt = false,
+): RedactedBundle<T> {
+  const counts: Partial<Record<EntityType, number>> = {};
+  const each: Array<Partial<Record<EntityType, number>>> | undefined = perExcerpt ? [] : undefined;
+  const redacted = excerpts.map((excerpt, i) => {
+    const result = results[i];
+    const own: Partial<Record<EntityType, number>> | undefined = each ? {} : undefined;
+    for (const { type } of result.entities) {
+      counts[type] = (counts[type] ?? 0) + 1;
+      if (own) {
+        own[type] = (own[type] ?? 0) + 1;
+      }
+    }
+    if (own) {
+      each?.push(own);
+    }
+    return { ...excerpt, content: result.text };
+  });
+  const bundle: RedactedBundle<T> = { excerpts: redacted, counts };
+  if (each) {
+    bundle.perExcerpt = each;
+  }
+  return bundle;
 }

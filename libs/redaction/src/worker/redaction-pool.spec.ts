@@ -22,6 +22,14 @@ describe('RedactionPool', () => {
     }
   });
 
+  it('redacts a batch in one hand-off, results in input order', async () => {
+    sut = new RedactionPool({ redactor: {} });
+    const texts = ['mail jane@example.com', 'nothing here', 'call (415) 555-0134'];
+    const inline = new Redactor();
+    await expect(sut.redactAll(texts)).resolves.toEqual(texts.map((t) => inline.redact(t)));
+    await expect(sut.redactAll([])).resolves.toEqual([]);
+  });
+
   it('applies the configured entity types', async () => {
     sut = new RedactionPool({ redactor: { entities: ['EMAIL'] } });
     await expect(sut.redact('jane@example.com (415) 555-0134')).resolves.toEqual({

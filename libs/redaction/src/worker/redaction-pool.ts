@@ -24,14 +24,14 @@ export interface RedactionPoolOptions {
 
 interface Job {
   id: number;
-  text: string;
-  resolve: (result: RedactionResult) => void;
+  texts: readonly string[];
+  resolve: (results: RedactionResult[]) => void;
   reject: (error: Error) => void;
 }
 
 interface Reply {
   id: number;
-  result?: RedactionResult;
+  results?: RedactionResult[];
   error?: string;
 }
 
@@ -57,7 +57,16 @@ export class RedactionPool {
   }
 
   /** Redacts `text` on a worker. @throws RedactionBusyError when the queue is full. */
-  redact(text: string): Promise<RedactionResult> {
+  async redact(text: string): Promise<RedactionResult> {
+    const [result] = await this.redactAll([text]);
+    return result;
+  }
+
+  /**
+   * Redacts `texts` on one worker in one hand-off (a caller's bundle is one job), results in
+   * input order. @throws RedactionBusyError when the queue is full.
+   */
+  redactAll(texts: readonly string[]): Promise<RedactionResult[]> {
     if (this.closed) {
       return Promise.reject(new Error('RedactionPool is closed'));
     }
@@ -65,7 +74,7 @@ export class RedactionPool {
       return Promise.reject(new RedactionBusyError(this.queue.length));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, text, resolve, reject });
+      this.queue.push({ id: this.nextId++, texts, resolve, reject });
       this.dispatch();
     });
   }
@@ -90,7 +99,7 @@ export class RedactionPool {
       const job = this.queue.shift()!;
       this.running.set(worker, job);
       worker.ref(); // a pending call keeps the process alive, like any other I/O
-      worker.postMessage({ id: job.id, text: job.text });
+      worker.postMessage({ id: job.id, texts: job.texts });
     }
   }
 
@@ -108,8 +117,8 @@ export class RedactionPool {
       const job = this.running.get(worker);
       this.running.delete(worker);
       if (job && job.id === reply.id) {
-        if (reply.result) {
-          job.resolve(reply.result);
+        if (reply.results) {
+          job.resolve(reply.results);
         } else {
           job.reject(new Error(`Redaction failed in a worker (${reply.error ?? 'unknown'})`));
         }

@@ -4,8 +4,8 @@
  * `.ts` file and the worker registers swc first). Module paths arrive resolved from the
  * main thread.
  *
- * Protocol: main → worker `{ id, text }`; worker → main `{ id, result }` or
- * `{ id, error }` (a message only: redaction errors are bugs, never data).
+ * Protocol: main → worker `{ id, texts }`; worker → main `{ id, results }` (in the order of
+ * `texts`) or `{ id, error }` (a message only: redaction errors are bugs, never data).
  */
 export const REDACTION_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -14,9 +14,9 @@ if (workerData.redactorPath.endsWith('.ts')) {
 }
 const { Redactor } = require(workerData.redactorPath);
 const redactor = new Redactor(workerData.options);
-parentPort.on('message', ({ id, text }) => {
+parentPort.on('message', ({ id, texts }) => {
   try {
-    parentPort.postMessage({ id, result: redactor.redact(text) });
+    parentPort.postMessage({ id, results: texts.map((text) => redactor.redact(text)) });
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.name) });
   }

@@ -47,6 +47,7 @@ const MIGRATIONS = [
   'ErasureByMembership1700000000014',
   'RowLevelSecurity1700000000015',
   'RowSecurityPostingProbe1700000000016',
+  'RowSecurityStableContactCheck1700000000017',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

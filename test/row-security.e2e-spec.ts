@@ -148,6 +148,23 @@ describe(`row-level security on ${TEST_ENGINE}`, () => {
     expect(text).not.toMatch(/hashed SubPlan/);
   });
 
+  it('leaves a CTE over a per-contact table to the planner to inline, in every scope', async () => {
+    // A volatile policy function fenced such CTEs, and the searches' plans with them.
+    const plan = (scope: DatabaseScope) =>
+      withDatabaseScope(scope, () =>
+        sut.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN WITH s AS (SELECT docs FROM lexical_contact_stats WHERE contact_uid = $1)
+           SELECT docs FROM s`,
+          ['ctc_shared'],
+        ),
+      );
+    for (const scope of [A, EVERY]) {
+      const text = (await plan(scope)).map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/lexical_contact_stats/);
+      expect(text).not.toMatch(/CTE s\b/);
+    }
+  });
+
   it('refuses a bound scope’s writes to another location, and its updates and deletes miss them', async () => {
     await expect(
       withDatabaseScope(A, () => sut.execute(INSERT, message('m_x', 'loc_b'))),
@@ -212,6 +229,27 @@ describe(`row-level security on ${TEST_ENGINE}`, () => {
         raw.release();
       }
     }
+  });
+
+  it('parses the scope statement once per connection, and scopes correctly after a failed statement', async () => {
+    await expect(withDatabaseScope(A, () => sut.query('SELECT 1 / 0'))).rejects.toBeDefined();
+    expect(seen(await withDatabaseScope(A, () => sut.query(LOCATIONS)))).toEqual(['loc_a']);
+    expect(seen(await withDatabaseScope(B, () => sut.queryPrepared(LOCATIONS)))).toEqual([
+      'loc_b',
+    ]);
+    await expect(withDatabaseScope(B, () => sut.query('SELECT 1 / 0'))).rejects.toBeDefined();
+    const [row] = await withDatabaseScope(A, () =>
+      sut.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_prepared_statements
+         WHERE statement LIKE '%set_config(''app.locations''%'`,
+      ),
+    );
+    // One connection (poolMax 1): one prepared scope statement, re-bound for every statement.
+    expect(row.n).toBe(1);
+    expect(seen(await withDatabaseScope(EVERY, () => sut.query(LOCATIONS)))).toEqual([
+      'loc_a',
+      'loc_b',
+    ]);
   });
 
   it('turned off, lets every statement through without a setting', async () => {

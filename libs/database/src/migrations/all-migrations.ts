@@ -15,6 +15,7 @@ import { vectorsInRow } from './1700000000013-vectors-in-row';
 import { erasureByMembership } from './1700000000014-erasure-by-membership';
 import { rowLevelSecurity } from './1700000000015-row-level-security';
 import { rowSecurityPostingProbe } from './1700000000016-row-security-posting-probe';
+import { rowSecurityStableContactCheck } from './1700000000017-row-security-stable-contact-check';
 import { type Migration } from './migration';
 
 /** Every schema step, in order; the first needs the embedder's dimension (`vector(N)`). */
@@ -37,5 +38,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     erasureByMembership,
     rowLevelSecurity,
     rowSecurityPostingProbe,
+    rowSecurityStableContactCheck,
   ];
 }

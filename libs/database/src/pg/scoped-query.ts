@@ -25,6 +25,17 @@ const BaseQuery = Query as unknown as new (
   callback: Callback,
 ) => QueryHooks;
 
+/** The scope statement's name on a connection: parsed once there, then only bound. */
+const SCOPE_NAME = 'cb_scope';
+
+/**
+ * Connections (node-postgres' `connection` objects) that hold the parsed scope statement.
+ * An unnamed one was parsed and planned again before every statement (0.09 of its 0.15 ms
+ * of server time); a protocol-level prepared statement outlives failed transactions, and a
+ * connection that is replaced is a new object, so this never names one the server lacks.
+ */
+const scopeParsed = new WeakSet<object>();
+
 /**
  * One statement preceded, in the same round trip, by the {@link SCOPE_STATEMENT} that scopes
  * its transaction: both are sent before one Sync, and the extended protocol runs everything
@@ -48,8 +59,10 @@ class ScopedQuery extends BaseQuery {
   }
 
   override prepare(connection: WireConnection): void {
-    connection.parse({ text: SCOPE_STATEMENT, name: '', types: [] });
-    connection.bind({ portal: '', statement: '', values: [this.setting] });
+    if (!scopeParsed.has(connection)) {
+      connection.parse({ text: SCOPE_STATEMENT, name: SCOPE_NAME, types: [] });
+    }
+    connection.bind({ portal: '', statement: SCOPE_NAME, values: [this.setting] });
     connection.execute({ portal: '', rows: 0 });
     super.prepare(connection);
   }
@@ -62,6 +75,8 @@ class ScopedQuery extends BaseQuery {
 
   override handleCommandComplete(message: unknown, connection: WireConnection): void {
     if (this.scoping) {
+      // Its completion proves its parse: from now on this connection only binds it.
+      scopeParsed.add(connection);
       this.scoping = false;
       return;
     }

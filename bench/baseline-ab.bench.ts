@@ -17,6 +17,8 @@
  * BENCH_NODE in a side's env runs that side's server on another Node binary
  * (BENCH_BASELINE_ROOT=. BENCH_BASELINE_ENV=BENCH_NODE=/usr/bin/node: Node 24 against 20).
  */
+import { loadavg } from 'node:os';
+
 import { Client } from 'pg';
 
 import { generateApiKey } from '../src/config/api-key-entries';
@@ -31,6 +33,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const BASELINE = process.env.BENCH_BASELINE_ROOT;
 const DATABASE_URL = process.env.DATABASE_URL;
 const LEVELS = [1, 8];
+/** Times a shed (503) request is sent again before the run fails. */
+const MAX_RETRIES = 20;
 const ROLE = process.env.BENCH_DATABASE_ROLE;
 const BOUND = process.env.BENCH_BOUND_LOCATION;
 const KEY = BOUND ? generateApiKey('bench', [BOUND]) : undefined;
@@ -107,6 +111,7 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
     baseline: new JsonClient(baseline.url, 64, headers),
   };
   let seq = 0;
+  const refused: Partial<Record<Mode, number>> = {};
   try {
     const results = await interleavedRounds({
       modes: MODES,
@@ -121,10 +126,16 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
           route === 'context'
             ? { transcript: text, contact_uid: 'ctc_demo_alice' }
             : { query: text, contact_uid: 'ctc_demo_alice', top_k: 5 };
-        const answer = await clients[checkout].post<{ meta?: { partial?: boolean } }>(
+        let answer = await clients[checkout].post<{ meta?: { partial?: boolean } }>(
           `/${route}`,
           body,
         );
+        // A loaded box makes a server shed load (503 overloaded): count it, send it again.
+        for (let retry = 0; answer.status === 503 && retry < MAX_RETRIES; retry++) {
+          refused[mode] = (refused[mode] ?? 0) + 1;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          answer = await clients[checkout].post(`/${route}`, body);
+        }
         if (answer.status !== 200) {
           throw new Error(`${mode}: HTTP ${answer.status}`);
         }
@@ -133,6 +144,8 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
     });
     return {
       engine,
+      load_average: loadavg().map((l) => Math.round(l * 100) / 100),
+      refused_503: refused,
       results,
       throughput_current_over_baseline: {
         context: throughputRatio(results, 'current/context', 'baseline/context', LEVELS),

@@ -56,6 +56,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly speculation = new Counter({
+    name: 'context_bridge_speculation_total',
+    help: 'Speculative searches on interim speech, by outcome (started, superseded, shed, served, unmatched).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly ingested = new Counter({
     name: 'context_bridge_ingest_chunks_total',
     help: 'Chunks processed by ingestion, by outcome.',

@@ -1,6 +1,7 @@
 import { type TranscriptCoalescer } from '@app/coalescer';
 
 import { type AppConfig } from '../../config/app-config';
+import { MetricsService } from '../../metrics/metrics.service';
 import { type ContextRetriever, type RankedPool } from '../context-retriever';
 import { CallSession } from './call-sessions';
 import { QueryTerms } from './query-match';
@@ -29,6 +30,7 @@ describe('Speculator', () => {
       config,
       coalescer as unknown as TranscriptCoalescer,
       retriever as unknown as ContextRetriever,
+      new MetricsService(),
     );
     session = new CallSession('k', { caller: 'c', callId: 'call', scope: undefined });
   });

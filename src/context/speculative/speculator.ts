@@ -4,6 +4,7 @@ import { type VectorFilter } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { MetricsService } from '../../metrics/metrics.service';
 import { ContextRetriever, type RankedPool } from '../context-retriever';
 import { type CallSession, type SpeculationSlot } from './call-sessions';
 import { QueryTerms } from './query-match';
@@ -71,7 +72,13 @@ export class Speculator {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly coalescer: TranscriptCoalescer,
     private readonly retriever: ContextRetriever,
+    private readonly metrics: MetricsService,
   ) {}
+
+  private count(outcome: keyof SpeculationStats): void {
+    this.stats[outcome]++;
+    this.metrics.speculation.inc({ outcome });
+  }
 
   /**
    * Takes an interim chunk of `session`. `coalescerKey`: the key its final will be coalesced
@@ -129,16 +136,16 @@ export class Speculator {
     const fresh = Date.now() - slot.startedAt <= MAX_SPECULATION_AGE_MS;
     if (!fresh || slot.poolK !== poolK || similarity < this.config.calls.matchThreshold) {
       slot.abort.abort();
-      this.stats.unmatched++;
+      this.count('unmatched');
       return undefined;
     }
     const waited = await withDeadline(left(), () => slot.result);
     if (waited.status !== 'ok' || !waited.value || waited.value.missed) {
       slot.abort.abort();
-      this.stats.unmatched++;
+      this.count('unmatched');
       return undefined;
     }
-    this.stats.served++;
+    this.count('served');
     return { ranked: waited.value, startedAt: slot.startedAt, similarity };
   }
 
@@ -166,12 +173,12 @@ export class Speculator {
       return; // what is running (or done) already serves this interim
     }
     if (this.running >= MAX_SPECULATING || busy()) {
-      this.stats.shed++;
+      this.count('shed');
       return;
     }
     if (current) {
       current.abort.abort();
-      this.stats.superseded++;
+      this.count('superseded');
     }
     session.speculation = this.start(query, terms, interim.poolK, filter);
   }
@@ -186,7 +193,7 @@ export class Speculator {
     const startedAt = Date.now();
     const until = performance.now() + SPECULATION_TIMEOUT_MS;
     this.running++;
-    this.stats.started++;
+    this.count('started');
     const result = this.retriever
       .retrieve(
         query,

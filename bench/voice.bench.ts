@@ -1,0 +1,184 @@
+/**
+ * Voice turns as a speech engine emits them, on the SGD dialogues (8 conversations = one
+ * contact): each turn is a slot question, sent as interim hypotheses growing word by word every
+ * 150–250 ms (jittered, seeded), then the final after one more such gap. Per concurrency level
+ * (calls at once) and mode (`final_only`: the same timing, finals only; `speculative`: interims
+ * too), it prints end-of-turn → bundle latency at the client (p50/p95/p99), the share of
+ * turns served from speculation, late (past the deadline) and partial counts, server CPU per
+ * turn, and the evidence hit rate (the answer's value in the first five excerpts). Each mode
+ * runs on a fresh server process, so neither warms the other's caches.
+ *
+ *   npm run bench:voice   # BENCH_VOICE_CONCURRENCY (1,4,16), BENCH_VOICE_TURNS per call (3),
+ *                         # BENCH_VOICE_C1_CALLS (4), BENCH_SEED (41)
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { EmbeddingService } from '@app/embedding';
+import { Redactor } from '@app/redaction';
+
+import { type ContextBundle } from '../src/context/context.dto';
+import { IngestService } from '../src/ingest/ingest.service';
+import { benchContext } from './support/app-context';
+import { JsonClient } from './support/http-client';
+import { prng } from './support/prng';
+import { cpuPerRequest, cpuSnapshot } from './support/proc-cpu';
+import { startServerProcess } from './support/server-process';
+import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
+import { buildSlotQuestions } from './support/sgd-questions';
+import { printJson, summarize } from './support/stats';
+
+const GROUP = 8;
+const K = 5;
+const MODES = ['final_only', 'speculative'] as const;
+type Mode = (typeof MODES)[number];
+interface Turn {
+  q: string;
+  value: string;
+  contact: string;
+}
+
+async function main() {
+  const seed = Number(process.env.BENCH_SEED ?? 41);
+  process.stderr.write(`bench:voice seed ${seed}\n`);
+  const conversations = loadSgdConversations();
+  const env = { DATA_DIR: `bench/.cache/sgd-g${GROUP}-${conversations.length}` };
+  const contactOf = new Map(
+    conversations.map((c, i) => [
+      c.conversation_id,
+      `contact-g${String(Math.floor(i / GROUP)).padStart(4, '0')}`,
+    ]),
+  );
+  // Ingest (cached and idempotent: a re-run skips it), then the questions.
+  const app = await benchContext({ ...env, LOG_LEVEL: 'error', EMBEDDING_WORKERS: '2' });
+  try {
+    await app.get(EmbeddingService).embedQuery('warm');
+    await app.get(IngestService).ingestConversations(sgdToMessages(conversations, GROUP));
+  } finally {
+    await app.close();
+  }
+  const redactor = new Redactor({});
+  const questions = buildSlotQuestions(
+    loadSgdSlotFacts(),
+    new Set(contactOf.keys()),
+    400,
+    (value) => redactor.redact(value).text !== value,
+  );
+  const byContact = new Map<string, Turn[]>();
+  for (const q of questions) {
+    const contact = contactOf.get(q.conversation_id) as string;
+    byContact.set(contact, [
+      ...(byContact.get(contact) ?? []),
+      { q: q.question, value: q.value, contact },
+    ]);
+  }
+  const turnsPerCall = Number(process.env.BENCH_VOICE_TURNS ?? 3);
+  const calls = [...byContact.values()].filter((t) => t.length >= turnsPerCall);
+  const levels = (process.env.BENCH_VOICE_CONCURRENCY ?? '1,4,16').split(',').map(Number);
+  const results: Record<string, unknown> = {};
+  for (const mode of MODES) {
+    // A copy of the store per mode: ended calls join history, which must not leak into the
+    // cached store (nor from one mode into the other).
+    const copy = mkdtempSync(join(tmpdir(), 'bench-voice-'));
+    cpSync(env.DATA_DIR, copy, { recursive: true });
+    const server = await startServerProcess({
+      DATA_DIR: copy,
+      SPECULATION: String(mode === 'speculative'),
+      // Interims count against the per-caller rate limit like any request (16 calls send ~80/s).
+      RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+    });
+    const client = new JsonClient(server.url);
+    try {
+      for (const c of levels) {
+        const count = c === 1 ? Number(process.env.BENCH_VOICE_C1_CALLS ?? 4) : c;
+        const chosen = calls.slice(0, count).map((t) => t.slice(0, turnsPerCall));
+        const before = cpuSnapshot(server.pid);
+        const started = await speculations(server.url);
+        const random = prng(seed + c);
+        const turns = (
+          await Promise.all(
+            chosen.map((turns, i) => replayCall(client, mode, `${mode}-c${c}-${i}`, turns, random)),
+          )
+        ).flat();
+        const cpu = cpuPerRequest(server.pid, before, turns.length);
+        const searched = (await speculations(server.url)) - started;
+        const served = turns.filter((t) => t.speculative);
+        results[`${mode}_c${c}`] = {
+          turns: turns.length,
+          latency_ms: summarize(turns.map((t) => t.ms)),
+          served_from_speculation: Number((served.length / turns.length).toFixed(3)),
+          speculative_latency_ms: served.length ? summarize(served.map((t) => t.ms)) : null,
+          speculative_searches_per_turn: Number((searched / turns.length).toFixed(2)),
+          late: turns.filter((t) => t.late).length,
+          partial: turns.filter((t) => t.partial).length,
+          hit_rate: Number((turns.filter((t) => t.hit).length / turns.length).toFixed(3)),
+          cpu_ms_per_turn: cpu.server_total,
+        };
+      }
+    } finally {
+      client.close();
+      await server.stop();
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }
+  printJson({ bench: 'voice', seed, turns_per_call: turnsPerCall, levels, results });
+}
+
+/** Speculative searches the server started so far (its Prometheus counter). */
+async function speculations(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = /^context_bridge_speculation_total\{outcome="started"\} (\d+)/m.exec(text);
+  return line ? Number(line[1]) : 0;
+}
+
+const gap = (random: () => number) => 150 + random() * 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function replayCall(
+  client: JsonClient,
+  mode: Mode,
+  callId: string,
+  turns: Turn[],
+  random: () => number,
+) {
+  const out: Array<{ ms: number; speculative: boolean; late: boolean; partial: boolean; hit: boolean }> =
+    [];
+  for (const turn of turns) {
+    const words = turn.q.split(/\s+/);
+    for (let n = 1; n <= words.length; n++) {
+      await sleep(gap(random));
+      if (mode === 'speculative') {
+        // An engine does not wait for the 202; neither does this replay.
+        void client.post('/context', {
+          transcript: words.slice(0, n).join(' '),
+          contact_uid: turn.contact,
+          call_id: callId,
+          is_final: false,
+        });
+      }
+    }
+    await sleep(gap(random));
+    const t0 = performance.now();
+    const { body } = await client.post<ContextBundle>('/context', {
+      transcript: turn.q,
+      contact_uid: turn.contact,
+      call_id: callId,
+    });
+    const ms = performance.now() - t0;
+    out.push({
+      ms,
+      speculative: body.meta.speculative,
+      late: ms > body.meta.timeout_ms,
+      partial: body.meta.partial,
+      hit: body.historical_excerpts.slice(0, K).some((e) => e.content.includes(turn.value)),
+    });
+  }
+  await client.post('/calls/end', { call_id: callId, contact_uid: turns[0].contact });
+  return out;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

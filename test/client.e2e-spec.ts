@@ -7,6 +7,7 @@ import {
   BridgeTimeoutError,
   type ChatEvent,
   ContextBridgeClient,
+  unwrap,
 } from '../libs/client/src';
 import { type AdapterApp, bootAdapterApp, ops, tenantA } from './support/adapter-fixtures';
 
@@ -70,6 +71,38 @@ describe('@context-bridge/client and its LiveKit hook (e2e, real app)', () => {
     );
     abort.abort();
     await expect(pending).rejects.toBeInstanceOf(BridgeAbortedError);
+  });
+
+  it('`api` reaches the other routes, typed from the contract, errors as BridgeErrors', async () => {
+    const { api } = new ContextBridgeClient({ baseUrl: a.t.url, apiKey: ops.key });
+    const search = await unwrap(
+      api.POST('/search', { body: { query: 'espresso leak', contact_uid: 'ctc_a1', top_k: 2 } }),
+    );
+    expect(search.hits.length).toBeGreaterThan(0);
+    expect(search.hits[0]).toMatchObject({ contact_uid: 'ctc_a1' });
+    // A path parameter, then the receipt the forget answered with (a GET with one too).
+    const forgot = await unwrap(
+      api.DELETE('/contacts/{contact_uid}/history', {
+        params: { path: { contact_uid: 'ctc_sdk_nobody' } },
+      }),
+    );
+    const receipt = await unwrap(
+      api.GET('/contacts/forget/receipts/{receipt_id}', {
+        params: { path: { receipt_id: forgot.receipt_id } },
+      }),
+    );
+    expect(receipt).toMatchObject({ receipt_id: forgot.receipt_id });
+    const refused = await unwrap(
+      api.POST('/search', { body: { query: 'x', contact_uid: 'ctc_b1', location_uid: 'loc_b' } }),
+    ).catch((e: unknown) => e);
+    const bound = new ContextBridgeClient({ baseUrl: a.t.url, apiKey: tenantA.key }).api;
+    const forbidden = await unwrap(
+      bound.POST('/search', { body: { query: 'x', location_uid: 'loc_b' } }),
+    ).catch((e: unknown) => e);
+    expect(refused).not.toBeInstanceOf(BridgeError); // ops is unbound: allowed
+    expect(forbidden).toBeInstanceOf(BridgeError);
+    expect(forbidden).toMatchObject({ code: 'location_forbidden', status: 403 });
+    expect((forbidden as BridgeError).requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   describe('LiveKit onUserTurnCompleted helper', () => {

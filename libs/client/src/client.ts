@@ -1,4 +1,6 @@
+import { type BridgeApi, createBridgeApi } from './api';
 import { BridgeAbortedError, BridgeError, BridgeTimeoutError } from './errors';
+import { type paths } from './generated/openapi';
 import { sseData } from './sse';
 import {
   type BuiltPrompt,
@@ -8,6 +10,13 @@ import {
   type ContextRequest,
   type PromptRequest,
 } from './types';
+
+/** The JSON POST routes the deadline-bound methods call, typed from the contract. */
+type JsonPost = '/context' | '/context/prompt';
+type BodyOf<P extends JsonPost> = NonNullable<
+  paths[P]['post']['requestBody']
+>['content']['application/json'];
+type AnswerOf<P extends JsonPost> = paths[P]['post']['responses'][200]['content']['application/json'];
 
 export interface ContextBridgeClientOptions {
   /** e.g. `http://context-bridge:3004` */
@@ -39,34 +48,30 @@ const NETWORK_MARGIN_MS = 50;
 const MIN_SERVER_TIMEOUT_MS = 50;
 
 /**
- * A small typed client of the bridge. Every call has a deadline and takes an AbortSignal;
- * failures are {@link BridgeError}s carrying the server's stable code.
+ * The bridge's client. The hot-path calls (`fetchContext`, `prompt`, `chat`) have a deadline
+ * and take an AbortSignal; every other route is on {@link api}, typed from the contract.
+ * Failures are {@link BridgeError}s carrying the server's stable code.
  */
 export class ContextBridgeClient {
+  /** Every route of the OpenAPI document: `await unwrap(client.api.POST('/search', …))`. */
+  readonly api: BridgeApi;
   private readonly baseUrl: string;
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: ContextBridgeClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.fetchImpl = options.fetch ?? fetch;
+    this.api = createBridgeApi(options);
   }
 
-  /** `POST /context`: the bundle for a transcript chunk. */
+  /** `POST /context`: the bundle for a final transcript chunk (interims: `api`). */
   fetchContext(request: ContextRequest, options: CallOptions = {}): Promise<ContextBundle> {
-    return this.postJson<ContextBundle>(
-      '/context',
-      this.withServerTimeout(request, options),
-      options,
-    );
+    return this.postJson('/context', this.withServerTimeout(request, options), options);
   }
 
   /** `POST /context/prompt`: a ready-to-send system + user prompt. */
   prompt(request: PromptRequest, options: CallOptions = {}): Promise<BuiltPrompt> {
-    return this.postJson<BuiltPrompt>(
-      '/context/prompt',
-      this.withServerTimeout(request, options),
-      options,
-    );
+    return this.postJson('/context/prompt', this.withServerTimeout(request, options), options);
   }
 
   /** `POST /chat`: R42's answer as an async iterator of SSE events, ending after `done`. */
@@ -98,7 +103,10 @@ export class ContextBridgeClient {
   }
 
   /** The server's deadline fits inside ours, so it answers (partially) before we give up. */
-  private withServerTimeout<T extends ContextRequest>(request: T, options: CallOptions): T {
+  private withServerTimeout<T extends { timeout_ms?: number }>(
+    request: T,
+    options: CallOptions,
+  ): T {
     const deadlineMs = options.deadlineMs ?? this.options.deadlineMs;
     if (request.timeout_ms !== undefined || deadlineMs === undefined) {
       return request;
@@ -107,11 +115,15 @@ export class ContextBridgeClient {
     return { ...request, timeout_ms: timeout };
   }
 
-  private async postJson<T>(path: string, body: unknown, options: CallOptions): Promise<T> {
+  private async postJson<P extends JsonPost>(
+    path: P,
+    body: BodyOf<P>,
+    options: CallOptions,
+  ): Promise<AnswerOf<P>> {
     const deadlineMs = options.deadlineMs ?? this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const call = await this.send(path, body, deadlineMs, options.signal);
     try {
-      return parse<T>(await call.response.text(), call.response);
+      return parse<AnswerOf<P>>(await call.response.text(), call.response);
     } catch (error) {
       throw call.failure(error);
     } finally {

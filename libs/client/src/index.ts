@@ -1,3 +1,4 @@
+export { type BridgeApi, type BridgeApiOptions, createBridgeApi, unwrap } from './api';
 export {
   type CallOptions,
   type ChatOptions,
@@ -5,6 +6,7 @@ export {
   type ContextBridgeClientOptions,
 } from './client';
 export { BridgeAbortedError, BridgeError, BridgeTimeoutError } from './errors';
+export type * from './generated/openapi';
 export {
   addBridgeContext,
   bridgeTurnHook,

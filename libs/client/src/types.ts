@@ -1,117 +1,39 @@
-/** Wire types of the bridge's HTTP API, kept free of server code so the client stands alone. */
+/**
+ * The wire types, named from the generated contract (src/generated/openapi.ts, made from the
+ * served OpenAPI document): a field the server adds or drops changes them on regeneration.
+ */
+import { type components, type operations } from './generated/openapi';
 
-export interface ContextRequest {
-  transcript: string;
-  contact_uid?: string;
-  call_id?: string;
-  location_uid?: string;
-  /** The server's own deadline; the client sets it from `deadlineMs` when absent. */
-  timeout_ms?: number;
-  pool_k?: number;
-  final_k?: number;
-  max_tokens?: number;
-}
+type Schemas = components['schemas'];
 
-export type BundleContact =
-  | ({ live_fields_available: true } & Record<string, unknown>)
-  | {
-      live_fields_available: false;
-      error?: number | 'timeout' | 'unavailable' | 'overloaded' | 'not_configured';
-    };
-
-export interface HistoricalExcerpt {
-  id: string;
-  content: string;
-  channel: string;
-  occurred_at: string;
-  rerank_score: number;
-  vector_score: number;
-  truncated?: boolean;
-}
-
-export interface ContextBundle {
-  contact: BundleContact;
-  historical_excerpts: HistoricalExcerpt[];
-  token_count: number;
-  meta: {
-    query: string;
-    elapsed_ms: number;
-    timeout_ms: number;
-    partial: boolean;
-    [key: string]: unknown;
-  };
-  /** Only when the request had `explain: true`. */
-  explain?: ContextExplain;
-}
-
-/** One pool window of the explain mode, with every signal that scored it. */
-export interface ExplainCandidate {
-  id: string;
-  conversation_uid: string;
-  channel: string;
-  occurred_at: string;
-  dense_rank: number | null;
-  cosine: number;
-  bm25_rank: number | null;
-  bm25_score: number | null;
-  /** The reranker's score components (fusion's); null when it has none. */
-  components: Record<string, number | null> | null;
-  score: number;
-  outcome: 'kept' | 'merged' | 'rank' | 'threshold' | 'budget';
-  merged_into: string | null;
-  in_bundle: boolean;
-  /** Redacted like the excerpts; null when the deadline left no time. */
-  content: string | null;
-}
-
+/**
+ * `POST /context`'s body for a final chunk, what `fetchContext` sends. An interim hypothesis
+ * (`is_final: false`) is answered 202 with no bundle: send it through `api`.
+ */
+export type ContextRequest = Omit<Schemas['ContextFetchRequestDto'], 'is_final'> & {
+  is_final?: true;
+};
+/** `POST /context`'s answer for a final chunk. */
+export type ContextBundle = Schemas['ContextBundle'];
+/** `POST /context` with `is_final: false` (202): an interim transcript was taken. */
+export type InterimAccepted = Schemas['InterimAccepted'];
+export type BundleContact = ContextBundle['contact'];
+export type HistoricalExcerpt = Schemas['HistoricalExcerpt'];
 /** `explain: true` on `POST /context`: the pool, redactions per excerpt, a stage waterfall. */
-export interface ContextExplain {
-  reranker: string;
-  reranked: boolean;
-  pool_k: number;
-  candidates: ExplainCandidate[];
-  excerpts: Array<{
-    id: string;
-    window_ids: string[];
-    redactions: Record<string, number>;
-    kept: boolean;
-  }>;
-  stages: Array<{
-    name: string;
-    start_ms: number;
-    ms: number;
-    lane: 'main' | 'retrieval' | 'live';
-  }>;
-  partial: boolean;
-}
+export type ContextExplain = Schemas['ContextExplain'];
+/** One pool window of the explain mode, with every signal that scored it. */
+export type ExplainCandidate = Schemas['ExplainCandidate'];
 
-export interface PromptRequest extends ContextRequest {
-  system_prompt?: string;
-  prompt_max_tokens?: number;
-  /** A bundle fetched earlier: the server only builds the prompt. */
-  bundle?: Pick<ContextBundle, 'contact' | 'historical_excerpts'>;
-}
-
+/** `POST /context/prompt`'s body. */
+export type PromptRequest = Schemas['ContextPromptRequestDto'];
 /** `POST /context/prompt`: a system and a user message, under the token budget. */
-export interface BuiltPrompt {
-  system: string;
-  user: string;
-  blocks: Array<{ name: string; text: string; [key: string]: unknown }>;
-  token_count: number;
-  excerpts: HistoricalExcerpt[];
-  dropped_excerpts: number;
-}
+export type BuiltPrompt = Schemas['ContextPromptResponseDto'];
 
-export interface ChatRequest {
-  query: string;
-  userId: string;
-  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
-}
-
+/** `POST /chat`'s body. */
+export type ChatRequest = Schemas['ChatRequestDto'];
 /** The SSE events of `POST /chat`, a union on `type`. */
 export type ChatEvent =
-  | { type: 'chunk'; text: string }
-  | { type: 'citations'; topics: Array<{ id: string; title: string }> }
-  | { type: 'out_of_scope'; text: string }
-  | { type: 'error'; error: string; message: string }
-  | { type: 'done' };
+  operations['Chat_chatStream']['responses'][200]['content']['text/event-stream'];
+
+/** Every error answer: an RFC 9457 problem whose `error` is the stable code. */
+export type ProblemBody = Schemas['ErrorBody'];

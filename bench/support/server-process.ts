@@ -41,7 +41,9 @@ export async function startServerProcess(
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
+  // 120 s by default; a box loaded by other work may need BENCH_READY_TIMEOUT_S longer.
+  const polls = Number(process.env.BENCH_READY_TIMEOUT_S ?? 120) * 5;
+  for (let i = 0; i < polls; i++) {
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode}`);
     }

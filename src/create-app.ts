@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@app/common';
-import { type RawBodyRequest } from '@nestjs/common';
+import { type RawBodyRequest, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyRequest } from 'fastify';
@@ -73,8 +73,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
  */
 export function configureApp(app: NestFastifyApplication): NestFastifyApplication {
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   const config = app.get<AppConfig>(APP_CONFIG);
+  // With API_KEYS_FILE, SIGHUP re-reads it (ApiKeyService) instead of shutting down.
+  app.enableShutdownHooks(
+    Object.values(ShutdownSignal).filter(
+      (signal) => !config.security.apiKeysFile || signal !== ShutdownSignal.SIGHUP,
+    ),
+  );
 
   const fastify = app.getHttpAdapter().getInstance();
   // The first hook of every request: deadlines (/context) count from here, not from the

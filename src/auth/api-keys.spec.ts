@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey, parseApiKeys } from '../config/api-key-entries';
 import { ApiKeyRing } from './api-keys';
+import { hasScope } from './scopes';
 
 describe('API keys', () => {
   describe('ApiKeyRing', () => {
@@ -31,6 +32,23 @@ describe('API keys', () => {
       expect(sut.identify({})).toEqual({ kind: 'missing' });
       expect(sut.identify({ authorization: `Basic ${a.key}` })).toEqual({ kind: 'invalid' });
       expect(sut.identify({ 'x-api-key': [a.key, a.key] })).toEqual({ kind: 'invalid' });
+    });
+
+    it('carries the entry scopes into the principal; admin and unscoped keys have every scope', () => {
+      const reader = generateApiKey('reader', [], ['context:read']);
+      const admin = generateApiKey('ops', [], ['admin']);
+      const ring = new ApiKeyRing(
+        parseApiKeys(`${reader.line}\n${admin.line}\n${b.line}`, 'test').keys,
+      );
+      const readerKey = ring.match(reader.key)!;
+      expect(readerKey).toEqual({ keyName: 'reader', locations: null, scopes: ['context:read'] });
+      expect(hasScope(readerKey, 'context:read')).toBe(true);
+      expect(hasScope(readerKey, 'ingest:write')).toBe(false);
+      expect(hasScope(readerKey, 'history:delete')).toBe(false);
+      expect(hasScope(readerKey, 'admin')).toBe(false);
+      expect(hasScope(ring.match(admin.key)!, 'history:delete')).toBe(true);
+      expect(hasScope(ring.match(b.key)!, 'admin')).toBe(true); // written before scopes
+      expect(ring.size).toBe(3);
     });
 
     it('is disabled (open mode) without keys', () => {

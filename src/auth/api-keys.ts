@@ -1,12 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-import { type ApiKeyEntry } from '../config/api-key-entries';
+import { type ApiKeyEntry, type ApiScope } from '../config/api-key-entries';
 
 /** Who made a request, once its key matched. Never holds the key or its hash. */
 export interface Principal {
   keyName: string;
   /** `null`: every location. */
   locations: readonly string[] | null;
+  /** Absent: every scope (a key configured without scopes, a Vapi secret). */
+  scopes?: readonly ApiScope[];
 }
 
 /** What the credentials of one request amount to. */
@@ -27,13 +29,22 @@ export class ApiKeyRing {
   constructor(keys: readonly ApiKeyEntry[]) {
     this.entries = keys.map((k) => ({
       digest: Buffer.from(k.sha256, 'hex'),
-      principal: { keyName: k.name, locations: k.locations ? [...k.locations] : null },
+      principal: {
+        keyName: k.name,
+        locations: k.locations ? [...k.locations] : null,
+        ...(k.scopes ? { scopes: [...k.scopes] } : {}),
+      },
     }));
   }
 
   /** False when no key is configured: the service runs open. */
   get enabled(): boolean {
     return this.entries.length > 0;
+  }
+
+  /** How many keys the ring holds (the reload log says it; names stay in the entries). */
+  get size(): number {
+    return this.entries.length;
   }
 
   match(presented: string): Principal | undefined {

@@ -35,3 +35,15 @@ export class TooManyRequestsError extends DomainError {
     super(code, message, 429, { retry_after_s: retryAfterS });
   }
 }
+
+/** A valid key without the scope the route needs (403); `required_scope` names it. */
+export class InsufficientScopeError extends DomainError {
+  constructor(scope: string) {
+    super(
+      'insufficient_scope',
+      `This API key lacks the "${scope}" scope this endpoint needs.`,
+      403,
+      { required_scope: scope },
+    );
+  }
+}

@@ -4,6 +4,7 @@ import { type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { callerTracker } from '../auth/rate-limiter';
+import { RequireScope } from '../auth/scopes';
 import { scopedLocations } from '../auth/tenant';
 import { ArrivedAt } from '../common/arrival';
 import { CallSessions } from '../context/speculative/call-sessions';
@@ -12,6 +13,7 @@ import { CallEnded, CallOpening, CallRefDto, CallStartDto } from './calls.dto';
 
 /** A live call's lifetime: prefetch when it rings, end when it hangs up. */
 @ApiTags('context bridge')
+@RequireScope('context:read')
 @Controller('calls')
 export class CallsController {
   constructor(

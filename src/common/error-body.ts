@@ -53,6 +53,8 @@ export const ERROR_CODES: Record<string, string> = {
   token_user_mismatch: '401: userId differs from the token subject',
   chat_auth_required: '403: NODE_ENV=production and CHAT_AUTH unset: POST /chat is closed',
   location_forbidden: '403: the key is bound to other location_uids than the data asked for',
+  insufficient_scope:
+    "403: the key's scopes do not include the one this route needs (required_scope)",
   not_found: '404: no such route',
   message_owned_elsewhere:
     '409: a message_uid is stored under a location the key is not bound to; nothing was stored',

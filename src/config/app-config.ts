@@ -108,6 +108,11 @@ export interface AppConfig {
   security: {
     /** Hashed keys; empty means the service runs open (refused when NODE_ENV=production). */
     apiKeys: ApiKeyEntry[];
+    /**
+     * API_KEYS_FILE, followed while the server runs: on a change or SIGHUP the keys become
+     * `fixedKeys` (API_KEYS's) plus the file's entries.
+     */
+    apiKeysFile?: { path: string; fixedKeys: ApiKeyEntry[] };
     metricsRequireKey: boolean;
     chatAuth: ChatAuthConfig;
     /** Browser origins allowed by CORS (`*` for any); empty disables CORS. */
@@ -128,6 +133,11 @@ export interface AppConfig {
     vapiSecrets: ApiKeyEntry[];
   };
   seedDemoData: boolean;
+  /**
+   * `server` runs the background work (webhook worker, schedulers, warm-up, key-file
+   * reloads); `cli` is one command that must not: it would drain the inbox beside the server.
+   */
+  role: 'server' | 'cli';
   /** Said once at boot: what production runs without because its variable was unset. */
   bootWarning?: string;
   /**

@@ -262,6 +262,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       slowCallMs: env.SLOW_CALL_LOG_MS,
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
+    role: 'server',
     bootWarning: providers.bootWarning,
   };
 }

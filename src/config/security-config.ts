@@ -22,15 +22,16 @@ export interface SecuritySettings {
 }
 
 /**
- * The security part of the config, with every problem found in it. Parsed once here (the
- * keys file is read once), so `loadConfig` can list these problems with all the others.
+ * The security part of the config, with every problem found in it. Parsed once here, so
+ * `loadConfig` can list these problems with all the others (the server's ApiKeyService then
+ * follows API_KEYS_FILE for changes).
  */
 export function readSecuritySettings(env: EnvSchema): {
   settings: SecuritySettings;
   problems: string[];
 } {
   const problems: string[] = [];
-  const apiKeys = readApiKeys(env, problems);
+  const { apiKeys, fixedKeys } = readApiKeys(env, problems);
   if (env.NODE_ENV === 'production' && apiKeys.length === 0 && problems.length === 0) {
     problems.push(
       'API_KEYS: NODE_ENV=production and no API key is configured, so the service refuses to ' +
@@ -51,6 +52,7 @@ export function readSecuritySettings(env: EnvSchema): {
     settings: {
       security: {
         apiKeys,
+        apiKeysFile: env.API_KEYS_FILE ? { path: env.API_KEYS_FILE, fixedKeys } : undefined,
         metricsRequireKey: env.METRICS_REQUIRE_KEY ?? false,
         chatAuth: chatAuth(env, problems),
         corsOrigins,
@@ -66,7 +68,10 @@ export function readSecuritySettings(env: EnvSchema): {
   };
 }
 
-function readApiKeys(env: EnvSchema, problems: string[]): ApiKeyEntry[] {
+function readApiKeys(
+  env: EnvSchema,
+  problems: string[],
+): { apiKeys: ApiKeyEntry[]; fixedKeys: ApiKeyEntry[] } {
   const fromEnv = parseApiKeys(env.API_KEYS, 'API_KEYS');
   let fromFile: ReturnType<typeof parseApiKeys> = { keys: [], problems: [] };
   if (env.API_KEYS_FILE) {
@@ -79,7 +84,7 @@ function readApiKeys(env: EnvSchema, problems: string[]): ApiKeyEntry[] {
   }
   const keys = [...fromEnv.keys, ...fromFile.keys];
   problems.push(...fromEnv.problems, ...fromFile.problems, ...duplicateKeyProblems(keys));
-  return keys;
+  return { apiKeys: keys, fixedKeys: fromEnv.keys };
 }
 
 function chatAuth(env: EnvSchema, problems: string[]): ChatAuthConfig {

@@ -6,6 +6,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { callerTracker } from '../auth/rate-limiter';
+import { RequireScope } from '../auth/scopes';
 import { ArrivedAt } from '../common/arrival';
 import {
   ContextBundle,
@@ -19,6 +20,7 @@ import { ContextPromptService } from './context-prompt.service';
 import { bundleAttributes } from './context-spans';
 
 @ApiTags('context bridge')
+@RequireScope('context:read')
 @Controller('context')
 export class ContextController {
   constructor(

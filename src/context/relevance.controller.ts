@@ -3,11 +3,13 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
 
 import { callerTracker } from '../auth/rate-limiter';
+import { RequireScope } from '../auth/scopes';
 import { RelevanceRequestDto, RelevanceResponseDto } from './relevance.dto';
 import { RelevanceService } from './relevance.service';
 
 /** The spec's `relevance_score` over HTTP. */
 @ApiTags('context bridge')
+@RequireScope('context:read')
 @Controller('relevance')
 export class RelevanceController {
   constructor(private readonly relevance: RelevanceService) {}

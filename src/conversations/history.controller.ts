@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { RequireScope } from '../auth/scopes';
 import { ConversationMemory } from './conversation-memory.service';
 import {
   ContactHistoryParams,
@@ -24,6 +25,7 @@ const FORGET_DESCRIPTION =
 
 /** Forget on request: a contact's stored history goes, and stays gone. */
 @ApiTags('history')
+@RequireScope('history:delete')
 @Controller('contacts')
 export class HistoryController {
   constructor(private readonly memory: ConversationMemory) {}

@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { RequireScope } from '../auth/scopes';
 import { ConversationMessageDto, IngestReport, KbTopicDto } from './ingest.dto';
 import { IngestService } from './ingest.service';
 import { IngestSlotInterceptor } from './ingest-slot';
@@ -36,6 +37,7 @@ const batchBody = (model: string, what: string) => ({
 @UseInterceptors(IngestSlotInterceptor)
 @ApiExtraModels(ConversationMessageDto, KbTopicDto)
 @ApiConsumes('application/json', 'application/x-ndjson')
+@RequireScope('ingest:write')
 @Controller('ingest')
 export class IngestController {
   constructor(private readonly ingest: IngestService) {}

@@ -3,10 +3,12 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { RequireScope } from '../auth/scopes';
 import { ContactListDto, ListContactsQuery } from './contacts.dto';
 
 /** The contact picker's source (the inspector's): ids and names, inside the key's locations. */
 @ApiTags('contacts')
+@RequireScope('admin')
 @Controller('contacts')
 export class ContactsController {
   constructor(@Inject(PODIUM_CONTACTS) private readonly podium: PodiumContacts) {}

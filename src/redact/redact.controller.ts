@@ -3,9 +3,11 @@ import { RedactionOffloadService } from '@app/redaction';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 
+import { RequireScope } from '../auth/scopes';
 import { MAX_REDACT_TEXT_LENGTH, RedactRequestDto, RedactResponse } from './redact.dto';
 
 /** Redaction as a service: the same filter retrieval applies to historical excerpts. */
+@RequireScope('context:read')
 @Controller('redact')
 export class RedactController {
   constructor(private readonly redaction: RedactionOffloadService) {}

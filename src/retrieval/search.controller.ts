@@ -3,11 +3,13 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../auth/principal';
+import { RequireScope } from '../auth/scopes';
 import { clientGone } from '../common/client-gone';
 import { SearchRequestDto, SearchResponseDto } from './search.dto';
 import { SearchService } from './search.service';
 
 @ApiTags('context bridge')
+@RequireScope('search:read')
 @Controller('search')
 export class SearchController {
   constructor(private readonly search: SearchService) {}

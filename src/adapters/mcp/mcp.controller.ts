@@ -4,6 +4,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
+import { RequireScope } from '../../auth/scopes';
 import { arrivalOf } from '../../common/arrival';
 import { MCP_MAX_BATCH, McpBatchTooLargeError } from './mcp-bounds';
 import { McpToolsService } from './mcp-tools.service';
@@ -29,6 +30,7 @@ const JSON_RPC = {
  * holds at most MCP_MAX_BATCH messages, and its tool calls run a few at a time.
  */
 @ApiTags('adapters')
+@RequireScope('context:read')
 @Controller('mcp')
 export class McpController {
   constructor(private readonly tools: McpToolsService) {}

@@ -3,6 +3,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
+import { RequireScope } from '../../auth/scopes';
 import { ArrivedAt } from '../../common/arrival';
 import { ContextService } from '../../context/context.service';
 import { toLocationFilter, toSearchPage } from './vector-store-mapping';
@@ -22,6 +23,7 @@ const MAX_QUERY_CHARS = 8000;
  * redaction and metrics as `POST /context`; a missed deadline is an empty page, on time.
  */
 @ApiTags('adapters')
+@RequireScope('search:read')
 @Controller('v1/vector_stores')
 export class VectorStoresController {
   constructor(private readonly context: ContextService) {}

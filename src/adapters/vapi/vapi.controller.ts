@@ -4,6 +4,7 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
 import { Public } from '../../auth/public.decorator';
+import { RequireScope } from '../../auth/scopes';
 import { ArrivedAt } from '../../common/arrival';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { ContextService } from '../../context/context.service';
@@ -24,6 +25,7 @@ const NO_DOCUMENTS = (): VapiKnowledgeBaseResponseDto => ({ documents: [] });
 @ApiTags('adapters')
 @Public() // admitted by VapiAuthGuard: a Vapi secret or an API key, each with its locations
 @UseGuards(VapiAuthGuard)
+@RequireScope('context:read')
 @Controller('adapters/vapi')
 export class VapiController {
   private readonly logger = new Logger(VapiController.name);

@@ -29,6 +29,12 @@ import {
   windowOperations,
 } from './qdrant-requests';
 import { describeFailure, type QdrantClient, qdrantSdk, type Schemas } from './qdrant-sdk';
+import {
+  scopedCalls,
+  scopedLexicalSearch,
+  scopedQuery,
+  type ScopedRequest,
+} from './scoped-lexical';
 import { encodeQuery } from './sparse-text';
 
 /** How to reach Qdrant and which collections to use (from `VectorModuleOptions`). */
@@ -50,7 +56,9 @@ export interface QdrantStoreOptions {
  *
  * Hybrid search returns the port's two lists from one `query/batch` round trip: dense
  * nearest, BM25 best, and the BM25 candidates re-scored by cosine (each lexical hit's
- * `similarity`). Fusion stays in the reranker, as on pgvector; see docs/architecture.md.
+ * `similarity`). Fusion stays in the reranker, as on pgvector; see docs/architecture.md. A
+ * location-scoped search takes a second round trip: its BM25 uses the scope's own statistics
+ * (scoped-lexical.ts), never Qdrant's collection-wide idf.
  *
  * A search's `signal` is only checked before the request is sent: the SDK's `query` and
  * `queryBatch` take no signal, and its timeout middleware replaces any `signal` given to
@@ -190,6 +198,16 @@ export class QdrantStore implements VectorStore {
     if (!sparse.indices.length || scopesToNothing(query.filter)) {
       return [];
     }
+    if (query.filter?.location_uids) {
+      const { topK, filter, embedding } = query;
+      const found = await this.scoped(collection, {
+        sparse: scopedQuery(query.text),
+        topK,
+        filter,
+        embedding,
+      });
+      return found.lexical;
+    }
     const lexical = sparseRequest(collection, sparse, query.topK, query.filter);
     if (!query.embedding) {
       const { points } = await this.call(() => this.client.query(this.name(collection), lexical));
@@ -214,6 +232,14 @@ export class QdrantStore implements VectorStore {
     if (!sparse.indices.length) {
       const { points } = await this.call(() => this.client.query(this.name(collection), dense));
       return { dense: points.map((p) => toHit(collection, p)), lexical: [] };
+    }
+    if (filter?.location_uids) {
+      const request = { sparse: scopedQuery(query.text), topK, filter, embedding };
+      const found = await this.scoped(collection, request, [dense]);
+      return {
+        dense: found.before[0].points.map((p) => toHit(collection, p)),
+        lexical: found.lexical,
+      };
     }
     const [near, found, rescored] = await this.batch(collection, [
       dense,
@@ -308,6 +334,16 @@ export class QdrantStore implements VectorStore {
       unique.map((r) => r.id),
     );
     return unique.filter((r) => !existing.has(r.id));
+  }
+
+  /** A location-scoped lexical list, scored with the scope's own statistics only. */
+  private scoped<C extends CollectionName>(
+    collection: C,
+    request: ScopedRequest,
+    before?: Schemas['QueryRequest'][],
+  ) {
+    const calls = scopedCalls(this.client, this.name(collection), (work) => this.call(work));
+    return scopedLexicalSearch(calls, collection, request, before);
   }
 
   private batch(

@@ -192,6 +192,37 @@ export function query(
   };
 }
 
+/**
+ * `POST /points/scroll`: the filtered points in id order from `offset` (a point id), a page of
+ * `limit`, and the id the next page starts at.
+ */
+export function scroll(
+  engine: FakeQdrantEngine,
+  collection: FakeCollection,
+  request: S['ScrollRequest'] | undefined,
+): S['ScrollResult'] {
+  const points = engine
+    .filtered(collection, request?.filter)
+    .sort((a, b) => (pointKey(a.id) < pointKey(b.id) ? -1 : 1));
+  const from =
+    request?.offset === undefined || request.offset === null
+      ? 0
+      : points.findIndex((p) => pointKey(p.id) >= pointKey(request.offset as S['ExtendedPointId']));
+  const limit = request?.limit ?? DEFAULT_LIMIT;
+  const page = from < 0 ? [] : points.slice(from, from + limit);
+  const next = from < 0 ? undefined : points[from + limit];
+  return {
+    points: page.map((point) => {
+      const payload = selectPayload(
+        point.payload,
+        (request?.with_payload ?? true) as S['WithPayloadInterface'],
+      );
+      return { id: point.id, ...(payload ? { payload } : {}) };
+    }),
+    next_page_offset: next ? next.id : null,
+  };
+}
+
 /** `POST /points` (retrieve by ids): the ones that exist, in request order. */
 export function retrieve(collection: FakeCollection, request: S['PointRequest']): S['Record'][] {
   return request.ids.flatMap((id) => {

@@ -6,7 +6,7 @@ import type { operations } from '../../node_modules/@qdrant/js-client-rest/dist/
 import { qdrantRequestValidators } from '../support/qdrant-schema';
 import { hold, listenOnLoopback, readBody } from './loopback';
 import { FakeQdrantEngine, QdrantHttpError, type S } from './qdrant-engine';
-import { query, retrieve } from './qdrant-query';
+import { query, retrieve, scroll } from './qdrant-query';
 
 /**
  * A loopback server speaking Qdrant's REST API for the endpoints the provider uses, typed
@@ -44,6 +44,7 @@ const BODY_SCHEMAS = {
   count_points: 'CountRequest',
   query_points: 'QueryRequest',
   query_batch_points: 'QueryRequestBatch',
+  scroll_points: 'ScrollRequest',
 } as const satisfies { [O in Op]?: SchemaOf<O> };
 
 type BodyOp = keyof typeof BODY_SCHEMAS;
@@ -123,6 +124,12 @@ const ROUTES: Array<Route<Op>> = [
         (b as S['CountRequest'] | undefined)?.filter as S['Filter'] | null,
       ).length,
     }),
+  }),
+  route({
+    method: 'POST',
+    path: new RegExp(`^${C}/points/scroll$`),
+    operation: 'scroll_points',
+    handle: (e, c, b) => scroll(e, e.collection(c), b),
   }),
   route({
     method: 'POST',

@@ -1,6 +1,8 @@
 import { type SqlExecutor } from '@app/database';
 import { Redis } from 'ioredis';
 
+import { rawClient } from './qdrant-stores';
+
 /** Where a needle was found: `table.column`, `index name`, or `redis key`. */
 export interface Residue {
   where: string;
@@ -67,4 +69,28 @@ export async function scanRedis(url: string, needles: readonly string[]): Promis
   } finally {
     redis.disconnect();
   }
+}
+
+/** Every point's payload (its text and fields) in each Qdrant collection, searched for each needle. */
+export async function scanQdrant(
+  target: { url: string; apiKey?: string },
+  collections: readonly string[],
+  needles: readonly string[],
+): Promise<Residue[]> {
+  const client = rawClient(target);
+  const found: Residue[] = [];
+  for (const name of collections) {
+    let offset: string | number | null | undefined;
+    do {
+      const page = await client.scroll(name, { limit: 256, offset, with_payload: true });
+      for (const point of page.points) {
+        const text = `${String(point.id)} ${JSON.stringify(point.payload ?? {})}`;
+        for (const needle of needles.filter((n) => text.includes(n))) {
+          found.push({ where: `qdrant ${name}`, needle });
+        }
+      }
+      offset = page.next_page_offset as string | number | null | undefined;
+    } while (offset !== null && offset !== undefined);
+  }
+  return found;
 }

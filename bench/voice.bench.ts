@@ -116,6 +116,9 @@ async function main() {
           cpu_ms_per_turn: cpu.server_total,
         };
       }
+      if (mode === 'final_only') {
+        results.first_turn = await firstTurns(client, calls.slice(-2 * PREFETCH_CALLS));
+      }
     } finally {
       client.close();
       await server.stop();
@@ -123,6 +126,44 @@ async function main() {
     }
   }
   printJson({ bench: 'voice', seed, turns_per_call: turnsPerCall, levels, results });
+}
+
+/** Calls per group of the first-turn comparison (cold, prefetched). */
+const PREFETCH_CALLS = Number(process.env.BENCH_VOICE_PREFETCH_CALLS ?? 20);
+/** How long the phone rings between `POST /calls` and the first turn. */
+const RING_MS = 1000;
+
+/**
+ * The first /context of a call, cold (no prefetch) or after `POST /calls` while it rang,
+ * against the call's second turn (warm); one call at a time, each on a contact no other
+ * phase touched, so no cache is shared between the groups.
+ */
+async function firstTurns(client: JsonClient, calls: Turn[][]) {
+  const groups = { cold: calls.slice(0, PREFETCH_CALLS), prefetched: calls.slice(PREFETCH_CALLS) };
+  const out: Record<string, unknown> = {};
+  for (const [name, group] of Object.entries(groups)) {
+    const first: number[] = [];
+    const warm: number[] = [];
+    for (const [i, turns] of group.entries()) {
+      const callId = `first-${name}-${i}`;
+      if (name === 'prefetched') {
+        await client.post('/calls', { call_id: callId, contact_uid: turns[0].contact });
+        await sleep(RING_MS);
+      }
+      for (const [n, turn] of turns.slice(0, 2).entries()) {
+        const t0 = performance.now();
+        await client.post('/context', {
+          transcript: turn.q,
+          contact_uid: turn.contact,
+          call_id: callId,
+        });
+        (n === 0 ? first : warm).push(performance.now() - t0);
+      }
+      await client.post('/calls/end', { call_id: callId, contact_uid: turns[0].contact });
+    }
+    out[name] = { first_turn_ms: summarize(first), second_turn_ms: summarize(warm) };
+  }
+  return out;
 }
 
 /** Speculative searches the server started so far (its Prometheus counter). */

@@ -96,6 +96,14 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
       const res = await postJson(`${t.url}/calls`, { call_id, contact_uid: CONTACT });
       expect(res.status).toBe(400);
     }
+    for (const extra of [{ max_messages: 21 }, { max_messages: 0 }, { timeout_ms: 10 }]) {
+      const res = await postJson(`${t.url}/calls`, { call_id: 'c', contact_uid: CONTACT, ...extra });
+      expect(res.status).toBe(400);
+    }
+    const hugeInterim = await context({ call_id: 'c', transcript: 'w '.repeat(4001), is_final: false });
+    expect(hugeInterim.status).toBe(400);
+    const notBoolean = await context({ call_id: 'c', transcript: 'hi', is_final: 'no' });
+    expect(notBoolean.status).toBe(400);
     const interimWithoutCall = await context({ transcript: 'hello', is_final: false });
     expect(interimWithoutCall.status).toBe(400);
     expect(interimWithoutCall.body.error).toBe('call_id_required');

@@ -25,6 +25,7 @@ export interface CallTurn {
 
 /** The speculative retrieval a call holds (see Speculator). */
 export interface SpeculationSlot {
+  /** The interim chunk's own terms (the search itself ran on the coalesced query). */
   terms: QueryTerms;
   poolK: number;
   /** `Date.now()` when the search started: the age the bundle reports counts from here. */

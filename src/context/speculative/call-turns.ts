@@ -86,11 +86,13 @@ export class CallTurns {
     if (!session) {
       return { ranked: await fresh(), memoryMissed: false };
     }
-    const terms = new QueryTerms(query);
+    // Both on the chunk's own terms: the coalescer's tail is the same for the interims and
+    // the final, and it holds the previous turn, which recall must not find as "earlier".
+    const terms = new QueryTerms(chunk);
     const t0 = performance.now();
     const [served, recalled] = await Promise.all([
       this.speculator.take(session, terms, poolK, left),
-      this.memory.recall(session, new QueryTerms(chunk), left),
+      this.memory.recall(session, terms, left),
     ]);
     const memoryMissed = recalled === undefined;
     // A forget after the speculative search began: that pool may hold what it removed.

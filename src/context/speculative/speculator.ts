@@ -44,11 +44,13 @@ export interface SpeculationStats {
 
 /**
  * Retrieval on interim transcripts. An interim that stays stable for {@link DEBOUNCE_MS} is
- * searched unless the call's current speculation already covers it (term Jaccard at or over
- * the match threshold); a newer interim that does not aborts it (superseded). Speculation
+ * searched (as its final would be: after the call's coalesced tail) unless the call's current
+ * speculation already covers it: the Jaccard of the two chunks' own terms is at or over the
+ * match threshold (the tail before them is the same). A newer interim that it does not cover
+ * aborts it (superseded). Speculation
  * embeds in the `query` lane, behind every final's embed, runs at most
  * {@link MAX_SPECULATING} at once and is shed while finals are waiting or many are in
- * flight, so it only uses capacity finals leave idle. A final whose coalesced query matches
+ * flight, so it only uses capacity finals leave idle. A final chunk that matches the same way
  * takes the pool (waiting for it within its own deadline if still running); any other final
  * drops it and searches afresh.
  */
@@ -163,7 +165,8 @@ export class Speculator {
     if (session.interim !== interim) {
       return; // superseded while the tail was read: the newer interim fires on its own
     }
-    const terms = new QueryTerms(query);
+    // Matched on the chunk's own terms: the tail before it is the same for interim and final.
+    const terms = new QueryTerms(interim.text);
     const current = session.speculation;
     if (
       current &&

@@ -226,6 +226,32 @@ describe(`POST /webhooks/podium (e2e: real app, ${TEST_ENGINE} that survives res
     });
   });
 
+  it('refuses a message dated past HISTORY_MAX_FUTURE_SECONDS on arrival: 400 occurred_at_in_future, nothing stored (old: 202, stored, retried until dead-lettered)', async () => {
+    const at = (ms: number) =>
+      podiumEvent(
+        'message.received',
+        podiumMessage({
+          contactUid: 'ctc_future',
+          conversationUid: 'conv_future',
+          createdAt: new Date(ms).toISOString(),
+          body: 'A message whose clock runs ahead.',
+        }),
+      );
+    const events = await count('podium_webhook_events');
+    for (const refused of [at(Date.UTC(2999, 0, 1)), at(Date.now() + 6 * 60_000)]) {
+      const answer = await deliverPodiumEvent(hook, SECRET, refused);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'occurred_at_in_future' });
+      expect(JSON.stringify(answer.body)).not.toContain('clock runs ahead');
+    }
+    expect(await count('podium_webhook_events')).toBe(events);
+    // Inside the allowed skew it is stored and processed as usual.
+    const ahead = at(Date.now() + 4 * 60_000);
+    expect((await deliverPodiumEvent(hook, SECRET, ahead)).status).toBe(202);
+    await processed(ahead.metadata.event_uid);
+    expect(await historyOf('ctc_future')).toBeGreaterThan(0);
+  });
+
   describe('contact lifecycle', () => {
     it('contact.deleted removes the contact’s stored history', async () => {
       await postJson(

@@ -282,7 +282,8 @@ export class ConversationMemory {
     return total;
   }
 
-  private refuseFutureDates(rows: readonly StoredMessage[]): void {
+  /** Throws 400 `occurred_at_in_future` for a message dated past the allowed skew (any route). */
+  refuseFutureDates(rows: ReadonlyArray<{ occurred_at: string }>): void {
     const limit = Date.now() + this.maxFutureMs;
     const late = rows.findIndex((m) => Date.parse(m.occurred_at) > limit);
     if (late >= 0) {

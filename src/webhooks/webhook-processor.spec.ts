@@ -138,6 +138,26 @@ describe('WebhookProcessor', () => {
     expect(calls).toEqual(['invalidate ctc-gone']);
   });
 
+  it('on arrival, hands a message’s date to the future-date check, and only a readable message’s', () => {
+    const refuseFutureDates = jest.fn();
+    const sut = build({ refuseFutureDates });
+    const data = {
+      body: 'from the year 2999',
+      createdAt: '2999-01-01T00:00:00Z',
+      contact: { uid: 'ctc-f' },
+      conversation: { uid: 'conv-f', channel: { type: 'sms' } },
+    };
+    sut.refuseOnArrival('message.sent', event('message.sent', data).payload!);
+    expect(refuseFutureDates).toHaveBeenCalledWith([
+      expect.objectContaining({ occurred_at: '2999-01-01T00:00:00.000Z', contact_uid: 'ctc-f' }),
+    ]);
+    // Hostile and odd payloads: the worker dead-letters them; no check, no throw here.
+    sut.refuseOnArrival('message.received', { data: null, metadata: {} });
+    sut.refuseOnArrival('message.received', event('message.received', { body: 'x' }).payload!);
+    sut.refuseOnArrival('contact.deleted', event('contact.deleted', data).payload!);
+    expect(refuseFutureDates).toHaveBeenCalledTimes(1);
+  });
+
   it('a message processed after its contact was deleted or merged cannot undo that', async () => {
     const ingestConversations = oneIngested();
     const sut = build(

@@ -74,6 +74,28 @@ export class WebhookProcessor {
   }
 
   /**
+   * A message dated further ahead of our clock than HISTORY_MAX_FUTURE_SECONDS is refused on
+   * arrival with 400 `occurred_at_in_future`, as `POST /ingest/conversations` refuses it:
+   * stored, it would only be retried until dead-lettered, its text kept meanwhile. Nothing is
+   * stored, and Podium redelivers what it got no 2xx for, so a clock briefly behind loses
+   * nothing. A payload it cannot read is left to the worker to dead-letter.
+   */
+  refuseOnArrival(type: string, envelope: PodiumEnvelope): void {
+    if (type !== 'message.received' && type !== 'message.sent') {
+      return;
+    }
+    let action;
+    try {
+      action = toAction(type, envelope.data, new Date(), this.keying);
+    } catch {
+      return;
+    }
+    if (action.kind === 'ingest') {
+      this.memory.refuseFutureDates([action.record]);
+    }
+  }
+
+  /**
    * `signal` aborts when the worker's per-event deadline passes: the effects are checked for
    * it in between, so a timed-out event stops instead of racing its own retry.
    */

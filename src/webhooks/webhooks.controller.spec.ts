@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 
+import { InvalidInputError } from '@app/common';
 import { type FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 
@@ -34,6 +35,7 @@ describe('WebhooksController', () => {
   let kick: jest.Mock;
   let status: jest.Mock;
   let invalidateOnArrival: jest.Mock;
+  let refuseOnArrival: jest.Mock;
   let registry: Registry;
 
   const build = (webhookSecret?: string, webhookToleranceMs = 5 * 60_000) => {
@@ -41,13 +43,14 @@ describe('WebhooksController', () => {
     kick = jest.fn();
     status = jest.fn();
     invalidateOnArrival = jest.fn().mockResolvedValue(undefined);
+    refuseOnArrival = jest.fn();
     registry = new Registry();
     return new WebhooksController(
       { webhooks: { secret: webhookSecret, toleranceMs: webhookToleranceMs } } as AppConfig,
       strictDouble<WebhookInbox>({ ready: true, insert }),
       strictDouble<WebhookWorker>({ kick }),
       new WebhookMetrics({ registry } as MetricsService),
-      strictDouble<WebhookProcessor>({ invalidateOnArrival }),
+      strictDouble<WebhookProcessor>({ invalidateOnArrival, refuseOnArrival }),
     );
   };
   const reply = () => strictDouble<FastifyReply>({ status });
@@ -154,6 +157,25 @@ describe('WebhooksController', () => {
       duplicate: false,
     });
     expect(insert).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a delivery the processor refuses on arrival (a message dated in the future) and stores nothing (old: stored, retried, dead-lettered)', async () => {
+    const sut = build(SECRET);
+    refuseOnArrival.mockImplementation(() => {
+      throw new InvalidInputError('occurred_at_in_future', 'too far ahead');
+    });
+    const d = delivery(event('message.received', 'evt-9'));
+    await expect(sut.podium(d.raw, d.timestamp, d.signature, reply())).rejects.toMatchObject({
+      code: 'occurred_at_in_future',
+      httpStatus: 400,
+    });
+    expect(refuseOnArrival).toHaveBeenCalledWith(
+      'message.received',
+      event('message.received', 'evt-9'),
+    );
+    expect(insert).not.toHaveBeenCalled();
+    expect(kick).not.toHaveBeenCalled();
+    expect(await outcomes()).toEqual(['invalid=1']);
   });
 
   it('answers a redelivery 200 as a duplicate without waking the worker', async () => {

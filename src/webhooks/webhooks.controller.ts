@@ -99,6 +99,12 @@ export class WebhooksController {
       this.metrics.deliveries.inc({ outcome: 'ignored' });
       return { received: true, ignored: true };
     }
+    try {
+      this.processor.refuseOnArrival(delivery.type, delivery.envelope);
+    } catch (error) {
+      this.metrics.deliveries.inc({ outcome: 'invalid' });
+      throw error;
+    }
     // A database that is not open yet or unreachable refuses the insert with 503
     // `database_unavailable`, like every other route: not stored, so not acknowledged.
     const inserted = await this.inbox.insert(delivery.eventId, delivery.type, delivery.envelope);

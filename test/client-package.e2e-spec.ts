@@ -138,8 +138,6 @@ describe('@context-bridge/client packs and installs (npm pack)', () => {
     const refused = await run(process.execPath, [tsc, '-p', '.'], { cwd: consumer }).catch(
       (e: { stdout: string }) => e,
     );
-    expect(refused.stdout).toMatch(
-      /error TS2345: Argument of type '"\/serch"' is not assignable/,
-    );
+    expect(refused.stdout).toMatch(/error TS2345: Argument of type '"\/serch"' is not assignable/);
   });
 });

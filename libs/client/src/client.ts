@@ -16,7 +16,8 @@ type JsonPost = '/context' | '/context/prompt';
 type BodyOf<P extends JsonPost> = NonNullable<
   paths[P]['post']['requestBody']
 >['content']['application/json'];
-type AnswerOf<P extends JsonPost> = paths[P]['post']['responses'][200]['content']['application/json'];
+type AnswerOf<P extends JsonPost> =
+  paths[P]['post']['responses'][200]['content']['application/json'];
 
 export interface ContextBridgeClientOptions {
   /** e.g. `http://context-bridge:3004` */

@@ -97,83 +97,149 @@ function unitDigit(token: RawToken | undefined): string | undefined {
   return SINGLE_NUMERAL.test(token.word) ? token.word : UNIT_WORDS[token.word];
 }
 
+/** Receives the digit tokens of each candidate run as the text is read. */
+export interface DigitRunSink {
+  /** The next token of the current run. */
+  token(token: DigitToken): void;
+  /** The current run ended; called only after at least one token. */
+  end(): void;
+}
+
 /**
- * Converts one run of raw tokens into digit tokens. A word that cannot join its
- * neighbours ("hundred" with nothing before it, "double" with nothing after) splits the
- * run, so the result may be several runs.
+ * Converts raw tokens into digit tokens as they arrive, holding back one raw token (tens
+ * and "double" join the next) and one digit token ("hundred" extends the previous), so a
+ * run of any length costs constant memory. A word that cannot join its neighbours
+ * ("hundred" with nothing before it, "double" with nothing after) ends the run.
  */
-function normalise(raw: RawToken[]): DigitToken[][] {
-  const runs: DigitToken[][] = [];
-  let current: DigitToken[] = [];
-  const split = (): void => {
-    if (current.length > 0) {
-      runs.push(current);
-    }
-    current = [];
-  };
-  for (let i = 0; i < raw.length; i++) {
-    const t = raw[i];
-    const w = t.word;
-    if (NUMERAL.test(w)) {
-      current.push({ start: t.start, end: t.end, digits: w, spoken: false });
-    } else if (w in UNIT_WORDS) {
-      current.push({ start: t.start, end: t.end, digits: UNIT_WORDS[w], spoken: true });
-    } else if (w in TEEN_WORDS) {
-      current.push({ start: t.start, end: t.end, digits: TEEN_WORDS[w], spoken: true });
-    } else if (w in TENS_WORDS) {
-      // "twenty one" is 21; "twenty" alone is 20. "twenty oh" is not a thing, so zero stays out.
-      const unit = unitDigit(raw[i + 1]);
-      const joins = unit !== undefined && unit !== '0' && !NUMERAL.test(raw[i + 1].word);
-      const end = joins ? raw[i + 1].end : t.end;
-      current.push({
-        start: t.start,
-        end,
-        digits: TENS_WORDS[w] + (joins ? unit : '0'),
-        spoken: true,
-      });
-      i += joins ? 1 : 0;
-    } else if (w in REPEAT_WORDS) {
-      const unit = unitDigit(raw[i + 1]);
-      if (unit === undefined) {
-        split();
-        continue;
-      }
-      current.push({
-        start: t.start,
-        end: raw[i + 1].end,
-        digits: unit.repeat(REPEAT_WORDS[w]),
-        spoken: true,
-      });
-      i += 1;
+class RunReader {
+  /** A raw token waiting for its successor. */
+  private raw: RawToken | undefined;
+  private rawInGroup = 0;
+  /** The run's latest digit token, still open to "hundred". */
+  private held: DigitToken | undefined;
+  private open = false;
+
+  constructor(private readonly sink: DigitRunSink) {}
+
+  /** The next raw token of the current group (tokens joined by {@link sameRun}). */
+  push(token: RawToken): void {
+    this.rawInGroup++;
+    if (this.raw && this.convert(this.raw, token)) {
+      this.raw = undefined; // `token` was joined to its predecessor
     } else {
-      // "hundred": "eight hundred" is 800; anything else ends the run.
-      const last = current[current.length - 1];
-      if (last?.spoken && last.digits.length === 1) {
-        last.digits += '00';
-        last.end = t.end;
-      } else {
-        split();
-      }
+      this.raw = token;
     }
   }
-  split();
-  return runs;
+
+  /** The group ended. A lone token is a numeral (written, not dictated) or one word. */
+  endGroup(): void {
+    if (this.raw && this.rawInGroup > 1) {
+      this.convert(this.raw, undefined);
+    }
+    this.raw = undefined;
+    this.rawInGroup = 0;
+    this.split();
+  }
+
+  /** Converts `t`; returns whether it consumed `next` too. */
+  private convert(t: RawToken, next: RawToken | undefined): boolean {
+    const w = t.word;
+    if (NUMERAL.test(w)) {
+      this.emit(t.start, t.end, w, false);
+    } else if (w in UNIT_WORDS) {
+      this.emit(t.start, t.end, UNIT_WORDS[w], true);
+    } else if (w in TEEN_WORDS) {
+      this.emit(t.start, t.end, TEEN_WORDS[w], true);
+    } else if (w in TENS_WORDS) {
+      // "twenty one" is 21; "twenty" alone is 20. "twenty oh" is not a thing, so zero stays out.
+      const unit = unitDigit(next);
+      const joins = unit !== undefined && unit !== '0' && !NUMERAL.test(next!.word);
+      this.emit(t.start, joins ? next!.end : t.end, TENS_WORDS[w] + (joins ? unit : '0'), true);
+      return joins;
+    } else if (w in REPEAT_WORDS) {
+      const unit = unitDigit(next);
+      if (unit === undefined) {
+        this.split();
+        return false;
+      }
+      this.emit(t.start, next!.end, unit.repeat(REPEAT_WORDS[w]), true);
+      return true;
+    } else if (this.held?.spoken && this.held.digits.length === 1) {
+      // "hundred": "eight hundred" is 800; anything else ends the run.
+      this.held.digits += '00';
+      this.held.end = t.end;
+    } else {
+      this.split();
+    }
+    return false;
+  }
+
+  private emit(start: number, end: number, digits: string, spoken: boolean): void {
+    if (this.held) {
+      this.sink.token(this.held);
+      this.open = true;
+    }
+    this.held = { start, end, digits, spoken };
+  }
+
+  private split(): void {
+    if (this.held) {
+      this.sink.token(this.held);
+      this.open = true;
+      this.held = undefined;
+    }
+    if (this.open) {
+      this.sink.end();
+      this.open = false;
+    }
+  }
 }
 
 /**
  * Dictation, as opposed to written numbers: at least one number word, or at least three
  * single-digit numerals ("5 5 5 0 1 9 9"). Written groupings such as "4111 1111 …" or
  * "415 555 0134" are left to the written-form detectors, which know their layouts.
+ * Fed token by token, so a streaming reader knows as soon as a run qualifies.
  */
-function isDictation(run: DigitToken[]): boolean {
-  let singles = 0;
-  for (const t of run) {
-    if (t.spoken) {
-      return true;
-    }
-    singles += t.digits.length === 1 ? 1 : 0;
+export class DictationCheck {
+  private singles = 0;
+  /** Whether the tokens seen so far make the run dictation. */
+  yes = false;
+
+  see(t: DigitToken): boolean {
+    this.singles += t.digits.length === 1 ? 1 : 0;
+    this.yes ||= t.spoken || this.singles >= 3;
+    return this.yes;
   }
-  return singles >= 3;
+
+  reset(): void {
+    this.singles = 0;
+    this.yes = false;
+  }
+}
+
+/**
+ * Reads every candidate run of `text` into `sink`, token by token: the runs are not
+ * checked for dictation or length (the sink decides), and nothing but the current token
+ * is kept, so memory stays constant however long a run is.
+ */
+export function scanDigitRuns(text: string, sink: DigitRunSink): void {
+  const reader = new RunReader(sink);
+  for (const run of text.matchAll(CANDIDATE_RUN)) {
+    const runEnd = run.index + run[0].length;
+    TOKEN.lastIndex = run.index;
+    let prev: RawToken | undefined;
+    let m: RegExpExecArray | null;
+    while ((m = TOKEN.exec(text)) !== null && m.index < runEnd) {
+      const token = { start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() };
+      if (prev && !sameRun(text, prev, token)) {
+        reader.endGroup();
+      }
+      reader.push(token);
+      prev = token;
+    }
+    reader.endGroup();
+  }
 }
 
 /**
@@ -182,32 +248,23 @@ function isDictation(run: DigitToken[]): boolean {
  */
 export function findDigitRuns(text: string, minDigits = 7): DigitRun[] {
   const result: DigitRun[] = [];
-  let group: RawToken[] = [];
-  const flush = (): void => {
-    // A lone token is a numeral (written, not dictated) or one word (two digits at most).
-    if (group.length > 1) {
-      for (const tokens of normalise(group)) {
-        const count = tokens.reduce((n, t) => n + t.digits.length, 0);
-        if (count >= minDigits && isDictation(tokens)) {
-          result.push({ tokens });
-        }
+  let tokens: DigitToken[] = [];
+  let count = 0;
+  const dictation = new DictationCheck();
+  scanDigitRuns(text, {
+    token(t) {
+      tokens.push(t);
+      count += t.digits.length;
+      dictation.see(t);
+    },
+    end() {
+      if (count >= minDigits && dictation.yes) {
+        result.push({ tokens });
       }
-    }
-    group = [];
-  };
-  for (const run of text.matchAll(CANDIDATE_RUN)) {
-    const runEnd = run.index + run[0].length;
-    TOKEN.lastIndex = run.index;
-    let m: RegExpExecArray | null;
-    while ((m = TOKEN.exec(text)) !== null && m.index < runEnd) {
-      const token = { start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() };
-      const prev = group[group.length - 1];
-      if (prev && !sameRun(text, prev, token)) {
-        flush();
-      }
-      group.push(token);
-    }
-    flush();
-  }
+      tokens = [];
+      count = 0;
+      dictation.reset();
+    },
+  });
   return result;
 }

@@ -1,5 +1,10 @@
 import { BASE_CONFIDENCE } from '../entity-types';
-import { findDigitRuns } from '../spoken-digits';
+import {
+  DictationCheck,
+  type DigitRunSink,
+  type DigitToken,
+  scanDigitRuns,
+} from '../spoken-digits';
 import { isCardNumber } from './credit-card.detector';
 import { type Detection, type DetectorOptions, hasContext, NON_PHONE_LABEL } from './detector';
 import { isDictatedPhone } from './phone.detector';
@@ -14,6 +19,9 @@ const CARD_SCORE = BASE_CONFIDENCE.CREDIT_CARD - SPOKEN_PENALTY;
 const SSN_SCORE = BASE_CONFIDENCE.US_SSN - SPOKEN_PENALTY;
 const PHONE_SCORE = BASE_CONFIDENCE.PHONE - SPOKEN_PENALTY;
 
+/** The most digits any validated number has (a 19-digit card). */
+const MAX_DIGITS = 19;
+
 /**
  * Card numbers, SSNs and phone numbers read out digit by digit. Every dictated run is
  * normalised to digits, and every contiguous window of its tokens is validated, because
@@ -22,58 +30,136 @@ const PHONE_SCORE = BASE_CONFIDENCE.PHONE - SPOKEN_PENALTY;
  * Per start token only the longest valid window of each type is reported, which keeps the
  * candidate count linear in the run length; digits that a lost overlap leaves unmasked
  * form a new run in the redactor's second pass and are validated again there.
+ *
+ * Streaming: tokens are validated in batches, each token once the tokens after it hold more
+ * than {@link MAX_DIGITS} digits, and only the unsettled ones are kept, so a run of any
+ * length costs constant memory and its garbage dies young.
  */
 export function detectSpokenNumbers(
   text: string,
   options: DetectorOptions,
   out: Detection[],
 ): void {
-  const wantCard = options.enabled.has('CREDIT_CARD');
-  const wantSsn = options.enabled.has('US_SSN');
-  const wantPhone = options.enabled.has('PHONE');
-  for (const { tokens } of findDigitRuns(text)) {
-    const runStart = tokens[0].start;
-    const phoneAllowed = wantPhone && !hasContext(text, runStart, runStart, NON_PHONE_LABEL, 32);
-    // The run's digits once, with each token's offset into them; validators take ranges.
-    const all = tokens.map((t) => t.digits).join('');
-    const offsets = [0];
-    for (const t of tokens) {
-      offsets.push(offsets[offsets.length - 1] + t.digits.length);
+  scanDigitRuns(text, new SpokenWindows(text, options, out));
+}
+
+/** Tokens read before their windows are validated together (bounds the memory of a run). */
+const BATCH = 128;
+
+class SpokenWindows implements DigitRunSink {
+  private readonly wantCard: boolean;
+  private readonly wantSsn: boolean;
+  private readonly wantPhone: boolean;
+  /** The run's tokens whose windows are not validated yet. */
+  private tokens: DigitToken[] = [];
+  private phoneAllowed: boolean | undefined;
+  private readonly dictation = new DictationCheck();
+  /** Detections of a run not yet known to be dictation. */
+  private held: Detection[] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly options: DetectorOptions,
+    private readonly out: Detection[],
+  ) {
+    this.wantCard = options.enabled.has('CREDIT_CARD');
+    this.wantSsn = options.enabled.has('US_SSN');
+    this.wantPhone = options.enabled.has('PHONE');
+  }
+
+  token(t: DigitToken): void {
+    if (this.phoneAllowed === undefined) {
+      this.phoneAllowed =
+        this.wantPhone && !hasContext(this.text, t.start, t.start, NON_PHONE_LABEL, 32);
     }
-    for (let i = 0; i < tokens.length; i++) {
-      const start = tokens[i].start;
-      let card = -1;
-      let ssn = -1;
-      let phone = -1;
-      for (let j = i; j < tokens.length; j++) {
-        const length = offsets[j + 1] - offsets[i];
-        if (length > 19) {
-          break;
-        }
-        if (length < 7) {
-          continue;
-        }
-        const from = offsets[i];
-        const to = offsets[j + 1];
-        if (wantCard && length >= 13 && isCardNumber(all, from, to)) {
-          card = tokens[j].end;
-        }
-        if (wantSsn && length === 9 && isSsn(all, from, to)) {
-          ssn = tokens[j].end;
-        }
-        if (phoneAllowed && length <= 15 && isDictatedPhone(all, options.phoneRegions, from, to)) {
-          phone = tokens[j].end;
-        }
+    if (!this.dictation.yes && this.dictation.see(t)) {
+      for (const d of this.held) {
+        this.out.push(d);
       }
-      if (card > 0) {
-        out.push({ type: 'CREDIT_CARD', start, end: card, score: CARD_SCORE });
+      this.held = [];
+    }
+    this.tokens.push(t);
+    if (this.tokens.length >= BATCH) {
+      this.settle(false);
+    }
+  }
+
+  end(): void {
+    this.settle(true);
+    this.tokens = [];
+    this.phoneAllowed = undefined;
+    this.dictation.reset();
+    this.held = [];
+  }
+
+  /**
+   * Validates the windows of every token whose later tokens already hold more digits than
+   * any number has (every token at the run's end), and keeps only the others.
+   */
+  private settle(final: boolean): void {
+    const tokens = this.tokens;
+    // The batch's digits as one flat string, with each token's offset into it.
+    const offsets = new Array<number>(tokens.length + 1);
+    offsets[0] = 0;
+    for (let k = 0; k < tokens.length; k++) {
+      offsets[k + 1] = offsets[k] + tokens[k].digits.length;
+    }
+    const digits = tokens.map((t) => t.digits).join('');
+    const total = offsets[tokens.length];
+    let i = 0;
+    for (; i < tokens.length && (final || total - offsets[i + 1] > MAX_DIGITS); i++) {
+      this.validate(tokens, offsets, digits, i);
+    }
+    this.tokens = tokens.slice(i);
+  }
+
+  /** The longest valid window of each type starting at token `i`. */
+  private validate(
+    tokens: readonly DigitToken[],
+    offsets: readonly number[],
+    digits: string,
+    i: number,
+  ): void {
+    const from = offsets[i];
+    let card = -1;
+    let ssn = -1;
+    let phone = -1;
+    for (let j = i; j < tokens.length; j++) {
+      const to = offsets[j + 1];
+      const length = to - from;
+      if (length > MAX_DIGITS) {
+        break;
       }
-      if (ssn > 0) {
-        out.push({ type: 'US_SSN', start, end: ssn, score: SSN_SCORE });
+      if (length < 7) {
+        continue;
       }
-      if (phone > 0) {
-        out.push({ type: 'PHONE', start, end: phone, score: PHONE_SCORE });
+      if (this.wantCard && length >= 13 && isCardNumber(digits, from, to)) {
+        card = tokens[j].end;
+      }
+      if (this.wantSsn && length === 9 && isSsn(digits, from, to)) {
+        ssn = tokens[j].end;
+      }
+      if (
+        this.phoneAllowed &&
+        length <= 15 &&
+        isDictatedPhone(digits, this.options.phoneRegions, from, to)
+      ) {
+        phone = tokens[j].end;
       }
     }
+    const start = tokens[i].start;
+    if (card > 0) {
+      this.emit({ type: 'CREDIT_CARD', start, end: card, score: CARD_SCORE });
+    }
+    if (ssn > 0) {
+      this.emit({ type: 'US_SSN', start, end: ssn, score: SSN_SCORE });
+    }
+    if (phone > 0) {
+      this.emit({ type: 'PHONE', start, end: phone, score: PHONE_SCORE });
+    }
+  }
+
+  private emit(d: Detection): void {
+    (this.dictation.yes ? this.out : this.held).push(d);
   }
 }

@@ -95,8 +95,13 @@ export function bm25Ctes(sql: Bm25Sql): string {
   // The location lives on the document: only a location-scoped query joins it, inside the
   // per-term scan, so the cap still counts postings the caller may see.
   const from = locations ? `${postings} p JOIN ${table} d ON d.id = p.doc_id` : `${postings} p`;
-  const post = (terms: string) => `lx_post AS (SELECT t.doc_id, f.term, t.tf, t.doc_len
-          FROM ${terms} f CROSS JOIN LATERAL
+  // Each posting carries its term's df from the row that drove its read (`lx_post`): joining
+  // the postings back to `lx_df` by term left the plan to the CTEs' estimates, and a cached
+  // generic plan (prepared statements, from the sixth call) estimates one row for both, so it
+  // rescanned `lx_df` once per posting: 6,341 postings × 14 terms, 138 of a 148 ms statement
+  // for the heaviest contact at 100k windows (issue 42).
+  const post = (terms: string, df: string) => `lx_post AS (SELECT t.doc_id, f.term, ${df} AS df,
+          t.tf, t.doc_len FROM ${terms} f CROSS JOIN LATERAL
           (SELECT p.doc_id, p.tf, p.doc_len FROM ${from} WHERE ${conditions}
            ORDER BY p.impact DESC LIMIT ${sql.postingsPerTerm ?? POSTINGS_PER_TERM}) t),`;
   let stats: string;
@@ -107,14 +112,16 @@ export function bm25Ctes(sql: Bm25Sql): string {
       lx_stats AS (SELECT count(*)::float8 AS n,
           greatest(coalesce(avg(term_count), 1), 1)::float8 AS avgdl FROM lx_scope),
       lx_terms AS (SELECT DISTINCT term FROM unnest(${sql.termsParam}::text[]) AS term),
-      ${post('lx_terms')}
-      lx_df AS (SELECT term, count(*)::float8 AS df FROM lx_post GROUP BY term),`;
+      ${post('lx_terms', 'NULL::float8')}
+      lx_scored AS (SELECT doc_id, count(*) OVER (PARTITION BY term)::float8 AS df, tf, doc_len
+          FROM lx_post),`;
   } else if (contact) {
     stats = `lx_stats AS (SELECT docs::float8 AS n, greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
           FROM lexical_contact_stats WHERE contact_uid = ${contact}),
       lx_df AS (SELECT term, df::float8 AS df FROM lexical_contact_term_stats
           WHERE contact_uid = ${contact} AND term = ANY(${sql.termsParam}::text[])),
-      ${post('lx_df')}`;
+      ${post('lx_df', 'f.df')}
+      lx_scored AS (SELECT * FROM lx_post),`;
   } else {
     stats = `lx_stats AS (SELECT sum(docs)::float8 AS n,
           greatest(sum(terms)::float8 / greatest(sum(docs), 1), 1) AS avgdl
@@ -122,12 +129,13 @@ export function bm25Ctes(sql: Bm25Sql): string {
       lx_df AS (SELECT term, sum(df)::float8 AS df FROM lexical_term_stats
           WHERE collection = '${sql.collection}' AND term = ANY(${sql.termsParam}::text[])
           GROUP BY term HAVING sum(df) > 0),
-      ${post('lx_df')}`;
+      ${post('lx_df', 'f.df')}
+      lx_scored AS (SELECT * FROM lx_post),`;
   }
   return `${stats}
       bm25 AS (SELECT p.doc_id,
-          sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) * p.tf * ${BM25_K1 + 1}
+          sum(ln(1 + (s.n - p.df + 0.5) / (p.df + 0.5)) * p.tf * ${BM25_K1 + 1}
             / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.doc_len / s.avgdl))) AS score
-        FROM lx_post p JOIN lx_df f ON f.term = p.term CROSS JOIN lx_stats s
+        FROM lx_scored p CROSS JOIN lx_stats s
         GROUP BY p.doc_id ORDER BY score DESC, p.doc_id LIMIT ${sql.limitParam})`;
 }

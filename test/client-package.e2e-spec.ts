@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,21 @@ const key = generateApiKey('sdk-consumer');
 interface PackResult {
   filename: string;
   files: Array<{ path: string }>;
+}
+
+/** A strict consumer project resolving the package the way Node 16+ does. */
+function writeTsconfig(dir: string, types: string[]): void {
+  const compilerOptions = {
+    module: 'node16',
+    moduleResolution: 'node16',
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    types,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions }));
 }
 
 describe('@context-bridge/client packs and installs (npm pack)', () => {
@@ -110,21 +125,7 @@ describe('@context-bridge/client packs and installs (npm pack)', () => {
 
   it('its declarations type-check a consumer and refuse a route the contract lacks', async () => {
     const consumer = join(work, 'consumer');
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'node16',
-          moduleResolution: 'node16',
-          target: 'ES2022',
-          lib: ['ES2022', 'DOM'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-      }),
-    );
+    writeTsconfig(consumer, []);
     const program = (route: string) => `
       import { ContextBridgeClient, type ContextBundle } from '@context-bridge/client';
       const client = new ContextBridgeClient({ baseUrl: 'http://bridge' });
@@ -139,5 +140,29 @@ describe('@context-bridge/client packs and installs (npm pack)', () => {
       (e: { stdout: string }) => e,
     );
     expect(refused.stdout).toMatch(/error TS2345: Argument of type '"\/serch"' is not assignable/);
+  });
+
+  it('the SDK examples of docs/agent-platforms.md compile against it (LiveKit, pipeline)', async () => {
+    const consumer = join(work, 'consumer');
+    const doc = readFileSync(join(ROOT, 'docs', 'agent-platforms.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## TypeScript client (SDK)'));
+    const examples = [
+      ...section.slice(0, section.indexOf('\n## ', 1)).matchAll(/```ts\n([\s\S]*?)```/g),
+    ];
+    expect(examples.map((m) => m[1].includes("from '@context-bridge/client'"))).toEqual([
+      true,
+      true,
+    ]);
+    for (const dep of ['@livekit', '@types']) {
+      symlinkSync(join(ROOT, 'node_modules', dep), join(consumer, 'node_modules', dep));
+    }
+    rmSync(join(consumer, 'ok.ts'), { force: true });
+    examples.forEach((m, i) => writeFileSync(join(consumer, `example${i}.ts`), m[1]));
+    const tsc = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc');
+    writeTsconfig(consumer, ['node']);
+    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: consumer }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect(result.stdout).toBe('');
   });
 });

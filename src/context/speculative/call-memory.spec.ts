@@ -31,6 +31,8 @@ describe('CallMemory', () => {
   it('keeps turns redacted and recalls the ones that share the query’s terms', async () => {
     sut.remember(session, 'my gate code is 4417, mail me at pat@example.com');
     sut.remember(session, 'the weather is nice');
+    sut.remember(session, 'the weather  is nice'); // resent: kept once
+    expect(session.turns).toHaveLength(2);
     const found = await sut.recall(session, new QueryTerms('which gate code'), () => 100);
     expect(found?.turns.map((t) => t.content)).toEqual([
       'my gate code is 4417, mail me at [REDACTED:EMAIL]',

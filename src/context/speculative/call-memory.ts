@@ -51,7 +51,8 @@ export class CallMemory {
   /** Stores a final turn; returns the oldest turns pushed out by the bounds (to join history). */
   remember(session: CallSession, transcript: string): CallTurn[] {
     const text = this.redaction.redact(transcript).text.trim().replace(/\s+/g, ' ');
-    if (text.length === 0) {
+    // Empty, or the same chunk again (an adapter that resends the last user turn): nothing new.
+    if (text.length === 0 || session.turns.at(-1)?.text === text) {
       return [];
     }
     session.turns.push({ text, terms: new QueryTerms(text), at: new Date() });

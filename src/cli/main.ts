@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { Command, InvalidArgumentError } from 'commander';
 
+import { projectRoot } from '../common/client-bundle';
 import { evalCommand } from './eval.command';
 import { registerHistoryCommands } from './history.commands';
 import { ingestCommand } from './ingest.command';
@@ -9,9 +13,18 @@ import { registerQueryCommands } from './query.commands';
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
-const program = new Command('context-bridge').description(
-  'Context Bridge CLI: the service’s own code, without the HTTP server. Prints JSON.',
-);
+/** The installed package's version (the same package.json in a checkout and an image). */
+const version = (
+  JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }
+).version;
+
+const program = new Command('context-bridge')
+  .description(
+    'Context Bridge CLI: the service’s own code, without the HTTP server and its background ' +
+      'work (webhook worker, schedulers, Podium token refresh). Prints JSON. Query commands ' +
+      'take --url to ask a running server instead.',
+  )
+  .version(version, '-V, --version', 'print the version');
 
 const positiveInt = (value: string) => {
   const n = Number(value);

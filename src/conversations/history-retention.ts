@@ -37,7 +37,8 @@ export class HistoryRetention implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.history.retentionDays === undefined) {
+    // The server's schedule; a CLI process sweeps only when told (`purge-history`).
+    if (this.config.history.retentionDays === undefined || this.config.role === 'cli') {
       return;
     }
     this.timer = setInterval(() => void this.sweepInBackground(), SWEEP_EVERY_MS);

@@ -6,8 +6,10 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  Optional,
 } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { StoreBootstrap } from './store-bootstrap.service';
 
 /** Often enough that a contact which grew large gets its own index within minutes. */
@@ -40,10 +42,13 @@ export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly bootstrap: StoreBootstrap,
+    // Optional for tests that build it bare; the app always provides the config.
+    @Optional() @Inject(APP_CONFIG) private readonly config?: Pick<AppConfig, 'role'>,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.store.maintain) {
+    // The server's schedule: a CLI command does not start background index builds.
+    if (!this.store.maintain || this.config?.role === 'cli') {
       return;
     }
     this.first = setTimeout(() => void this.runOnce(), FIRST_RUN_MS);

@@ -82,6 +82,10 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
+    // A CLI command leaves the inbox to the server (it may run another version or config).
+    if (this.config.role === 'cli') {
+      return;
+    }
     // Not awaited: a backlog must not hold up readiness. The database opens during boot.
     void this.inbox.whenReady().then(() => {
       if (this.stopped) {

@@ -34,6 +34,12 @@ export interface PodiumModuleOptions extends Partial<PodiumApiOptions> {
    * database; without it they live in memory only.
    */
   tokenEncryptionKey?: string;
+  /**
+   * False in a CLI process: Podium's token endpoint is never asked, so a one-off command
+   * cannot rotate the refresh token the server holds (lookups then fail as auth-rejected;
+   * cache invalidations still work).
+   */
+  tokenRefresh?: boolean;
 }
 
 const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } =
@@ -67,6 +73,7 @@ export async function createPodiumContacts(
       return new ApiPodiumContacts(resolved, {
         cache: await createContactCache(resolved, redis),
         tokenStore: key && new DatabaseRefreshTokenStore(database, key),
+        tokenRefresh: options.tokenRefresh,
       });
     }
   }

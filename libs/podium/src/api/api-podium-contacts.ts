@@ -36,6 +36,8 @@ export interface ApiPodiumContactsDeps {
   tokens?: PodiumTokenManager;
   /** Where rotated refresh tokens are kept (encrypted); memory only without it. */
   tokenStore?: RefreshTokenStore;
+  /** False: no token refresh in this process (see PodiumTokenManagerOptions.refresh). */
+  tokenRefresh?: boolean;
   now?: () => number;
 }
 
@@ -94,6 +96,7 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
         retryRejectedAfterMs: options.breakerCooldownMs,
         now: this.now,
         store: deps.tokenStore,
+        refresh: deps.tokenRefresh,
       });
     this.breaker = circuitBreaker(
       handleWhen((error) => error instanceof PodiumUnavailableError),

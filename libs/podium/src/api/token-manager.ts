@@ -23,6 +23,11 @@ export interface PodiumTokenManagerOptions {
   now?: () => number;
   /** Keeps rotated refresh tokens across restarts and replicas; memory only without it. */
   store?: RefreshTokenStore;
+  /**
+   * False: never ask the token endpoint (a CLI process: a refresh there would rotate the
+   * refresh token from under the server); every token request fails as rejected.
+   */
+  refresh?: boolean;
 }
 
 interface AccessToken {
@@ -140,6 +145,9 @@ export class PodiumTokenManager {
   }
 
   private async exchange(retried = false): Promise<string> {
+    if (this.options.refresh === false) {
+      throw new PodiumAuthError('Podium token refresh is off in this process (the CLI).');
+    }
     if (!this.loaded) {
       await this.adoptStored();
     }

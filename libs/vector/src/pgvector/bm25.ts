@@ -104,26 +104,28 @@ export function bm25Ctes(sql: Bm25Sql): string {
           t.tf, t.doc_len FROM ${terms} f CROSS JOIN LATERAL
           (SELECT p.doc_id, p.tf, p.doc_len FROM ${from} WHERE ${conditions}
            ORDER BY p.impact DESC LIMIT ${sql.postingsPerTerm ?? POSTINGS_PER_TERM}) t),`;
+  // `lx_stats` (one row) MATERIALIZED: inlined, a generic plan that expects one posting joins
+  // it as a nested loop's inner side and probes the statistics again for every posting.
   let stats: string;
   if (locations) {
     stats = `lx_scope AS (SELECT d.term_count FROM ${table} d
           WHERE d.location_uid = ANY(${locations}::text[])${contact ? ` AND d.contact_uid = ${contact}` : ''}
           LIMIT ${SCOPE_STATS_DOCS}),
-      lx_stats AS (SELECT count(*)::float8 AS n,
+      lx_stats AS MATERIALIZED (SELECT count(*)::float8 AS n,
           greatest(coalesce(avg(term_count), 1), 1)::float8 AS avgdl FROM lx_scope),
       lx_terms AS (SELECT DISTINCT term FROM unnest(${sql.termsParam}::text[]) AS term),
       ${post('lx_terms', 'NULL::float8')}
       lx_scored AS (SELECT doc_id, count(*) OVER (PARTITION BY term)::float8 AS df, tf, doc_len
           FROM lx_post),`;
   } else if (contact) {
-    stats = `lx_stats AS (SELECT docs::float8 AS n, greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
+    stats = `lx_stats AS MATERIALIZED (SELECT docs::float8 AS n, greatest(terms::float8 / greatest(docs, 1), 1) AS avgdl
           FROM lexical_contact_stats WHERE contact_uid = ${contact}),
       lx_df AS (SELECT term, df::float8 AS df FROM lexical_contact_term_stats
           WHERE contact_uid = ${contact} AND term = ANY(${sql.termsParam}::text[])),
       ${post('lx_df', 'f.df')}
       lx_scored AS (SELECT * FROM lx_post),`;
   } else {
-    stats = `lx_stats AS (SELECT sum(docs)::float8 AS n,
+    stats = `lx_stats AS MATERIALIZED (SELECT sum(docs)::float8 AS n,
           greatest(sum(terms)::float8 / greatest(sum(docs), 1), 1) AS avgdl
           FROM lexical_doc_stats WHERE collection = '${sql.collection}'),
       lx_df AS (SELECT term, sum(df)::float8 AS df FROM lexical_term_stats

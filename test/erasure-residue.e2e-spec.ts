@@ -7,7 +7,13 @@ import { Database } from '@app/database';
 import { ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { HistoryPurge } from '../src/conversations/history-purge';
 import { HistoryRetention } from '../src/conversations/history-retention';
-import { deliverPodiumEvent, podiumEvent, podiumMessage } from './fakes/podium-webhooks';
+import {
+  contactEventData,
+  deliverPodiumEvent,
+  podiumContact,
+  podiumEvent,
+  podiumMessage,
+} from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { createServerDatabase, TEST_ENGINE } from './support/postgres';
 import { startRedis, type TestRedis } from './support/redis';
@@ -164,6 +170,33 @@ describe(`erasure residue scan (e2e, real app on ${TEST_ENGINE}, Redis cache)`, 
     t = await boot();
     await purgeNow();
     expect(await residue([contact, ...words])).toEqual([]);
+  });
+
+  it('a merged-away contact leaves no id in the webhook tombstones once forgotten, nor does its survivor (old: podium_contact_tombstones kept both)', async () => {
+    const [from, to] = ['ctc_residue_merged', 'ctc_residue_survivor'];
+    const fromWords = await history(from, 5);
+    const toWords = await history(to, 6);
+    const merged = podiumEvent(
+      'contact.merged',
+      contactEventData({ before: podiumContact(from), after: podiumContact(to) }),
+    );
+    expect((await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, merged)).status).toBe(202);
+    await waitUntil('the merge processed', async () => {
+      const rows = await db().query(`SELECT 1 FROM conversation_messages WHERE contact_uid = $1`, [
+        from,
+      ]);
+      return rows.length === 0;
+    });
+    for (const contact of [to, from]) {
+      const forget = await postJson<{ pending: boolean }>(`${t.url}/contacts/forget`, {
+        contact_uid: contact,
+      });
+      expect(forget.status).toBe(200);
+      if (forget.body.pending) {
+        await purgeNow();
+      }
+    }
+    expect(await residue([from, to, ...fromWords, ...toWords])).toEqual([]);
   });
 
   it('nothing of the expired history is left after a retention sweep', async () => {

@@ -161,6 +161,9 @@ export class ForgottenHistory {
     await this.stamp(contact, locations, ['windows', 'postings_and_statistics', 'vector_points']);
     await this.stampIndex(contact, locations);
     await this.d.work.clearWebhookPayloads(contact, locations);
+    if (!locations) {
+      await this.d.work.clearContactTombstones(contact);
+    }
     await this.stamp(contact, locations, ['webhook_payloads']);
     for (const scope of locations ?? ['']) {
       await this.d.forgets.markPurged(contact, scope, forget.stored_before);

@@ -115,6 +115,21 @@ export class ErasureWork {
     );
   }
 
+  /**
+   * A forgotten contact's id leaves the webhook's contact tombstones: its own entry goes (the
+   * forget's tombstone now refuses its older messages), and a contact merged into it becomes
+   * a deletion of that contact (its older messages dropped, not redirected to a forgotten id).
+   */
+  async clearContactTombstones(contactUid: string): Promise<void> {
+    await this.database.execute(`DELETE FROM podium_contact_tombstones WHERE contact_uid = $1`, [
+      contactUid,
+    ]);
+    await this.database.execute(
+      `UPDATE podium_contact_tombstones SET merged_into = NULL WHERE merged_into = $1`,
+      [contactUid],
+    );
+  }
+
   /** Where the vector store hides the contact's windows up to (pgvector), if it does. */
   async hiddenBefore(contactUid: string): Promise<string | undefined> {
     const [row] = await this.database.query<{ hidden_before: string }>(

@@ -5,6 +5,7 @@ import { type AppConfig } from '../config/app-config';
 import { type ConversationMemory } from '../conversations/conversation-memory.service';
 import { type IngestService } from '../ingest/ingest.service';
 import { type ContactTombstones, type Tombstone } from '../relational/contact-tombstones';
+import { type HistoryTombstones } from '../relational/history-tombstones';
 import { type ClaimedEvent } from '../relational/webhook-inbox';
 import { WebhookPayloadError } from './podium-events';
 import { WebhookProcessor } from './webhook-processor';
@@ -56,7 +57,11 @@ describe('WebhookProcessor', () => {
     },
   });
 
+  /** Whole-contact forgets (history tombstones), by contact. */
+  let forgotten: Map<string, Date>;
+
   beforeEach(() => {
+    forgotten = new Map();
     graves = new Map();
     calls = [];
     invalidate = jest.fn((uid: string) => {
@@ -75,6 +80,18 @@ describe('WebhookProcessor', () => {
       strictDouble<IngestService>(ingest),
       { podium: { provider: 'local' } } as AppConfig,
       tombstones,
+      strictDouble<HistoryTombstones>({
+        tombstones: (ids: readonly string[]) =>
+          Promise.resolve(
+            ids
+              .filter((id) => forgotten.has(id))
+              .map((id) => ({
+                contact_uid: id,
+                location_uid: '',
+                forgotten_at: forgotten.get(id)!,
+              })),
+          ),
+      }),
     );
 
   it('contact.updated only invalidates the live cache (the store is untouched)', async () => {
@@ -187,6 +204,38 @@ describe('WebhookProcessor', () => {
     expect(ingestConversations).toHaveBeenCalledWith([
       expect.objectContaining({ contact_uid: 'ctc-keep', text: 'still there?' }),
     ]);
+  });
+
+  it('a forgotten contact merged away: its id is not remembered, and its old messages never reach the survivor (old: redirected and stored under it)', async () => {
+    const ingestConversations = oneIngested();
+    const sut = build({ reassignContact: jest.fn().mockResolvedValue(0) }, { ingestConversations });
+    const said = (contact: string, createdAt: string) =>
+      event('message.received', {
+        body: 'my door code is 4411',
+        createdAt,
+        contact: { uid: contact },
+        conversation: { uid: 'conv-f', channel: { type: 'sms' } },
+      });
+    // Merged, then forgotten: a message from before the forget, redelivered, is dropped.
+    await sut.process(
+      event('contact.merged', { before: { uid: 'ctc-a' }, after: { uid: 'ctc-keep' } }),
+    );
+    forgotten.set('ctc-a', new Date('2026-12-01T09:00:00Z'));
+    await expect(sut.process(said('ctc-a', '2026-12-01T08:00:00Z'))).resolves.toMatchObject({
+      outcome: 'skipped',
+    });
+    expect(ingestConversations).not.toHaveBeenCalled();
+    // One written after the forget still goes to the survivor.
+    await sut.process(said('ctc-a', '2026-12-01T09:30:00Z'));
+    expect(ingestConversations).toHaveBeenCalledWith([
+      expect.objectContaining({ contact_uid: 'ctc-keep' }),
+    ]);
+    // Forgotten, then merged: no tombstone names the forgotten id.
+    forgotten.set('ctc-b', new Date('2026-12-01T09:00:00Z'));
+    await sut.process(
+      event('contact.merged', { before: { uid: 'ctc-b' }, after: { uid: 'ctc-keep' } }),
+    );
+    expect(graves.has('ctc-b')).toBe(false);
   });
 
   it('a deletion drops only messages written before it; contact.created lifts it for new ones', async () => {

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConversationMemory } from '../conversations/conversation-memory.service';
 import { IngestService } from '../ingest/ingest.service';
 import { ContactTombstones } from '../relational/contact-tombstones';
+import { HistoryTombstones } from '../relational/history-tombstones';
 import { type ClaimedEvent } from '../relational/webhook-inbox';
 import {
   type ContactKeying,
@@ -40,6 +41,7 @@ export class WebhookProcessor {
     private readonly ingest: IngestService,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly tombstones: ContactTombstones,
+    private readonly forgets: HistoryTombstones,
   ) {
     this.keying = config.podium.provider === 'api' ? 'channel_identifier' : 'podium_uid';
   }
@@ -71,6 +73,14 @@ export class WebhookProcessor {
     if (action.kind === 'invalidate' || action.kind === 'delete' || action.kind === 'merge') {
       await this.invalidateAll(action.contactUids);
     }
+  }
+
+  /** When the contact's whole history was last forgotten, if it was. */
+  private async forgottenAt(contactUid: string): Promise<Date | undefined> {
+    const whole = (await this.forgets.tombstones([contactUid])).filter((t) => !t.location_uid);
+    return whole.length
+      ? new Date(Math.max(...whole.map((t) => t.forgotten_at.getTime())))
+      : undefined;
   }
 
   /**
@@ -126,7 +136,11 @@ export class WebhookProcessor {
         await this.invalidateAll(action.contactUids, signal);
         break;
       case 'merge':
-        await this.tombstones.recordMerged(action.fromContactUid, action.toContactUid, at);
+        // A forgotten id is not remembered in clear, and what it said up to its forget must
+        // not reach the survivor by redirection: its own tombstone keeps refusing that.
+        if (!(await this.forgottenAt(action.fromContactUid))) {
+          await this.tombstones.recordMerged(action.fromContactUid, action.toContactUid, at);
+        }
         signal?.throwIfAborted();
         await this.memory.reassignContact(action.fromContactUid, action.toContactUid);
         await this.invalidateAll(action.contactUids, signal);
@@ -141,6 +155,11 @@ export class WebhookProcessor {
           return { outcome: 'skipped', type };
         }
         if (tombstone?.kind === 'merged') {
+          // Redirected, it would pass the survivor's tombstones instead of its own.
+          const forgotten = await this.forgottenAt(record.contact_uid);
+          if (forgotten && Date.parse(record.occurred_at) <= forgotten.getTime()) {
+            return { outcome: 'skipped', type };
+          }
           record.contact_uid = tombstone.into;
         }
         signal?.throwIfAborted();

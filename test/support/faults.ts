@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../../src/config/app-config';
 import { ConversationMemory } from '../../src/conversations/conversation-memory.service';
 import { IngestService } from '../../src/ingest/ingest.service';
 import { ContactTombstones } from '../../src/relational/contact-tombstones';
+import { HistoryTombstones } from '../../src/relational/history-tombstones';
 import { WebhookProcessor } from '../../src/webhooks/webhook-processor';
 
 /**
@@ -64,8 +65,18 @@ export function faultyWebhookProcessor(fault: FaultSwitch) {
         ingest: IngestService,
         config: AppConfig,
         tombstones: ContactTombstones,
+        forgets: HistoryTombstones,
       ) =>
-        fault.wrap(new WebhookProcessor(contacts, memory, ingest, config, tombstones), ['process']),
-      inject: [PODIUM_CONTACTS, ConversationMemory, IngestService, APP_CONFIG, ContactTombstones],
+        fault.wrap(new WebhookProcessor(contacts, memory, ingest, config, tombstones, forgets), [
+          'process',
+        ]),
+      inject: [
+        PODIUM_CONTACTS,
+        ConversationMemory,
+        IngestService,
+        APP_CONFIG,
+        ContactTombstones,
+        HistoryTombstones,
+      ],
     });
 }

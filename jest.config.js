@@ -43,6 +43,7 @@ const DATABASE_SUITES = [
   'erasure-residue',
   'telemetry-ids',
   'row-security',
+  'crash-recovery',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

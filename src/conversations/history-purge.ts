@@ -17,8 +17,9 @@ export const PURGE_JOB = 'history-purge';
 
 /**
  * Deletes what forgets left behind (see ForgottenHistory): at once after a forget that
- * answered with `pending: true`, and every minute for forgets a crash or another replica
- * left. Nothing it deletes is readable meanwhile; shutdown stops it between two batches.
+ * answered with `pending: true`, and at start-up and every minute for what a crash or another
+ * replica left (pending forgets, rebuilds listed by a forget or retention). Nothing it
+ * deletes is readable meanwhile; shutdown stops it between two batches.
  */
 @Injectable()
 export class HistoryPurge implements OnApplicationBootstrap, OnModuleDestroy {
@@ -37,6 +38,8 @@ export class HistoryPurge implements OnApplicationBootstrap, OnModuleDestroy {
     this.memory.onPendingForget = () => this.kick();
     this.timer = setInterval(() => this.kick(), RESUME_EVERY_MS);
     this.timer.unref();
+    // What a crash left (pending forgets, listed rebuilds) is finished now, not a minute on.
+    this.kick();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -108,6 +108,22 @@ describe('scoped API keys and key-file rotation (e2e)', () => {
       const relevance = { query: 'refund', candidate: 'refunds within 30 days' };
       expect((await call('POST', '/relevance', searcher, relevance)).status).toBe(403);
       expect((await call('POST', '/relevance', reader, relevance)).status).toBe(200);
+      expect((await call('POST', '/calls', loader, {})).body.error).toBe('insufficient_scope');
+    });
+
+    it('the Vapi route (public for the key guard) still checks the scope of a presented key', async () => {
+      const vapi = {
+        message: {
+          type: 'knowledge-base-request',
+          messagesOpenAIFormatted: [{ role: 'user', content: 'my espresso machine leaks' }],
+        },
+      };
+      const refused = await call('POST', '/adapters/vapi/knowledge-base', loader, vapi);
+      expect({ status: refused.status, error: refused.body.error }).toEqual({
+        status: 403,
+        error: 'insufficient_scope',
+      });
+      expect((await call('POST', '/adapters/vapi/knowledge-base', reader, vapi)).status).toBe(200);
     });
 
     it('admin and unscoped (pre-scope) keys keep every route', async () => {

@@ -18,6 +18,9 @@
  *   npm run db:test-server -- run -- npm run bench:scale        # a throwaway server
  *   DATABASE_URL=postgres://… BENCH_SCALE_STEPS=10000,100000 npm run bench:scale
  *   BENCH_SCALE_ENGINE=pglite npm run bench:scale                 # embedded, 10k → 100k
+ *   BENCH_SCALE_PROTOCOL=after-load BENCH_SCALE_IDLE_S=600 BENCH_SCALE_PG_LOG=<server log> …
+ *     issue 42's protocol instead (Postgres only): grown over HTTP, measured with no pause,
+ *     again after an idle period; the slowest 1%'s stages, I/O, autovacuum, bytes per relation.
  * A store that already holds more windows than a step skips that step's growth. On PGlite one
  * process holds the data dir at a time, so the bench's own handle closes while the service
  * runs, and statement watching (pg_stat_activity of other sessions) is left out.
@@ -27,6 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startFakeOpenAi } from '../test/fakes/openai-server';
+import { measureAfterLoad } from './support/scale-after-load';
 import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
 import { ScaleGrower } from './support/scale-grow';
 import {
@@ -56,6 +60,7 @@ const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 300);
 // ~6,800 messages: 600 conversations (2 s at 10k) varied too much between runs of one store.
 const ingestConversations = Number(process.env.BENCH_SCALE_INGEST_CONVERSATIONS ?? 1500);
 const log = (line: string) => process.stderr.write(`${line}\n`);
+const afterLoad = process.env.BENCH_SCALE_PROTOCOL === 'after-load';
 
 async function main() {
   const embedder = await startFakeOpenAi({ dimension: DIMENSION, embed: bagOfWordsEmbedding });
@@ -77,6 +82,18 @@ async function main() {
   const texts = customerTurns();
   const results: unknown[] = [];
   try {
+    if (afterLoad) {
+      if (engine === 'pglite') {
+        throw new Error(
+          'BENCH_SCALE_PROTOCOL=after-load needs Postgres (it watches other sessions)',
+        );
+      }
+      // Issue 42's protocol: grown over HTTP, measured with no pause (scale-after-load.ts).
+      for (const target of steps) {
+        printJson(await measureAfterLoad(target, grower, corpus, env, texts, log));
+      }
+      return;
+    }
     // BENCH_SCALE_MAINTENANCE_ONLY=1: a store already at size, only forget and retention.
     for (const target of process.env.BENCH_SCALE_MAINTENANCE_ONLY ? [] : steps) {
       log(`step ${target}: growing`);

@@ -1,11 +1,13 @@
 import { terms } from '@app/common';
 
 /**
- * "Closely" for serving a final from speculation: the Jaccard similarity of the two queries'
- * normalised terms (the lexical normaliser the BM25 leg uses: lower case, stop words out,
- * plurals and -ed/-ing merged). Two queries with the same terms search the same BM25 postings
- * and embed to nearly the same vector, so the pool is nearly the same. Queries with no
- * content terms at all match only when their normalised text is identical.
+ * "Closely" for serving a final from speculation, on the queries' normalised terms (the
+ * lexical normaliser the BM25 leg uses: lower case, stop words out, plurals and -ed/-ing
+ * merged): the speculated query holds every term of the final one, and their Jaccard
+ * similarity is at least the threshold. Two queries with the same terms search the same BM25
+ * postings and embed to nearly the same vector, so the pool is nearly the same; a final term
+ * the speculation lacked (often the last word said, the one that names the thing) is never
+ * assumed away. Queries with no content terms at all match only when their text is the same.
  */
 export class QueryTerms {
   readonly terms: ReadonlySet<string>;
@@ -14,6 +16,27 @@ export class QueryTerms {
   constructor(query: string) {
     this.text = query.trim().replace(/\s+/g, ' ').toLowerCase();
     this.terms = new Set(terms(query));
+  }
+
+  /** Every term of this query is in `other` (no content terms: the same text). */
+  within(other: QueryTerms): boolean {
+    if (this.terms.size === 0) {
+      return this.text === other.text;
+    }
+    for (const term of this.terms) {
+      if (!other.terms.has(term)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A search run on `searched` serves this query: it searched every term of this one (a term
+   * it lacked may be the one that finds the answer) and not many more (Jaccard ≥ `threshold`).
+   */
+  servedBy(searched: QueryTerms, threshold: number): boolean {
+    return this.within(searched) && this.similarity(searched) >= threshold;
   }
 
   similarity(other: QueryTerms): number {

@@ -13,8 +13,8 @@ import { QueryTerms } from './query-match';
 export const DEBOUNCE_MS = 40;
 /** Interim chunks one call may send per second; the rest are accepted but not searched. */
 export const MAX_INTERIMS_PER_SECOND = 20;
-/** Words an interim needs before it is worth a search. */
-export const MIN_INTERIM_WORDS = 2;
+/** Content terms an interim needs before it is worth a search (one term's pool is rarely kept). */
+export const MIN_INTERIM_TERMS = 2;
 /** Speculative searches running at once in this process (about one per core). */
 export const MAX_SPECULATING = 2;
 /** A speculative pool older than this is not served (it was searched before this turn). */
@@ -45,8 +45,8 @@ export interface SpeculationStats {
 /**
  * Retrieval on interim transcripts. An interim that stays stable for {@link DEBOUNCE_MS} is
  * searched (as its final would be: after the call's coalesced tail) unless the call's current
- * speculation already covers it: the Jaccard of the two chunks' own terms is at or over the
- * match threshold (the tail before them is the same). A newer interim that it does not cover
+ * speculation already serves it ({@link QueryTerms.servedBy} on the two chunks' own terms:
+ * the tail before them is the same). A newer interim that it does not cover
  * aborts it (superseded). Speculation
  * embeds in the `query` lane, behind every final's embed, runs at most
  * {@link MAX_SPECULATING} at once and is shed while finals are waiting or many are in
@@ -136,7 +136,8 @@ export class Speculator {
     }
     const similarity = query.similarity(slot.terms);
     const fresh = Date.now() - slot.startedAt <= MAX_SPECULATION_AGE_MS;
-    if (!fresh || slot.poolK !== poolK || similarity < this.config.calls.matchThreshold) {
+    const matched = query.servedBy(slot.terms, this.config.calls.matchThreshold);
+    if (!fresh || slot.poolK !== poolK || !matched) {
       slot.abort.abort();
       this.count('unmatched');
       return undefined;
@@ -158,22 +159,22 @@ export class Speculator {
     filter: VectorFilter,
     busy: () => boolean,
   ): Promise<void> {
-    if (interim.text.split(/\s+/).filter(Boolean).length < MIN_INTERIM_WORDS) {
-      return;
-    }
-    const query = await this.coalescer.preview(coalescerKey, interim.text);
-    if (session.interim !== interim) {
-      return; // superseded while the tail was read: the newer interim fires on its own
-    }
     // Matched on the chunk's own terms: the tail before it is the same for interim and final.
     const terms = new QueryTerms(interim.text);
+    if (terms.terms.size < MIN_INTERIM_TERMS) {
+      return;
+    }
     const current = session.speculation;
     if (
       current &&
       current.poolK === interim.poolK &&
-      terms.similarity(current.terms) >= this.config.calls.matchThreshold
+      terms.servedBy(current.terms, this.config.calls.matchThreshold)
     ) {
       return; // what is running (or done) already serves this interim
+    }
+    const query = await this.coalescer.preview(coalescerKey, interim.text);
+    if (session.interim !== interim) {
+      return; // superseded while the tail was read: the newer interim fires on its own
     }
     if (this.running >= MAX_SPECULATING || busy()) {
       this.count('shed');

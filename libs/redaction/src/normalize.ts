@@ -43,69 +43,65 @@ export function normalize(input: string): Normalized | undefined {
   if (!NEEDS_FOLDING.test(input)) {
     return undefined;
   }
-  // Pass 1: per code point folding.
-  const chars: number[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
+  // Pass 1: per code point folding, into typed arrays sized for the worst case (a code point
+  // folds to at most two units, see unicode-fold.ts): no growth, no boxed numbers.
+  const capacity = 2 * input.length;
+  const chars = new Uint16Array(capacity);
+  const from = new Int32Array(capacity);
+  const to = new Int32Array(capacity);
+  let n = 0;
   for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i) ?? 0;
     const width = cp > 0xffff ? 2 : 1;
     const folded = cp < 0x80 ? null : foldCodePoint(cp);
-    if (folded === COMBINING && chars.length > 0 && chars[chars.length - 1] < 0x80) {
+    if (folded === COMBINING && n > 0 && chars[n - 1] < 0x80) {
       // A mark on an ASCII character: dropped, but part of its base, so a span that ends
       // on the base covers the mark too.
-      to[to.length - 1] = i + width;
+      to[n - 1] = i + width;
     } else if (folded === null || folded === COMBINING) {
       for (let k = 0; k < width; k++) {
-        chars.push(input.charCodeAt(i + k));
-        from.push(i + k);
-        to.push(i + k + 1);
+        chars[n] = input.charCodeAt(i + k);
+        from[n] = i + k;
+        to[n++] = i + k + 1;
       }
     } else {
       for (let k = 0; k < folded.length; k++) {
-        chars.push(folded.charCodeAt(k));
-        from.push(i);
-        to.push(i + width);
+        chars[n] = folded.charCodeAt(k);
+        from[n] = i;
+        to[n++] = i + width;
       }
     }
     i += width;
   }
-  foldSeparatorDashes(chars);
+  foldSeparatorDashes(chars, n);
   // Pass 2: gaps between two digits. Each gap is visited once, so this stays linear.
-  const out: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  for (let i = 0; i < chars.length;) {
+  const out = new Uint16Array(n);
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  let m = 0;
+  for (let i = 0; i < n;) {
     const c = chars[i];
-    if (isDigit(c) && i + 1 < chars.length && isBlank(chars[i + 1])) {
-      out.push(c);
-      starts.push(from[i]);
-      ends.push(to[i]);
-      const gap = digitGap(chars, i + 1);
+    out[m] = c;
+    starts[m] = from[i];
+    ends[m++] = to[i];
+    if (isDigit(c) && i + 1 < n && isBlank(chars[i + 1])) {
+      const gap = digitGap(chars, n, i + 1);
       if (gap) {
-        out.push(gap.sep);
-        starts.push(from[i + 1]);
-        ends.push(to[gap.end - 1]);
+        out[m] = gap.sep;
+        starts[m] = from[i + 1];
+        ends[m++] = to[gap.end - 1];
         i = gap.end;
         continue;
       }
-      i++;
-      continue;
     }
-    out.push(c);
-    starts.push(from[i]);
-    ends.push(to[i]);
     i++;
   }
   let text = '';
-  for (let k = 0; k < out.length; k += 8192) {
-    text += String.fromCharCode(...out.slice(k, k + 8192)); // spread in chunks: argument limit
+  for (let k = 0; k < m; k += 8192) {
+    // spread in chunks: argument limit
+    text += String.fromCharCode(...out.subarray(k, Math.min(m, k + 8192)));
   }
-  return {
-    text,
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
-  };
+  return { text, starts: starts.slice(0, m), ends: ends.slice(0, m) };
 }
 
 /** Characters of a digit run: digits, dashes of any kind, dots and spaces. */
@@ -116,8 +112,8 @@ const inRun = (c: number): boolean =>
  * Folds range dashes to `-` inside digit runs that hold two or more separators. Each run
  * is scanned once to count, once to rewrite: linear.
  */
-function foldSeparatorDashes(chars: number[]): void {
-  for (let i = 0; i < chars.length; i++) {
+function foldSeparatorDashes(chars: Uint16Array, length: number): void {
+  for (let i = 0; i < length; i++) {
     if (!RANGE_DASHES.has(chars[i])) {
       continue;
     }
@@ -126,7 +122,7 @@ function foldSeparatorDashes(chars: number[]): void {
       start--;
     }
     let end = i;
-    while (end < chars.length && inRun(chars[end])) {
+    while (end < length && inRun(chars[end])) {
       end++;
     }
     // Separators between digit groups: each group start after the first.
@@ -150,14 +146,18 @@ function foldSeparatorDashes(chars: number[]): void {
  * single space already or does not reach a digit. (" - " between numbers stays: in prose
  * it is punctuation, "rated 4.2 - 1150 Northwest 9th Avenue".)
  */
-function digitGap(chars: number[], at: number): { sep: number; end: number } | undefined {
+function digitGap(
+  chars: Uint16Array,
+  length: number,
+  at: number,
+): { sep: number; end: number } | undefined {
   let i = at;
   let breaks = 0;
-  while (i < chars.length && isBlank(chars[i])) {
+  while (i < length && isBlank(chars[i])) {
     breaks += chars[i] === 10 ? 1 : 0;
     i++;
   }
-  if (i >= chars.length || !isDigit(chars[i]) || breaks > 1) {
+  if (i >= length || !isDigit(chars[i]) || breaks > 1) {
     return undefined;
   }
   if (i - at === 1 && chars[at] === 32) {

@@ -251,6 +251,15 @@ async function main() {
       /DATABASE_URL is required/,
     ],
     [['--set', `fullnameOverride=${'x'.repeat(300)}`], /fullnameOverride/],
+    [
+      ['--set', 'autoscaling.enabled=false', '--set', 'replicaCount=1'],
+      /no node can ever be drained/,
+    ],
+    [['--set', 'autoscaling.minReplicas=1'], /no node can ever be drained/],
+    [
+      ['--set', 'autoscaling.minReplicas=5', '--set', 'autoscaling.maxReplicas=3'],
+      /above autoscaling.maxReplicas/,
+    ],
   ];
   for (const [args, reason] of refused) {
     const render = run(helm, ['template', 'context-bridge', chart, ...args]);

@@ -4,6 +4,16 @@
  *
  *   node -r @swc-node/register bench/locomo-tune.ts pools.jsonl
  *   TUNE='{"r2":{"o":{"trim":{"above":4,"radius":2,"anchorShare":0.5}}}}'  # extra rows
+ *
+ * Every row is also tallied per half of the contacts (`half_a`: the first three files), to
+ * choose a setting on one half and check it on the other.
+ *
+ * `--live`: the retrieval itself (`poolK` too) on a fresh in-memory store, ingesting LoCoMo
+ * once (window vectors cached in bench/.cache) and running every TUNE row (plus `base`)
+ * through hybrid pool → rerank → assembly; each row also per half (`@a`, `@b`) and its
+ * pool's ceiling (`:pool`, every window whole).
+ *
+ *   TUNE='{"k30":{"poolK":30}}' node -r @swc-node/register bench/locomo-tune.ts --live
  */
 import { readFileSync } from 'node:fs';
 
@@ -16,8 +26,13 @@ import {
   DEFAULT_EVIDENCE_OPTIONS,
   type EvidenceOptions,
 } from '../src/context/evidence/select-evidence';
+import { benchContext } from './support/app-context';
+import { type LiveVariant, locomoLive } from './support/locomo-live';
 import { bundlesFor, type MemoryPool, MemoryTally } from './support/memory-metrics';
 import { printJson } from './support/stats';
+
+/** LoCoMo contacts sort as `locomo-conv-<n>`: the first three files are half a. */
+const HALF_B = 'locomo-conv-42';
 
 function run(
   pools: MemoryPool[],
@@ -31,11 +46,16 @@ function run(
   const config = { context: { finalK: 5, maxExcerpts } } as AppConfig;
   const deps = { assembler: new EvidenceAssembler(config, redactor, prompt), redactor, prompt };
   const tally = new MemoryTally();
+  const halves = new MemoryTally();
   for (const p of pools) {
     const b = bundlesFor(p, deps, { v: { finalK, options } }, tokens).v;
     tally.add('v', p, b);
+    // Per half of the contacts (`half_a`: the first three files), to tune on one, check on the other.
+    const contact = p.pool[0]?.candidate.payload.contact_uid ?? '';
+    halves.add('v', { ...p, question: { kind: contact < HALF_B ? 'half_a' : 'half_b' } }, b);
   }
-  const r = tally.report().v;
+  const { half_a, half_b } = halves.report().v;
+  const r = { ...tally.report().v, half_a, half_b };
   return Object.fromEntries(
     Object.entries(r).map(([kind, m]) => [
       kind,
@@ -44,7 +64,48 @@ function run(
   );
 }
 
+async function live() {
+  const spec = JSON.parse(process.env.TUNE ?? '{}') as Record<string, LiveVariant>;
+  const app = await benchContext({ DATABASE_URL: '', EMBEDDING_WORKERS: '2' });
+  try {
+    const out = await locomoLive(app, { base: {}, ...spec }, (m) => process.stderr.write(`${m}\n`));
+    const row = (
+      r: Record<
+        string,
+        { evidence_recall: number; every_evidence: number; tokens: number; excerpts: number }
+      >,
+    ) =>
+      [
+        `all ${r.all.evidence_recall}/${r.all.every_evidence}`,
+        ...Object.keys(LOCOMO_KINDS).map((k) =>
+          r[k] ? `${LOCOMO_KINDS[k]} ${r[k].evidence_recall}` : '',
+        ),
+        `${r.all.tokens}t ${r.all.excerpts}x`,
+      ].join('  ');
+    for (const [name, r] of Object.entries(out.variants)) {
+      process.stderr.write(`${name.padEnd(22)} ${row(r)}\n`);
+    }
+    printJson(out);
+  } finally {
+    await app.close();
+  }
+}
+
+const LOCOMO_KINDS: Record<string, string> = {
+  multi_hop: 'mh',
+  temporal: 'tmp',
+  open_domain: 'od',
+  single_hop: 'sh',
+};
+
 function main() {
+  if (process.argv[2] === '--live') {
+    live().catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+    return;
+  }
   const pools = readFileSync(process.argv[2], 'utf8')
     .trim()
     .split('\n')

@@ -32,6 +32,43 @@ describe('fitToBudget', () => {
     expect(left).toEqual([]);
   });
 
+  it("gives the best's peers (scoring within peerShare of it) their cores before it grows", () => {
+    // A list question: three excerpts scoring alike each hold one answer. Cores (33 each)
+    // all fit in 100; growing the best first (66 whole) left no room for the third's answer.
+    const scored = (score: number, tag: string) => ({ ...excerpt(tag, 10, 2), score });
+    const list = [scored(1, 'x'), scored(0.9, 'y'), scored(0.8, 'z')];
+    const left = fitToBudget('parcel', list, trim, senders, { maxTokens: 100, count });
+    expect(trim.peerShare).toBeLessThan(0.8);
+    expect(left).toEqual([]);
+    expect(list.map((e) => e.trimmed)).toEqual([true, true, true]);
+    expect(list.every((e) => e.content.includes('parcel'))).toBe(true);
+  });
+
+  it('lets a best that stands out grow first, as before', () => {
+    const scored = (score: number, tag: string) => ({ ...excerpt(tag, 10, 2), score });
+    const list = [scored(1, 'x'), scored(0.3, 'y'), scored(0.2, 'z')];
+    const left = fitToBudget('parcel', list, trim, senders, { maxTokens: 100, count });
+    expect(list.map((e) => e.trimmed)).toEqual([false, true, false]);
+    expect(left).toEqual([]);
+  });
+
+  it('reads hostile scores as no peers (NaN, infinities, missing)', () => {
+    for (const [best, next] of [
+      [Number.NaN, 1],
+      [Number.POSITIVE_INFINITY, 1],
+      [1, Number.NaN],
+      [undefined, 1],
+    ]) {
+      const list = [
+        { ...excerpt('x', 10, 2), score: best },
+        { ...excerpt('y', 10, 2), score: next },
+        { ...excerpt('z', 10, 2), score: 0.9 },
+      ];
+      fitToBudget('parcel', list, trim, senders, { maxTokens: 100, count });
+      expect(list[0].trimmed).toBe(false);
+    }
+  });
+
   it('skips an excerpt that cannot fit and gives its room to the next, smaller one', () => {
     // The second has no matching turn (nothing says which turns answer): whole or nothing.
     const list = [excerpt('x', 10, 2), excerpt('big', 20), excerpt('small', 3)];

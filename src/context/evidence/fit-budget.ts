@@ -12,13 +12,16 @@ export interface EvidenceBudget {
 /** What fitting reads and writes of an excerpt. */
 export interface FittedExcerpt {
   content: string;
+  /** The excerpt's score (its lead window's): who else gets a core before the best grows. */
+  score?: number;
   trimmed: boolean;
 }
 
 /**
  * Fits excerpts (best first) to the budget by marginal value, when they do not fit whole:
  * 1. the best excerpt's core (the turns matching the query and `radius` neighbours, see
- *    `trimTurns`; the whole excerpt when nothing matches) grows back toward whole while it fits;
+ *    `trimTurns`; the whole excerpt when nothing matches), with the cores of its peers (those
+ *    scoring ≥ `peerShare` × its score), grows back toward whole while it fits;
  * 2. every other excerpt's core is admitted in order while it fits what is left, else that
  *    excerpt is left out and the next (smaller) one is tried;
  * 3. the room left grows the admitted excerpts, one ring of neighbour turns at a time across
@@ -103,11 +106,14 @@ export function fitToBudget<E extends FittedExcerpt>(
       });
     }
   };
-  // The best excerpt grows first (it is the answer more often than any other), then every
-  // other one gets its core before any of them gets more.
-  admit(0, 1);
+  // The best excerpt grows first (it is the answer more often than any other), except over
+  // its peers: excerpts scoring within `peerShare` of it are as likely to hold evidence as
+  // its outer turns (a list question's answers sit in several), so they get their cores
+  // before any excerpt grows. Then every other one gets its core before any gets more.
+  const peers = peerCount(excerpts, trim.peerShare ?? 1);
+  admit(0, peers);
   grow();
-  admit(1, turns.length);
+  admit(peers, turns.length);
   grow();
   // The next excerpt after the last admitted one is offered to the budget whole: it cuts it
   // into the room left (at a sentence) or drops it, as with no fitting at all.
@@ -125,4 +131,20 @@ export function fitToBudget<E extends FittedExcerpt>(
     }
   });
   return left;
+}
+
+/**
+ * How many excerpts (best first) score at least `share` of the best: the best and its peers.
+ * A best without a positive finite score has none (a share of it means nothing).
+ */
+function peerCount(excerpts: readonly FittedExcerpt[], share: number): number {
+  const best = excerpts[0]?.score;
+  if (best === undefined || !Number.isFinite(best) || best <= 0 || !Number.isFinite(share)) {
+    return 1;
+  }
+  let n = 1;
+  while (n < excerpts.length && (excerpts[n].score ?? Number.NaN) >= best * share) {
+    n++;
+  }
+  return n;
 }

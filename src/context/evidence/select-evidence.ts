@@ -53,13 +53,15 @@ export interface EvidenceOptions {
  * with excerpts scoring ≥ 30% of the best buys most of what filling with anything would, at
  * three quarters of the tokens; trimming only when the budget binds (a window trimmed up
  * front lost a quarter of single-fact answers that sat two turns from the matching words).
+ * `peerShare` 0.6 from LoCoMo pools (`bench/locomo-tune.ts`): chosen on three conversations
+ * over 1/0.9/0.8/0.7/0.6/0.5, it raised the other two from 0.829 to 0.839 (docs/benchmarks.md).
  * `baseK`/`maxK` come from the request (`final_k`) or the config.
  */
 export const DEFAULT_EVIDENCE_OPTIONS: Readonly<Omit<EvidenceOptions, 'baseK' | 'maxK'>> =
   Object.freeze({
     merge: true,
     diversity: 0.1,
-    trim: Object.freeze({ above: 4, radius: 1, anchorShare: 0.5 }),
+    trim: Object.freeze({ above: 4, radius: 1, anchorShare: 0.5, peerShare: 0.6 }),
     fillMargin: 0.3,
   });
 
@@ -132,6 +134,7 @@ export function selectEvidence<W extends ScoredWindow>(
       occurred_at: m.occurred_at,
       windowIds: m.members.map((w) => w.id),
       trimmed: false,
+      score: m.lead.window.score,
     }))
     .sort((a, b) => b.window.score - a.window.score);
   if (options.trim) {

@@ -9,6 +9,11 @@ export interface TrimOptions {
    * an excerpt merged from two windows keeps both answers, not only the stronger one.
    */
   anchorShare: number;
+  /**
+   * When the budget binds: excerpts scoring at least this share of the best get their cores
+   * before the best grows past its own (see `fitToBudget`); 1 (or unset): the best alone.
+   */
+  peerShare?: number;
 }
 
 /** Marks turns left out between two kept runs, so the model never reads them as adjacent. */

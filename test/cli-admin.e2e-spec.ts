@@ -84,6 +84,10 @@ describe('npx context-bridge: admin commands beside a running service', () => {
        VALUES ('evt_old', 'contact.updated', '{}'::jsonb, now() - interval '30 days',
                now() - interval '30 days')`,
     );
+    // A rebuild a crashed forget left listed: the server's purge finishes it at start-up.
+    await database.execute(
+      `INSERT INTO history_rebuilds (contact_uid, conversation_uid) VALUES ('ctc_x', 'conv_x')`,
+    );
     await database.close();
     const env = { ...embedderEnv, ...podiumApiEnv(podium), DATA_DIR: dataDir };
 
@@ -102,6 +106,9 @@ describe('npx context-bridge: admin commands beside a running service', () => {
     const after = new Database({ dataDir });
     await after.open(DIMENSION);
     try {
+      expect(await after.query(`SELECT conversation_uid FROM history_rebuilds`)).toEqual([
+        { conversation_uid: 'conv_x' },
+      ]);
       const rows = await after.query(
         `SELECT event_id, attempts, locked_until, processed_at IS NOT NULL AS processed,
                 failed_at FROM podium_webhook_events ORDER BY event_id`,

@@ -1,12 +1,14 @@
 import { safeErrorText } from '@app/common';
 import { Database } from '@app/database';
 import {
+  Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConversationMemory } from './conversation-memory.service';
 
 /** Pending forgets (a crash, another replica's) are resumed at least this often. */
@@ -32,9 +34,15 @@ export class HistoryPurge implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly memory: ConversationMemory,
     private readonly database: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
+    // The server's job: a CLI `forget` deletes everything before it answers, and what other
+    // processes left is not a one-off command's to finish.
+    if (this.config.role === 'cli') {
+      return;
+    }
     this.memory.onPendingForget = () => this.kick();
     this.timer = setInterval(() => this.kick(), RESUME_EVERY_MS);
     this.timer.unref();

@@ -6,7 +6,9 @@
  * too), it prints end-of-turn → bundle latency at the client (p50/p95/p99), the share of
  * turns served from speculation, late (past the deadline) and partial counts, server CPU per
  * turn, and the evidence hit rate (the answer's value in the first five excerpts). Each mode
- * runs on a fresh server process, so neither warms the other's caches.
+ * has its own server process and store copy (neither warms the other's caches); the modes
+ * alternate per level. Then the first /context of a call, cold against prefetched
+ * (`POST /calls` one ring before), each against the call's second turn.
  *
  *   npm run bench:voice   # BENCH_VOICE_CONCURRENCY (1,4,16), BENCH_VOICE_TURNS per call (3),
  *                         # BENCH_VOICE_C1_CALLS (4), BENCH_SEED (41)
@@ -83,57 +85,25 @@ async function main() {
   const fresh = [...byContact.values()]
     .filter((t) => t.length >= 2 && !calls.includes(t))
     .slice(0, 2 * PREFETCH_CALLS);
+  // One server per mode, both up for the whole run, and the modes alternate per level: the
+  // background load of a shared box then weighs on both alike. Each has its own copy of the
+  // store: ended calls join history, which must not reach the cached store or the other mode.
+  const servers = await Promise.all(MODES.map((mode) => startMode(env.DATA_DIR, mode)));
   const results: Record<string, unknown> = {};
-  for (const mode of MODES) {
-    // A copy of the store per mode: ended calls join history, which must not leak into the
-    // cached store (nor from one mode into the other).
-    const copy = mkdtempSync(join(tmpdir(), 'bench-voice-'));
-    cpSync(env.DATA_DIR, copy, { recursive: true });
-    const server = await startServerProcess({
-      DATA_DIR: copy,
-      SPECULATION: String(mode === 'speculative'),
-      // Interims count against the per-caller rate limit like any request (16 calls send ~80/s).
-      RATE_LIMIT_PER_IP_PER_MINUTE: '0',
-    });
-    const client = new JsonClient(server.url);
-    try {
-      for (const c of levels) {
-        const count = c === 1 ? c1Calls : c;
-        const chosen = calls.slice(0, count).map((t) => t.slice(0, turnsPerCall));
-        const before = cpuSnapshot(server.pid);
-        const started = await speculations(server.url);
-        const random = prng(seed + c);
-        // `c` calls at once: each worker replays its share of the calls one after another.
-        const workers = Array.from({ length: c }, async (_, w) => {
-          const mine = [];
-          for (let i = w; i < chosen.length; i += c) {
-            mine.push(...(await replayCall(client, mode, `${mode}-c${c}-${i}`, chosen[i], random)));
-          }
-          return mine;
-        });
-        const turns = (await Promise.all(workers)).flat();
-        const cpu = cpuPerRequest(server.pid, before, turns.length);
-        const searched = (await speculations(server.url)) - started;
-        const served = turns.filter((t) => t.speculative);
-        results[`${mode}_c${c}`] = {
-          turns: turns.length,
-          latency_ms: summarize(turns.map((t) => t.ms)),
-          served_from_speculation: Number((served.length / turns.length).toFixed(3)),
-          speculative_latency_ms: served.length ? summarize(served.map((t) => t.ms)) : null,
-          speculative_searches_per_turn: Number((searched / turns.length).toFixed(2)),
-          late: turns.filter((t) => t.late).length,
-          partial: turns.filter((t) => t.partial).length,
-          hit_rate: Number((turns.filter((t) => t.hit).length / turns.length).toFixed(3)),
-          cpu_ms_per_turn: cpu.server_total,
-        };
+  try {
+    for (const c of levels) {
+      const count = c === 1 ? c1Calls : c;
+      const chosen = calls.slice(0, count).map((t) => t.slice(0, turnsPerCall));
+      for (const [m, mode] of MODES.entries()) {
+        results[`${mode}_c${c}`] = await replayLevel(servers[m], mode, c, chosen, prng(seed + c));
       }
-      if (mode === 'final_only') {
-        results.first_turn = await firstTurns(client, fresh);
-      }
-    } finally {
-      client.close();
+    }
+    results.first_turn = await firstTurns(servers[0].client, fresh);
+  } finally {
+    for (const server of servers) {
+      server.client.close();
       await server.stop();
-      rmSync(copy, { recursive: true, force: true });
+      rmSync(server.dataDir, { recursive: true, force: true });
     }
   }
   printJson({ bench: 'voice', seed, turns_per_call: turnsPerCall, levels, results });
@@ -182,6 +152,57 @@ async function speculations(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = /^context_bridge_speculation_total\{outcome="started"\} (\d+)/m.exec(text);
   return line ? Number(line[1]) : 0;
+}
+
+type ModeServer = Awaited<ReturnType<typeof startServerProcess>> & {
+  client: JsonClient;
+  dataDir: string;
+};
+
+async function startMode(dataDir: string, mode: Mode): Promise<ModeServer> {
+  const copy = mkdtempSync(join(tmpdir(), 'bench-voice-'));
+  cpSync(dataDir, copy, { recursive: true });
+  const server = await startServerProcess({
+    DATA_DIR: copy,
+    SPECULATION: String(mode === 'speculative'),
+    // Interims count against the per-caller rate limit like any request (16 calls send ~80/s).
+    RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+  });
+  return { ...server, client: new JsonClient(server.url), dataDir: copy };
+}
+
+/** `c` calls at once: each worker replays its share of the calls one after another. */
+async function replayLevel(
+  server: ModeServer,
+  mode: Mode,
+  c: number,
+  chosen: Turn[][],
+  random: () => number,
+) {
+  const before = cpuSnapshot(server.pid);
+  const started = await speculations(server.url);
+  const workers = Array.from({ length: c }, async (_, w) => {
+    const mine = [];
+    for (let i = w; i < chosen.length; i += c) {
+      mine.push(...(await replayCall(server.client, mode, `${mode}-c${c}-${i}`, chosen[i], random)));
+    }
+    return mine;
+  });
+  const turns = (await Promise.all(workers)).flat();
+  const cpu = cpuPerRequest(server.pid, before, turns.length);
+  const searched = (await speculations(server.url)) - started;
+  const served = turns.filter((t) => t.speculative);
+  return {
+    turns: turns.length,
+    latency_ms: summarize(turns.map((t) => t.ms)),
+    served_from_speculation: Number((served.length / turns.length).toFixed(3)),
+    speculative_latency_ms: served.length ? summarize(served.map((t) => t.ms)) : null,
+    speculative_searches_per_turn: Number((searched / turns.length).toFixed(2)),
+    late: turns.filter((t) => t.late).length,
+    partial: turns.filter((t) => t.partial).length,
+    hit_rate: Number((turns.filter((t) => t.hit).length / turns.length).toFixed(3)),
+    cpu_ms_per_turn: cpu.server_total,
+  };
 }
 
 const gap = (random: () => number) => 150 + random() * 100;

@@ -94,10 +94,12 @@ describe('npx context-bridge: admin commands beside a running service', () => {
     // A query command that looks a contact up, then an admin one.
     const context = await cli(
       ['context', '--transcript', 'where is my order', '--contact-uid', 'pat@example.com'],
-      env,
+      { ...env, LOG_LEVEL: 'info' },
     );
     expect(context.code).toBe(0);
     expect(context.stderr).toMatch(/never refreshes the Podium token/);
+    expect(context.stderr).toMatch(/embedder ready/); // the log level lets boot lines through
+    expect(context.stderr).not.toMatch(/hot paths warmed|warm-up skipped/); // no warm-up
     const reindex = await cli(['reindex'], env);
     expect(reindex.code).toBe(0);
 

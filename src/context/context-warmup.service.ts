@@ -4,6 +4,7 @@ import { type RerankCandidate, RERANKER, type Reranker } from '@app/rerank';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { HybridSearchService } from '../retrieval/hybrid-search.service';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
 
@@ -44,14 +45,19 @@ export class ContextWarmup implements OnModuleInit {
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly redaction: RedactionService,
     private readonly prompt: PromptService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * A task of the store's start-up, so it runs before readiness goes up whenever the store
    * comes up: at boot, or later after the database was unreachable at boot. (Checking for a
-   * ready store at application bootstrap skipped it whenever the database opened late.)
+   * ready store at application bootstrap skipped it whenever the database opened late.) Not
+   * in a CLI command: it serves no first callers, and would only load production's database.
    */
   onModuleInit(): void {
+    if (this.config.role === 'cli') {
+      return;
+    }
     this.bootstrap.beforeReady(() => this.warm(), 'last');
   }
 

@@ -1,3 +1,4 @@
+import { Redactor } from '@app/redaction';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -30,9 +31,23 @@ export const record = (said: Said) => ({
   text: `Please note ${said.word} about my order.`,
 });
 
-/** A word per (seed, n) that nothing else in the store can contain by chance. */
-export const wordOf = (seed: number, n: number) =>
-  `zk${((seed * 7919 + n * 104729) % 2 ** 31).toString(36)}q${n.toString(36)}`;
+const redactor = new Redactor();
+/** `n` in letters only (a-p): digits could read as an IBAN or a phone number. */
+const letters = (n: number) =>
+  [...n.toString(16)].map((d) => String.fromCharCode(97 + parseInt(d, 16))).join('');
+
+/**
+ * A word per (seed, n) that nothing else in the store can contain by chance, and that the
+ * redaction of its message leaves readable (the routes return redacted text).
+ */
+export function wordOf(seed: number, n: number): string {
+  for (let salt = 0; ; salt++) {
+    const word = `zk${letters((seed * 7919 + n * 104729 + salt) % 2 ** 31)}q${letters(n)}`;
+    if (redactor.redact(record({ word } as Said).text).text.includes(word)) {
+      return word;
+    }
+  }
+}
 
 /**
  * The stored text an answer returns (never the query it echoes), and its status. A 503 (a

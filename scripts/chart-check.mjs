@@ -18,6 +18,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/Horizo
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
@@ -36,6 +37,7 @@ const log = (message) => console.error(`chart-check: ${message}`);
 const MODELS = Object.fromEntries(
   [
     ConfigMap,
+    PersistentVolumeClaim,
     Secret,
     Service,
     ServiceAccount,
@@ -106,6 +108,14 @@ function checkProduct(label, objects, expectKinds) {
     );
     if (paths.join() !== '/health/live,/health/live,/health/ready') {
       fail(`${label}: probes are ${paths.join()}`);
+    }
+  }
+  if (find(objects, 'PersistentVolumeClaim').length > 0) {
+    const strategy = find(objects, 'Deployment')[0]?.spec.strategy.type;
+    if (strategy !== 'Recreate') {
+      fail(
+        `${label}: the embedded store's volume with a ${strategy} rollout (two pods on one store)`,
+      );
     }
   }
   for (const ingress of find(objects, 'Ingress', '-chat')) {
@@ -181,6 +191,18 @@ async function main() {
     ['default values', [], base],
     ['production values', production, [...base, 'Ingress', 'PrometheusRule', 'ServiceMonitor']],
     ['chart-managed Secret', chartSecret, [...base, 'Secret']],
+    [
+      'embedded store on a volume',
+      [
+        '--set',
+        'persistence.enabled=true',
+        '--set',
+        'autoscaling.enabled=false',
+        '--set',
+        'replicaCount=1',
+      ],
+      ['ConfigMap', 'Deployment', 'PersistentVolumeClaim', 'Service', 'ServiceAccount'],
+    ],
   ];
   const rendered = [];
   for (const [label, args, kinds] of cases) {
@@ -256,6 +278,8 @@ async function main() {
       /no node can ever be drained/,
     ],
     [['--set', 'autoscaling.minReplicas=1'], /no node can ever be drained/],
+    [['--set', 'persistence.enabled=true'], /single-process store/],
+    [['--set', 'persistence.size=10GB'], /size/],
     [
       ['--set', 'autoscaling.minReplicas=5', '--set', 'autoscaling.maxReplicas=3'],
       /above autoscaling.maxReplicas/,

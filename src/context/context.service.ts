@@ -231,8 +231,8 @@ export class ContextService implements OnModuleDestroy {
     const call = CallTurns.identity(request, scope, caller) as CallIdentity;
     const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
     const max = this.config.context.maxInFlight;
-    // Finals come first: none may wait, and half the slots stay theirs.
-    const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight >= max / 2;
+    // Finals come first: none may be waiting, and speculation stops at a quarter of the slots.
+    const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight >= max / 4;
     const key = coalescerKey(request, scope) as string;
     return this.calls.interim(call, request, poolK, key, historyFilter(request, locations), busy);
   }

@@ -15,8 +15,11 @@ export const DEBOUNCE_MS = 40;
 export const MAX_INTERIMS_PER_SECOND = 20;
 /** Content terms an interim needs before it is worth a search (one term's pool is rarely kept). */
 export const MIN_INTERIM_TERMS = 2;
-/** Speculative searches running at once in this process (about one per core). */
-export const MAX_SPECULATING = 2;
+/**
+ * Speculative searches running at once in this process. One: the embedded database runs one
+ * statement at a time, so each running speculation is a statement a final may queue behind.
+ */
+export const MAX_SPECULATING = 1;
 /** A speculative pool older than this is not served (it was searched before this turn). */
 export const MAX_SPECULATION_AGE_MS = 15_000;
 /** The whole budget of one speculative search (it has no caller waiting on it). */

@@ -7,11 +7,16 @@
  * search across contacts (/search without a contact). On a server both clients share one
  * database (owned by BENCH_DATABASE_ROLE: a superuser escapes the policies); PGlite is one
  * session per store, so it compares two stores seeded alike, whose HNSW graphs differ (the
- * cross-contact shape walks them; a contact's history is read exactly).
+ * cross-contact shape walks them; a contact's history is read exactly). Besides wall time it
+ * reports CPU time (a loaded box inflates it far less): this process's on PGlite, each
+ * client's own server backend's on Postgres (the server must run on this machine).
  *
- *   npm run bench:row-security   # BENCH_ITERATIONS (300), BENCH_CONTACTS (200), BENCH_SEED (36)
+ *   npm run bench:row-security   # BENCH_ITERATIONS (300), BENCH_CONTACTS (200), BENCH_SEED (36),
+ *                                # BENCH_ENGINES (pglite,postgres)
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 import { Database, type DatabaseScope, withDatabaseScope } from '@app/database';
 import { type HybridQuery, PgVectorStore, type VectorRecord } from '@app/vector';
@@ -79,11 +84,13 @@ async function measure(engine: 'pglite' | 'postgres') {
   const open = async (rowSecurity: boolean, seed: boolean) => {
     const databaseUrl = serverUrl;
     // Seeding 512-d windows on a loaded box can outlast the default statement timeout.
+    // One server connection each: its backend's CPU time is that client's statements'.
     const database = new Database({
       dataDir: 'memory://',
       databaseUrl,
       rowSecurity,
       statementTimeoutMs: 300_000,
+      poolMax: 1,
     });
     await database.open(DIMENSION);
     const store = new PgVectorStore(database);
@@ -94,6 +101,16 @@ async function measure(engine: 'pglite' | 'postgres') {
   };
   const on = await open(true, true);
   const off = await open(false, engine === 'pglite');
+  // On a server every mode has its own connection (they share the database); PGlite's
+  // stores are in memory, so a store's two modes share it.
+  const stores: Record<Mode, Awaited<ReturnType<typeof open>>> = engine === 'postgres'
+    ? {
+        off,
+        'off/filtered': await open(false, false),
+        'on/unbound': on,
+        'on/bound': await open(true, false),
+      }
+    : { off, 'off/filtered': off, 'on/unbound': on, 'on/bound': on };
   const queries = Array.from({ length: ITERATIONS }, (_, i) => ({
     embedding: records[(i * 31) % records.length].embedding,
     text: Array.from({ length: 6 }, () => WORDS[Math.floor(random() * 600)]).join(' '),
@@ -111,49 +128,101 @@ async function measure(engine: 'pglite' | 'postgres') {
         ...(filtered ? { location_uids: ['loc_0'] } : {}),
       },
     };
-    const store = mode.startsWith('off') ? off.store : on.store;
+    const { store } = stores[mode];
     const search = () => store.hybridSearch('conversations', query);
     return bound ? withDatabaseScope(BOUND, search) : search();
   };
   const results: Record<string, ReturnType<typeof summarize>> = {};
   const ratios: Record<string, Record<string, number>> = {};
+  // CPU time, which a loaded box inflates far less than wall time: PGlite's is this
+  // process's (its worker included), per search; a server's is each mode's backend's.
+  const cpu: Record<string, number> = {};
+  const backends = engine === 'postgres' ? await backendPids(stores) : undefined;
   try {
     for (const shape of ['contact', 'across'] as const) {
       const samples = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<
         Mode,
         number[]
       >;
+      const cpuSamples = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<
+        Mode,
+        number[]
+      >;
+      const serverBefore = backends && MODES.map((m) => backendCpuMs(backends[m]));
       for (const [i, q] of queries.entries()) {
         // Rotated order: no mode always runs first (cold) or last.
         for (let k = 0; k < MODES.length; k++) {
           const mode = MODES[(i + k) % MODES.length];
+          const cpuStart = process.cpuUsage();
           const started = performance.now();
           await run(mode, shape, q);
           samples[mode].push(performance.now() - started);
+          const used = process.cpuUsage(cpuStart);
+          cpuSamples[mode].push((used.user + used.system) / 1000);
         }
       }
-      for (const mode of MODES) {
+      for (const [m, mode] of MODES.entries()) {
         results[`${shape}/${mode}`] = summarize(samples[mode]);
+        cpu[`${shape}/${mode}`] = serverBefore
+          ? round3((backendCpuMs(backends[mode]) - serverBefore[m]) / queries.length)
+          : summarize(cpuSamples[mode]).p50;
       }
       const ratio = (a: Mode, b: Mode) =>
         Math.round((results[`${shape}/${a}`].p50 / results[`${shape}/${b}`].p50) * 1000) / 1000;
+      const cpuRatio = (a: Mode, b: Mode) => round3(cpu[`${shape}/${a}`] / cpu[`${shape}/${b}`]);
       ratios[shape] = {
         unbound_on_over_off: ratio('on/unbound', 'off'),
         bound_on_over_off_filtered: ratio('on/bound', 'off/filtered'),
+        cpu_unbound_on_over_off: cpuRatio('on/unbound', 'off'),
+        cpu_bound_on_over_off_filtered: cpuRatio('on/bound', 'off/filtered'),
       };
     }
   } finally {
-    await off.database.close();
-    await on.database.close();
+    for (const { database } of new Set(Object.values(stores))) {
+      await database.close();
+    }
   }
-  return { engine, windows: records.length, p50_ratios: ratios, results };
+  return {
+    engine,
+    windows: records.length,
+    load_average: loadavg().map(round3),
+    cpu_ms: {
+      what: engine === 'postgres' ? 'server backend, mean per search' : 'this process, p50',
+      ...cpu,
+    },
+    p50_ratios: ratios,
+    results,
+  };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Each mode's server backend (one connection per client). */
+async function backendPids(stores: Record<Mode, { database: Database }>) {
+  const pids = {} as Record<Mode, number>;
+  for (const mode of MODES) {
+    const [row] = await stores[mode].database.query<{ pid: number }>(
+      'SELECT pg_backend_pid() AS pid',
+    );
+    pids[mode] = row.pid;
+  }
+  return pids;
+}
+
+/**
+ * A local process's CPU time so far, in ms: /proc/<pid>/schedstat's first field (ns), not
+ * /proc/<pid>/stat's 10 ms ticks, which cannot resolve a statement of about a millisecond.
+ */
+function backendCpuMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 }
 
 async function main() {
   Logger.overrideLogger(['warn', 'error']); // stdout is the JSON report
-  const engines = process.env.DATABASE_URL
-    ? (['pglite', 'postgres'] as const)
-    : (['pglite'] as const);
+  // BENCH_ENGINES (e.g. `postgres`) runs a subset.
+  const engines = (
+    process.env.DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
+  ).filter((e) => (process.env.BENCH_ENGINES ?? e).split(',').includes(e));
   if (process.env.DATABASE_URL && !ROLE) {
     throw new Error('BENCH_DATABASE_ROLE: row-level security never applies to a superuser');
   }

@@ -1,5 +1,6 @@
 import type { EntityType } from '../entity-types';
 import { Redactor } from '../redactor';
+import { dictatedPhoneLengths, isDictatedPhone } from './phone.detector';
 
 type Finding = [EntityType, string];
 
@@ -71,5 +72,19 @@ describe('PHONE', () => {
     expect(() => new Redactor({ phoneRegions: ['XX' as never] })).toThrow(
       /Unsupported phone region/,
     );
+  });
+});
+
+describe('dictatedPhoneLengths', () => {
+  it('admits exactly the lengths isDictatedPhone can accept', () => {
+    const nanp = dictatedPhoneLengths(['US', 'CA']);
+    expect([5, 6, 7, 8, 9, 10, 11, 12].filter(nanp)).toEqual([7, 10, 11]);
+    for (let length = 1; length <= 15; length++) {
+      const digits = '2'.repeat(length);
+      if (isDictatedPhone(digits, ['US'])) {
+        expect(nanp(length)).toBe(true);
+      }
+    }
+    expect(dictatedPhoneLengths(['US', 'GB'])(9)).toBe(true);
   });
 });

@@ -80,6 +80,17 @@ export function isDictatedPhone(
   return false;
 }
 
+/**
+ * Digit counts {@link isDictatedPhone} can accept for `regions`, so a caller validating
+ * many windows skips the others: 7, 10 and 11 for NANP regions, any for the rest.
+ */
+export function dictatedPhoneLengths(regions: readonly CountryCode[]): (length: number) => boolean {
+  if (regions.every((r) => NANP_REGIONS.has(r))) {
+    return (length) => length === 7 || length === 10 || length === 11;
+  }
+  return () => true;
+}
+
 /** NANP structure on bare digits: NXX-XXXX, or [1]NXX-NXX-XXXX (N is 2–9). */
 function nanpDigits(digits: string, from: number, to: number): boolean {
   const atLeast2 = (i: number): boolean => digits.charCodeAt(i) >= 50;

@@ -7,7 +7,7 @@ import {
 } from '../spoken-digits';
 import { isCardNumber } from './credit-card.detector';
 import { type Detection, type DetectorOptions, hasContext, NON_PHONE_LABEL } from './detector';
-import { isDictatedPhone } from './phone.detector';
+import { dictatedPhoneLengths, isDictatedPhone } from './phone.detector';
 import { isSsn } from './ssn.detector';
 
 /**
@@ -50,6 +50,7 @@ class SpokenWindows implements DigitRunSink {
   private readonly wantCard: boolean;
   private readonly wantSsn: boolean;
   private readonly wantPhone: boolean;
+  private readonly phoneLength: (length: number) => boolean;
   /** The run's tokens whose windows are not validated yet. */
   private tokens: DigitToken[] = [];
   private phoneAllowed: boolean | undefined;
@@ -65,6 +66,7 @@ class SpokenWindows implements DigitRunSink {
     this.wantCard = options.enabled.has('CREDIT_CARD');
     this.wantSsn = options.enabled.has('US_SSN');
     this.wantPhone = options.enabled.has('PHONE');
+    this.phoneLength = dictatedPhoneLengths(options.phoneRegions);
   }
 
   token(t: DigitToken): void {
@@ -142,6 +144,7 @@ class SpokenWindows implements DigitRunSink {
       if (
         this.phoneAllowed &&
         length <= 15 &&
+        this.phoneLength(length) &&
         isDictatedPhone(digits, this.options.phoneRegions, from, to)
       ) {
         phone = tokens[j].end;

@@ -102,6 +102,7 @@ async function main() {
   } finally {
     for (const server of servers) {
       server.client.close();
+      server.interims.close();
       await server.stop();
       rmSync(server.dataDir, { recursive: true, force: true });
     }
@@ -156,6 +157,8 @@ async function speculations(url: string): Promise<number> {
 
 type ModeServer = Awaited<ReturnType<typeof startServerProcess>> & {
   client: JsonClient;
+  /** Interims go on their own sockets, as an engine's stream does: no final queues behind them. */
+  interims: JsonClient;
   dataDir: string;
 };
 
@@ -168,7 +171,8 @@ async function startMode(dataDir: string, mode: Mode): Promise<ModeServer> {
     // Interims count against the per-caller rate limit like any request (16 calls send ~80/s).
     RATE_LIMIT_PER_IP_PER_MINUTE: '0',
   });
-  return { ...server, client: new JsonClient(server.url), dataDir: copy };
+  const interims = new JsonClient(server.url);
+  return { ...server, client: new JsonClient(server.url), interims, dataDir: copy };
 }
 
 /** `c` calls at once: each worker replays its share of the calls one after another. */
@@ -184,7 +188,8 @@ async function replayLevel(
   const workers = Array.from({ length: c }, async (_, w) => {
     const mine = [];
     for (let i = w; i < chosen.length; i += c) {
-      mine.push(...(await replayCall(server.client, mode, `${mode}-c${c}-${i}`, chosen[i], random)));
+      const callId = `${mode}-c${c}-${i}`;
+      mine.push(...(await replayCall(server, mode, callId, chosen[i], random)));
     }
     return mine;
   });
@@ -209,7 +214,7 @@ const gap = (random: () => number) => 150 + random() * 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function replayCall(
-  client: JsonClient,
+  { client, interims }: Pick<ModeServer, 'client' | 'interims'>,
   mode: Mode,
   callId: string,
   turns: Turn[],
@@ -223,7 +228,7 @@ async function replayCall(
       await sleep(gap(random));
       if (mode === 'speculative') {
         // An engine does not wait for the 202; neither does this replay.
-        void client.post('/context', {
+        void interims.post('/context', {
           transcript: words.slice(0, n).join(' '),
           contact_uid: turn.contact,
           call_id: callId,

@@ -35,6 +35,14 @@ describe('readVapiSecrets', () => {
     ]);
   });
 
+  it('refuses scopes on a Vapi secret (they would limit nothing)', () => {
+    const scoped = generateApiKey('assistant-b', ['loc_b'], ['context:read']);
+    const sut = readVapiSecrets({ VAPI_SECRETS: scoped.line }, []);
+    expect(sut.problems).toEqual([
+      'VAPI_SECRETS: "assistant-b" has ;scopes=, which Vapi secrets do not take',
+    ]);
+  });
+
   it('keeps the legacy secret as one unbound entry in a single-tenant deployment', () => {
     const sut = readVapiSecrets({ VAPI_SECRET: LEGACY }, keysOf(unboundKey.line));
     expect(sut).toEqual({

@@ -30,6 +30,10 @@ export function readVapiSecrets(
     });
   }
   const problems = [...parsed.problems, ...duplicateKeyProblems(secrets, 'VAPI_SECRETS')];
+  // A secret only ever admits the Vapi route: a scope on it would promise a limit it lacks.
+  for (const secret of secrets.filter((s) => s.scopes)) {
+    problems.push(`VAPI_SECRETS: "${secret.name}" has ;scopes=, which Vapi secrets do not take`);
+  }
   const multiTenant = [...apiKeys, ...secrets].some((entry) => entry.locations !== null);
   if (multiTenant) {
     for (const secret of secrets.filter((s) => s.locations === null)) {

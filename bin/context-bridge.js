@@ -5,6 +5,11 @@ const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
+// `--version` alone answers before the CLI's modules are loaded (seconds under swc).
+if (process.argv.length === 3 && ['--version', '-V'].includes(process.argv[2])) {
+  process.stdout.write(`${require(join(root, 'package.json')).version}\n`);
+  return;
+}
 const source = join(root, 'src', 'cli', 'main.ts');
 let register;
 try {

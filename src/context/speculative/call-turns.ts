@@ -90,24 +90,25 @@ export class CallTurns {
     // the final, and it holds the previous turn, which recall must not find as "earlier".
     const terms = new QueryTerms(chunk);
     const t0 = performance.now();
-    const [served, recalled] = await Promise.all([
-      this.speculator.take(session, terms, poolK, left),
-      this.memory.recall(session, terms, left),
-    ]);
-    const memoryMissed = recalled === undefined;
+    const recalling = this.memory.recall(session, terms, left);
+    const served = await this.speculator.take(session, terms, poolK, left);
+    if (!served) {
+      // A fresh search does not wait for the forget check: the store hides what a forget removed.
+      const [ranked, recalled] = await Promise.all([fresh(), recalling]);
+      return { ranked, recalled: recalled?.turns, memoryMissed: recalled === undefined };
+    }
+    const recalled = await recalling;
     // A forget after the speculative search began: that pool may hold what it removed.
-    const usable =
-      served && !memoryMissed && (recalled.forgottenAt ?? 0) < served.startedAt ? served : undefined;
-    if (usable) {
+    if (recalled !== undefined && (recalled.forgottenAt ?? 0) < served.startedAt) {
       stages.speculation_ms = roundMs(performance.now() - t0);
       return {
-        ranked: usable.ranked,
-        speculatedAt: usable.startedAt,
-        recalled: recalled?.turns,
-        memoryMissed,
+        ranked: served.ranked,
+        speculatedAt: served.startedAt,
+        recalled: recalled.turns,
+        memoryMissed: false,
       };
     }
-    return { ranked: await fresh(), recalled: recalled?.turns, memoryMissed };
+    return { ranked: await fresh(), recalled: recalled?.turns, memoryMissed: recalled === undefined };
   }
 
   /** After the bundle: the final chunk joins the call's memory; overflow joins history now. */

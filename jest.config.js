@@ -44,6 +44,8 @@ const DATABASE_SUITES = [
   'telemetry-ids',
   'row-security',
   'crash-recovery',
+  'calls',
+  'calls-tenants',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

@@ -16,7 +16,8 @@ describe('calls under location-bound keys (e2e)', () => {
     request(`${a.t.url}${path}`, 'POST', { authorization: `Bearer ${key.key}` }, body);
 
   beforeAll(async () => {
-    a = await bootAdapterApp({ CONTEXT_TIMEOUT_MS: '5000' });
+    // The shortest idle allowed, so the idle end is seen within the test's time.
+    a = await bootAdapterApp({ CONTEXT_TIMEOUT_MS: '5000', CALLS_IDLE_MS: '5000' });
   });
   afterAll(async () => {
     await a?.t.close();
@@ -81,8 +82,30 @@ describe('calls under location-bound keys (e2e)', () => {
     const search = (key: Key) =>
       post('/search', key, { query: 'garage door opener beeps', contact_uid: 'ctc_b1' });
     await waitUntil('the call in B’s history', async () =>
-      (await search(tenantB)).text.includes('garage door opener'),
+      JSON.stringify((await search(tenantB)).json().hits).includes('garage door opener'),
     );
     expect((await search(tenantA)).json().hits).toEqual([]);
+  });
+
+  it('a call nobody ends joins history once idle, outside any request', async () => {
+    await post('/context', tenantB, {
+      transcript: `${B_MARK} the attic fan rattles at night`,
+      contact_uid: 'ctc_b1',
+      call_id: 'call_idle',
+    });
+    await waitUntil('the idle call in B’s history', async () => {
+      const found = await post('/search', tenantB, {
+        query: 'attic fan rattles',
+        contact_uid: 'ctc_b1',
+      });
+      return JSON.stringify(found.json().hits).includes('attic fan rattles');
+    });
+    // Its state is gone: the same call_id starts a new call with no memory of the old one.
+    const again = await post('/context', tenantB, {
+      transcript: 'what about the attic fan',
+      contact_uid: 'ctc_b1',
+      call_id: 'call_idle',
+    });
+    expect(again.json().call_memory).toEqual([]);
   });
 });

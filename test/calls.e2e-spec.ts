@@ -200,8 +200,14 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
 
   it('a forget during the call removes what was said before it, in the call and at its end', async () => {
     await context({ call_id: 'call_forget', transcript: 'my locker combination is 9182' });
+    // A speculative search over the history the forget is about to remove.
+    const sofa = 'please deliver the blue sofa to the porch';
+    await speak('call_forget', sofa);
     const forget = await postJson(`${t.url}/contacts/forget`, { contact_uid: CONTACT });
     expect(forget.status).toBe(200);
+    const afterForget = await context({ call_id: 'call_forget', transcript: sofa });
+    expect(afterForget.body.meta.speculative).toBe(false);
+    expect(JSON.stringify(afterForget.body.historical_excerpts)).not.toContain('blue sofa');
     const later = await context({
       call_id: 'call_forget',
       transcript: 'what locker combination did I say',

@@ -1,7 +1,9 @@
+import { OFFLOAD_MIN_CHARS, Redactor } from '@app/redaction';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
+import { RedactionPool } from '../libs/redaction/src/worker/redaction-pool';
 import { type ContextBundle } from '../src/context/context.dto';
 import { type SearchResponseDto } from '../src/retrieval/search.dto';
 import {
@@ -135,6 +137,24 @@ describe('MCP server at /mcp (e2e, official SDK client)', () => {
       await asA.callTool({ name: 'redact', arguments: { text: 'call me at (555) 0100' } }),
     );
     expect(redacted.text).toBe('call me at [REDACTED:PHONE]');
+  });
+
+  it('redacts a large text on the worker pool, never on the event loop', async () => {
+    const pooled = jest.spyOn(RedactionPool.prototype, 'redact');
+    const inline = jest.spyOn(Redactor.prototype, 'redact');
+    try {
+      const text = `${'The boiler leaks every morning. '.repeat(300)}call me at (555) 0100`;
+      expect(text.length).toBeGreaterThanOrEqual(OFFLOAD_MIN_CHARS);
+      const redacted = payload<{ text: string }>(
+        await asA.callTool({ name: 'redact', arguments: { text } }),
+      );
+      expect(redacted.text.endsWith('call me at [REDACTED:PHONE]')).toBe(true);
+      expect(pooled).toHaveBeenCalledWith(text); // before: the tool redacted inline
+      expect(inline.mock.calls.map(([t]) => t)).not.toContain(text);
+    } finally {
+      pooled.mockRestore();
+      inline.mockRestore();
+    }
   });
 
   it('kb_search retrieves knowledge-base passages without generating', async () => {

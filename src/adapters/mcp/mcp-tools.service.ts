@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { RedactionService } from '@app/redaction';
+import { RedactionOffloadService } from '@app/redaction';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Injectable, Logger } from '@nestjs/common';
@@ -58,7 +58,7 @@ export class McpToolsService {
   constructor(
     private readonly context: ContextService,
     private readonly search: SearchService,
-    private readonly redaction: RedactionService,
+    private readonly redaction: RedactionOffloadService,
     private readonly kb: KbRetrievalService,
   ) {}
 
@@ -114,7 +114,7 @@ export class McpToolsService {
         description: 'Masks phone numbers, emails, cards, addresses… as [REDACTED:TYPE].',
         inputSchema: { text: z.string().max(MAX_REDACT_TEXT_LENGTH).describe('The text.') },
       },
-      (args) => run(() => Promise.resolve(this.redaction.redact(args.text))),
+      (args) => run(() => this.redaction.redact(args.text)),
     );
     server.registerTool(
       'kb_search',

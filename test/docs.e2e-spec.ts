@@ -226,6 +226,30 @@ describe('OpenAPI docs (e2e)', () => {
     expect(seen.protected).toBeGreaterThanOrEqual(7);
   });
 
+  it("names each protected route's key scope and its 403 insufficient_scope", () => {
+    const scopeOf = (method: string, path: string) => {
+      const op = (doc.paths as Record<string, Record<string, Json>>)[path][method];
+      expect(op['x-required-scope']).toBeDefined();
+      expect(String((op.responses as Record<string, Json>)['403'].description)).toContain(
+        `\`insufficient_scope\`: the key lacks \`${String(op['x-required-scope'])}\``,
+      );
+      return op['x-required-scope'];
+    };
+    expect(scopeOf('post', '/context')).toBe('context:read');
+    expect(scopeOf('post', '/search')).toBe('search:read');
+    expect(scopeOf('post', '/ingest/conversations')).toBe('ingest:write');
+    expect(scopeOf('post', '/contacts/forget')).toBe('history:delete');
+    for (const route of routes) {
+      const access = policy(route)?.access;
+      if (access !== 'public' && access !== 'metrics') {
+        expect({ route: route.path, scope: typeof operation(route)['x-required-scope'] }).toEqual({
+          route: route.path,
+          scope: 'string',
+        });
+      }
+    }
+  });
+
   it('documents the error body and its stable codes', () => {
     const schemas = (doc.components as Json).schemas as Record<string, Json>;
     expect(schemas.ErrorBody).toMatchObject({

@@ -10,6 +10,8 @@ import {
 } from '@nestjs/swagger';
 
 import { AUTH_POLICY, type AuthPolicy } from '../auth/public.decorator';
+import { REQUIRED_SCOPE } from '../auth/scopes';
+import { type ApiScope } from '../config/api-key-entries';
 import { type AppConfig } from '../config/app-config';
 import { ErrorBodyDto } from './error-body';
 import { listRoutes, toOpenApiPath } from './routes';
@@ -75,8 +77,20 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     if (!needsKey) {
       operation.security = [];
     }
+    const scope =
+      needsKey && policy?.access !== 'metrics'
+        ? (reflector.getAllAndOverride<ApiScope | undefined>(REQUIRED_SCOPE, [
+            route.handler,
+            route.controller,
+          ]) ?? 'admin')
+        : undefined;
+    if (scope) {
+      // OpenAPI's own scopes belong to OAuth2 flows; an extension keeps the key scope readable.
+      (operation as OperationObject & { 'x-required-scope'?: string })['x-required-scope'] = scope;
+    }
     addErrorResponses(operation, {
       needsKey,
+      scope,
       rateLimited: policy?.rateLimit !== false,
       hasBody: route.method === 'POST',
       ingest: route.path.startsWith('/ingest/'),
@@ -87,7 +101,13 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
 
 function addErrorResponses(
   operation: OperationObject,
-  route: { needsKey: boolean; rateLimited: boolean; hasBody: boolean; ingest: boolean },
+  route: {
+    needsKey: boolean;
+    scope?: ApiScope;
+    rateLimited: boolean;
+    hasBody: boolean;
+    ingest: boolean;
+  },
 ): void {
   const responses: ResponsesObject = operation.responses ?? {};
   const add = (status: string, response: ResponsesObject[string]) => {
@@ -98,7 +118,15 @@ function addErrorResponses(
   }
   if (route.needsKey) {
     add('401', error('`missing_api_key` or `invalid_api_key`'));
-    add('403', error('`location_forbidden`: the key is bound to other locations'));
+  }
+  if (route.scope) {
+    add(
+      '403',
+      error(
+        `\`insufficient_scope\`: the key lacks \`${route.scope}\`; or \`location_forbidden\`: ` +
+          'the key is bound to other locations',
+      ),
+    );
   }
   if (route.hasBody) {
     add('413', error('`payload_too_large`'));

@@ -1182,7 +1182,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `ingest:write`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1265,7 +1265,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `ingest:write`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1344,7 +1344,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `search:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1469,7 +1469,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1548,7 +1548,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1627,7 +1627,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1706,7 +1706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1785,7 +1785,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1949,7 +1949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2450,7 +2450,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `admin`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,7 +2641,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `history:delete`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2710,7 +2710,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `history:delete`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2770,7 +2770,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `history:delete`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2935,7 +2935,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `context:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3017,7 +3017,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `location_forbidden`: the key is bound to other locations */
+            /** @description `insufficient_scope`: the key lacks `search:read`; or `location_forbidden`: the key is bound to other locations */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -242,7 +242,10 @@ describe('OpenAPI docs (e2e)', () => {
     for (const route of routes) {
       const access = policy(route)?.access;
       if (access !== 'public' && access !== 'metrics') {
-        expect({ route: route.path, scope: typeof operation(route)['x-required-scope'] }).toEqual({
+        expect({
+          route: route.path,
+          scope: typeof (operation(route) as Json)['x-required-scope'],
+        }).toEqual({
           route: route.path,
           scope: 'string',
         });

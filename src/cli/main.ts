@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 
 import { projectRoot } from '../common/client-bundle';
+import { registerContactsCommands } from './contacts.command';
 import { evalCommand } from './eval.command';
 import { registerHistoryCommands } from './history.commands';
 import { ingestCommand } from './ingest.command';
@@ -87,6 +88,7 @@ registerQueryCommands(program);
 registerHistoryCommands(program);
 registerKeyCommands(program);
 registerMigrateCommand(program);
+registerContactsCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`error: ${(error as Error).message}\n`);

@@ -86,6 +86,19 @@ export class LocalPodiumContacts implements PodiumContacts {
     }
   }
 
+  /** The location of each of `uids` already in the table (null: a contact without one). */
+  async locationsOf(uids: readonly string[]): Promise<Map<string, string | null>> {
+    await this.database.whenOpen();
+    if (uids.length === 0) {
+      return new Map();
+    }
+    const rows = await this.contacts().find({
+      select: { contactUid: true, locationUid: true },
+      where: { contactUid: In([...uids]) },
+    });
+    return new Map(rows.map((r) => [r.contactUid, r.locationUid]));
+  }
+
   async count(): Promise<number> {
     await this.database.whenOpen();
     return this.contacts().count();

@@ -13,8 +13,8 @@ import { QueryTerms } from './query-match';
 export const DEBOUNCE_MS = 40;
 /** Interim chunks one call may send per second; the rest are accepted but not searched. */
 export const MAX_INTERIMS_PER_SECOND = 20;
-/** Content terms an interim needs before it is worth a search (one term's pool is rarely kept). */
-export const MIN_INTERIM_TERMS = 2;
+/** Content terms an interim needs before it is worth a search (shorter pools are rarely kept). */
+export const MIN_INTERIM_TERMS = 3;
 /**
  * Speculative searches running at once in this process. One: the embedded database runs one
  * statement at a time, so each running speculation is a statement a final may queue behind.

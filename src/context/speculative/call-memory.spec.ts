@@ -65,6 +65,23 @@ describe('CallMemory', () => {
     expect(session.turns).toHaveLength(1);
   });
 
+  it('under a key bound to one location and no location named, that location’s forget counts', async () => {
+    // Its turns join history at the key's location: a forget there must reach call memory too.
+    session = new CallSession('k', {
+      caller: 'c',
+      callId: 'call',
+      contactUid: 'ctc',
+      scope: ['loc_a'],
+    });
+    sut.remember(session, 'locker combination 9182');
+    session.turns[0].at = new Date(Date.now() - 10_000);
+    tombstones = [{ contact_uid: 'ctc', location_uid: 'loc_a', forgotten_at: new Date() }];
+    const found = await sut.recall(session, new QueryTerms('locker'), () => 100);
+    expect(found?.turns).toEqual([]);
+    expect(found?.forgottenAt).toBeDefined(); // a speculative pool searched before it is not served
+    expect(session.turns).toHaveLength(0);
+  });
+
   it('serves nothing of the call when the forget check misses its deadline', async () => {
     sut.remember(session, 'locker combination 9182');
     expect(await sut.recall(session, new QueryTerms('locker'), () => 0)).toBeUndefined();

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 
 import { HistoryTombstones } from '../../relational/history-tombstones';
-import { type CallSession, type CallTurn } from './call-sessions';
+import { callLocations, type CallSession, type CallTurn } from './call-sessions';
 import { coverage, QueryTerms } from './query-match';
 
 /** Turns one call keeps in memory; older ones join the contact's history early. */
@@ -85,10 +85,11 @@ export class CallMemory {
       if (checked.status !== 'ok') {
         return undefined;
       }
-      const location = session.identity.locationUid;
+      // The locations its turns join history under (a bound key's own when none is named).
+      const locations = callLocations(session.identity) ?? [];
       forgottenAt = checked.value
         .filter((t) => t.contact_uid === contact)
-        .filter((t) => t.location_uid === '' || t.location_uid === location)
+        .filter((t) => t.location_uid === '' || locations.includes(t.location_uid))
         .reduce<number | undefined>((at, t) => Math.max(at ?? 0, t.forgotten_at.getTime()), undefined);
     }
     if (forgottenAt !== undefined) {

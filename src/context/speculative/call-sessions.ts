@@ -16,6 +16,15 @@ export interface CallIdentity {
   scope: LocationScope;
 }
 
+/**
+ * Where the call's turns belong: its named location, else a key bound to one location's only
+ * one (where they join history). Undefined when unnamed and unbound (stored without a
+ * location); a key bound to several that names none: any of them (a forget of one counts).
+ */
+export function callLocations(id: CallIdentity): readonly string[] | undefined {
+  return id.locationUid !== undefined ? [id.locationUid] : id.scope;
+}
+
 /** One final transcript chunk of the call, redacted as history is. */
 export interface CallTurn {
   text: string;

@@ -61,6 +61,9 @@ export class CallTurns {
     busy: () => boolean,
   ): InterimOutcome {
     const session = this.sessions.open(identity);
+    if (!identity.contactUid) {
+      return 'disabled'; // its pool could never be served (see retrieve)
+    }
     return this.speculator.interim(session, request.transcript, poolK, coalescerKey, filter, busy);
   }
 
@@ -91,7 +94,11 @@ export class CallTurns {
     const terms = new QueryTerms(chunk);
     const t0 = performance.now();
     const recalling = this.memory.recall(session, terms, left);
-    const served = await this.speculator.take(session, terms, poolK, left);
+    // Without a contact the pool spans every contact of the tenant, and no forget check covers
+    // them all: a pool searched before a forget of any of them is never served (fails closed).
+    const served = session.identity.contactUid
+      ? await this.speculator.take(session, terms, poolK, left)
+      : undefined;
     if (!served) {
       // A fresh search does not wait for the forget check: the store hides what a forget removed.
       const [ranked, recalled] = await Promise.all([fresh(), recalling]);

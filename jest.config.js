@@ -46,6 +46,8 @@ const DATABASE_SUITES = [
   'crash-recovery',
   'calls',
   'calls-tenants',
+  'embedding-model',
+  'wide-vectors',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

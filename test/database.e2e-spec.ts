@@ -48,6 +48,7 @@ const MIGRATIONS = [
   'RowLevelSecurity1700000000015',
   'RowSecurityPostingProbe1700000000016',
   'RowSecurityStableContactCheck1700000000017',
+  'EmbeddingModelRecord1700000000018',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>
@@ -236,6 +237,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
       expect(tables.map((r) => r.t)).toEqual([
         'conversation_messages',
         'conversation_windows',
+        'embedding_model',
         'erasure_key',
         'erasure_receipts',
         'history_rebuilds',

@@ -1,5 +1,5 @@
 import { Database } from '@app/database';
-import { createServerDataSource } from '@app/database';
+import { createServerDataSource, serverStoreDimension } from '@app/database';
 import { Client } from 'pg';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 
@@ -75,6 +75,15 @@ describe('the TypeORM data source on a Postgres server', () => {
     } finally {
       await sut.destroy();
     }
+  });
+
+  it("reads the store's own vector size: none when empty, the record, else the column (issue 39)", async () => {
+    await expect(serverStoreDimension(server.url)).resolves.toBeNull();
+    await database.open(DIMENSION, { provider: 'openai', model: 'text-embedding-3-small' });
+    await expect(serverStoreDimension(server.url)).resolves.toBe(DIMENSION);
+    // A store from before the record: its column's size.
+    await database.exec('DROP TABLE embedding_model');
+    await expect(serverStoreDimension(server.url)).resolves.toBe(DIMENSION);
   });
 
   it('builds the schema from empty with the migration classes, and a boot then applies nothing', async () => {

@@ -19,9 +19,9 @@ export interface MigrateReport {
 export async function migrateCommand(): Promise<MigrateReport> {
   return withAppContext(async (ctx) => {
     const database = ctx.get(Database);
-    const { dimension } = await ctx.get(EmbeddingService).whenReady();
+    const { provider, model, dimension } = await ctx.get(EmbeddingService).whenReady();
     // The boot's opener may still be retrying an unreachable server: this open fails with why.
-    await database.open(dimension);
+    await database.open(dimension, { provider, model });
     const history = await database.dataSource
       .getRepository(MigrationHistoryEntity)
       .find({ order: { timestamp: 'ASC' } });

@@ -27,8 +27,8 @@ export class DatabaseOpener implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const { dimension } = await this.embedding.whenReady();
-    await this.retry.run(() => this.database.open(dimension));
+    const { provider, model, dimension } = await this.embedding.whenReady();
+    await this.retry.run(() => this.database.open(dimension, { provider, model }));
   }
 
   /** Before the module closes the connection, so no retry reopens it. */

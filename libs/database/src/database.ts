@@ -10,6 +10,14 @@ import {
   whileLeading,
   withAdvisoryLocks,
 } from './advisory-locks';
+import {
+  assertSameModel,
+  readStoreModel,
+  reconcileStoreModel,
+  reembedCommand,
+  type StoreModel,
+  vectorColumnDimension,
+} from './embedding-model-record';
 import { type EngineHealth, EngineRestart } from './engine-restart';
 import { classifyDatabaseError, DatabaseUnavailableError } from './errors';
 import {
@@ -25,6 +33,7 @@ import { PgClient } from './pg/pg.client';
 import { ReplicaPresence } from './pg/replica-presence';
 import { PgliteClient } from './pglite/pglite.client';
 import { enforceRowSecurity, statementScope, unscopedSession } from './row-security/row-security';
+import { assertIndexableDimension, cosineOpclass } from './vector-column';
 
 /** Candidates an HNSW scan considers; it also caps the rows one unfiltered scan returns. */
 export const HNSW_EF_SEARCH = 100;
@@ -99,6 +108,8 @@ export class Database implements SqlExecutor {
   private readonly opened = new Promise<void>((resolve) => (this.signalOpen = resolve));
   /** The embedder's dimension, from the first open: a replaced engine is opened with it. */
   private dimension?: number;
+  /** The embedder's provider and model id, when the opener knows them (the app, the CLI). */
+  private model?: Omit<StoreModel, 'dimension'>;
   private readonly restart = new EngineRestart(this.logger, () =>
     this.open(this.dimension as number),
   );
@@ -117,8 +128,15 @@ export class Database implements SqlExecutor {
 
   constructor(private readonly options: DatabaseOptions) {}
 
-  open(dimension: number): Promise<void> {
+  /**
+   * `model`: the embedder's provider and model id. Given, the store's record of its model
+   * (migration 18) is written on a first open, and a different model id or dimension is
+   * refused (a ConfigurationError naming `reembed`). Absent (tests, a store joining an open
+   * under way), only the column's dimension is checked.
+   */
+  open(dimension: number, model?: Omit<StoreModel, 'dimension'>): Promise<void> {
     this.dimension = dimension;
+    this.model = model ?? this.model;
     this.opening ??= this.connect(dimension).catch((error: unknown) => {
       this.opening = undefined; // let a retry (DatabaseOpener, StoreBootstrap) start over
       throw error;
@@ -141,6 +159,14 @@ export class Database implements SqlExecutor {
    */
   get replicaId(): number | null {
     return this.presence?.id ?? null;
+  }
+
+  /**
+   * The HNSW operator class of the vector columns: `halfvec_cosine_ops` for a store over
+   * 2,000 dimensions (see {@link cosineOpclass}), else `vector_cosine_ops`.
+   */
+  get cosineOpclass(): string {
+    return cosineOpclass(this.dimension ?? 0);
   }
 
   /** Which engine serves: `pglite` (embedded) or `postgres` (DATABASE_URL). */
@@ -304,6 +330,7 @@ export class Database implements SqlExecutor {
   }
 
   private async connect(dimension: number): Promise<void> {
+    assertIndexableDimension(dimension);
     const client = await this.openClient();
     try {
       await this.assertDimension(client, dimension);
@@ -312,6 +339,9 @@ export class Database implements SqlExecutor {
         await enforceRowSecurity(client, this.logger);
       }
       ran.forEach((name) => this.logger.log(`migration applied: ${name}`));
+      if (this.model) {
+        await reconcileStoreModel(client, { ...this.model, dimension }, this.logger);
+      }
       this.appliedMigrations = ran;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -388,16 +418,23 @@ export class Database implements SqlExecutor {
 
   /** Fails fast, with the fix, when the tables were built for another embedding model. */
   private async assertDimension(client: SqlClient, expected: number): Promise<void> {
+    const [recorded] = await client.query<{ present: boolean }>(
+      `SELECT to_regclass('embedding_model') IS NOT NULL AS present`,
+    );
+    const stored = recorded?.present ? await readStoreModel(client) : null;
+    if (stored && this.model) {
+      assertSameModel(stored, { ...this.model, dimension: expected }, this.logger);
+    }
     const rows = await client.query<{ type: string }>(
       `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
        WHERE a.attrelid = to_regclass('podium_conversations') AND a.attname = 'embedding'`,
     );
-    const actual = Number(/vector\((\d+)\)/.exec(rows[0]?.type ?? '')?.[1]);
+    const actual = vectorColumnDimension(rows[0]?.type ?? '');
     if (rows.length > 0 && actual !== expected) {
       throw new ConfigurationError(
         `Vector dimension mismatch: the store holds ${actual}-d vectors but the embedder ` +
-          `produces ${expected}-d. Use the embedding model the data was ingested with, or ` +
-          `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
+          `produces ${expected}-d. Use the embedding model the data was ingested with, or move ` +
+          `the store to the new one with ${reembedCommand(this.model?.model, expected)}.`,
       );
     }
   }

@@ -6,7 +6,7 @@ export {
 } from './database';
 export { type Leadership, type LockScope, replicaGone } from './advisory-locks';
 export { DatabaseModule } from './database.module';
-export { createServerDataSource } from './server-data-source';
+export { createServerDataSource, serverStoreDimension } from './server-data-source';
 export * from './entities/all-entities';
 export { DatabaseTimeoutError, DatabaseUnavailableError, classifyDatabaseError } from './errors';
 export { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';

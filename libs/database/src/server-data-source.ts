@@ -1,5 +1,7 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
+import { storedDimension } from './embedding-model-record';
 import { allEntities } from './entities/all-entities';
 import { schemaMigrations } from './migrations/all-migrations';
 import { asTypeOrmMigration } from './migrations/typeorm-migrations';
@@ -23,4 +25,26 @@ export function createServerDataSource(url: string, dimension: number): DataSour
     synchronize: false,
     applicationName: 'context-bridge-cli',
   });
+}
+
+/**
+ * The vector size the store at `url` was built with (its model record, else its column
+ * type), or `null` for an empty database: the CLI's data source migrates at the store's size,
+ * whatever the embedder config says (the boot refuses a mismatch, naming `reembed`).
+ */
+export async function serverStoreDimension(url: string): Promise<number | null> {
+  const client = new Client({
+    connectionString: url,
+    application_name: 'context-bridge-cli',
+    connectionTimeoutMillis: 5_000,
+  });
+  await client.connect();
+  try {
+    return await storedDimension({
+      query: async <T>(sql: string, params?: unknown[]) =>
+        (await client.query(sql, params)).rows as T[],
+    });
+  } finally {
+    await client.end();
+  }
 }

@@ -4,6 +4,7 @@ import {
   ConversationWindowEntity,
   HistoryTombstoneEntity,
 } from './conversation.entities';
+import { EmbeddingModelEntity } from './embedding-model.entity';
 import { ErasureKeyEntity, ErasureReceiptEntity, HistoryRebuildEntity } from './erasure.entities';
 import {
   LargeContactIndexEntity,
@@ -22,6 +23,7 @@ import {
 import { vectorEntities } from './vector.entities';
 
 export * from './conversation.entities';
+export * from './embedding-model.entity';
 export * from './erasure.entities';
 export * from './lexical.entities';
 export * from './podium.entities';
@@ -46,6 +48,7 @@ export const RELATIONAL_ENTITIES = [
   LexicalTermStatsEntity,
   LargeContactIndexEntity,
   MigrationHistoryEntity,
+  EmbeddingModelEntity,
 ];
 
 /** The whole schema as TypeORM entities, for a DataSource over a database of this dimension. */

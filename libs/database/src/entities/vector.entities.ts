@@ -1,5 +1,7 @@
 import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 
+import { vectorColumnType } from '../vector-column';
+
 type Columns = Record<string, EntitySchemaColumnOptions>;
 
 const text = (nullable = false): EntitySchemaColumnOptions => ({ type: 'text', nullable });
@@ -14,7 +16,7 @@ export function vectorEntities(dimension: number): EntitySchema[] {
   const documentColumns = (extra: Columns): Columns => ({
     id: { type: 'uuid', primary: true },
     content: text(),
-    embedding: { type: 'vector', length: dimension },
+    embedding: { type: vectorColumnType(dimension), length: dimension },
     created_at: { type: 'timestamptz', default: () => 'now()' },
     term_count: { type: 'int', default: 0 },
     ...extra,

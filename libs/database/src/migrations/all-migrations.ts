@@ -16,12 +16,17 @@ import { erasureByMembership } from './1700000000014-erasure-by-membership';
 import { rowLevelSecurity } from './1700000000015-row-level-security';
 import { rowSecurityPostingProbe } from './1700000000016-row-security-posting-probe';
 import { rowSecurityStableContactCheck } from './1700000000017-row-security-stable-contact-check';
+import { embeddingModelRecord } from './1700000000018-embedding-model-record';
 import { type Migration } from './migration';
+import { wideVectors } from './wide-vectors';
 
-/** Every schema step, in order; the first needs the embedder's dimension (`vector(N)`). */
+/**
+ * Every schema step, in order; the first needs the embedder's dimension (`vector(N)`, or
+ * `halfvec(N)` over 2,000: see {@link wideVectors}).
+ */
 export function schemaMigrations(dimension: number): Migration[] {
   return [
-    initialSchemaMigration(dimension),
+    wideVectors(initialSchemaMigration(dimension), dimension),
     podiumContacts,
     podiumWebhookEvents,
     podiumContactTombstones,
@@ -39,5 +44,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     rowLevelSecurity,
     rowSecurityPostingProbe,
     rowSecurityStableContactCheck,
+    embeddingModelRecord,
   ];
 }

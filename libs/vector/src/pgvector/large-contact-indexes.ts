@@ -26,7 +26,10 @@ export interface IndexSyncReport {
 /** A text as a SQL literal (standard_conforming_strings: only quotes need doubling). */
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-type IndexDatabase = Pick<Database, 'query' | 'queryPrepared' | 'session' | 'engine'>;
+type IndexDatabase = Pick<
+  Database,
+  'query' | 'queryPrepared' | 'session' | 'engine' | 'cosineOpclass'
+>;
 
 /**
  * The per-contact HNSW indexes: which contacts have one (cached), and their upkeep. Any
@@ -192,7 +195,7 @@ export class LargeContactIndexes {
       // CONCURRENTLY: ingest into the table goes on while the index builds.
       await s.exec(
         `CREATE INDEX ${this.concurrently} ${name} ON podium_conversations
-         USING hnsw (embedding vector_cosine_ops) WHERE contact_uid = ${literal(contact)}`,
+         USING hnsw (embedding ${this.database.cosineOpclass}) WHERE contact_uid = ${literal(contact)}`,
       );
       await s.execute(`UPDATE large_contact_indexes SET ready = true WHERE contact_uid = $1`, [
         contact,

@@ -141,6 +141,11 @@ export interface AppConfig {
   /** Said once at boot: what production runs without because its variable was unset. */
   bootWarning?: string;
   /**
+   * PODIUM_PROVIDER=local where the demo set may not run (production): the local CRM must
+   * hold imported contacts (`contacts import`), never the demo ones; checked at boot.
+   */
+  localCrmImportedOnly?: boolean;
+  /**
    * OpenTelemetry traces (`src/tracing/`). The SDK reads its standard `OTEL_*` variables
    * itself; this says whether to start it at all and under which service name.
    */

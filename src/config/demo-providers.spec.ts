@@ -76,11 +76,18 @@ describe('loadConfig: no demo set in production', () => {
     expect(problems[0]).toMatch(
       /CURRICULUM_PROVIDER=pocketbase with POCKETBASE_URL, POCKETBASE_ADMIN_EMAIL and POCKETBASE_ADMIN_PASSWORD, CURRICULUM_PROVIDER=none .*, or ALLOW_DEMO_PROVIDERS=true/,
     );
-    const podium = problemsOf({ NODE_ENV: 'production', ...KEYS, PODIUM_PROVIDER: 'local' });
-    expect(podium).toHaveLength(1);
-    expect(podium[0]).toMatch(
-      /^PODIUM_PROVIDER: .*PODIUM_PROVIDER=api with PODIUM_CLIENT_ID, PODIUM_CLIENT_SECRET and PODIUM_REFRESH_TOKEN, PODIUM_PROVIDER=none .*, or ALLOW_DEMO_PROVIDERS=true/,
-    );
+  });
+
+  it('takes an explicit local CRM in production as imported-only, checked at boot (LocalCrmGuard)', () => {
+    const sut = loadConfig({ NODE_ENV: 'production', ...KEYS, PODIUM_PROVIDER: 'local' });
+    expect(sut.podium.provider).toBe('local');
+    expect(sut.localCrmImportedOnly).toBe(true);
+    expect(sut.seedDemoData).toBe(false);
+    const demo = { NODE_ENV: 'production', ...KEYS, PODIUM_PROVIDER: 'local' };
+    expect(loadConfig({ ...demo, ALLOW_DEMO_PROVIDERS: 'true' }).localCrmImportedOnly).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'development', PODIUM_PROVIDER: 'local' }).localCrmImportedOnly,
+    ).toBe(false);
   });
 
   it('refuses a provider name it does not know, in production too', () => {

@@ -4,7 +4,7 @@ import { type PODIUM_PROVIDERS } from '@app/podium';
 import { type EnvSchema } from './env.schema';
 
 /**
- * Whether the embedded demo set (local curriculum, local CRM, demo seed) may run here: always
+ * Whether the embedded demo set (local curriculum, demo contacts, demo seed) may run here: always
  * outside production, and in production only when ALLOW_DEMO_PROVIDERS=true says so (a demo
  * or a try-out of the image), because every default of those three is demo data.
  */
@@ -63,8 +63,10 @@ const HOW_TO_ALLOW = 'or ALLOW_DEMO_PROVIDERS=true to run the demo set anyway';
 
 /**
  * What production would otherwise serve from the demo set, one problem per variable, each
- * naming what to set. Only an explicit `local` is refused: unset means `none` there
- * (`chooseDemoProviders`), so the demo data never serves production by accident.
+ * naming what to set. Only an explicit `local` curriculum is refused: unset means `none`
+ * there (`chooseDemoProviders`), so the demo data never serves production by accident. An
+ * explicit `PODIUM_PROVIDER=local` is a real CRM once loaded with `contacts import`: the
+ * boot checks its table holds imported contacts, not the demo ones (LocalCrmGuard).
  */
 export function demoProviderProblems(env: EnvSchema): string[] {
   if (demoAllowed(env)) {
@@ -76,13 +78,6 @@ export function demoProviderProblems(env: EnvSchema): string[] {
       'CURRICULUM_PROVIDER: NODE_ENV=production and the curriculum is the embedded demo one ' +
         `(local). Set ${TURN_ON.CURRICULUM_PROVIDER}, CURRICULUM_PROVIDER=none to answer ` +
         `without a curriculum, ${HOW_TO_ALLOW}.`,
-    );
-  }
-  if (env.PODIUM_PROVIDER === 'local') {
-    problems.push(
-      'PODIUM_PROVIDER: NODE_ENV=production and the CRM is the embedded demo contacts table ' +
-        `(local). Set ${TURN_ON.PODIUM_PROVIDER}, PODIUM_PROVIDER=none to serve history ` +
-        `without live contact fields, ${HOW_TO_ALLOW}.`,
     );
   }
   if (env.SEED_DEMO_DATA === true) {

@@ -264,5 +264,6 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
     seedDemoData: env.SEED_DEMO_DATA ?? (!env.DATABASE_URL && demoAllowed(env)),
     role: 'server',
     bootWarning: providers.bootWarning,
+    localCrmImportedOnly: providers.podium === 'local' && !demoAllowed(env),
   };
 }

@@ -161,6 +161,7 @@ export class ForgottenHistory {
     await this.stamp(contact, locations, ['windows', 'postings_and_statistics', 'vector_points']);
     await this.stampIndex(contact, locations);
     await this.d.work.clearWebhookPayloads(contact, locations);
+    await this.d.work.deleteLocalContact(contact, locations);
     if (!locations) {
       await this.d.work.clearContactTombstones(contact);
     }

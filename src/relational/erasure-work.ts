@@ -116,6 +116,21 @@ export class ErasureWork {
   }
 
   /**
+   * The local CRM's row of the contact (`contacts import`, PODIUM_PROVIDER=local), when in
+   * `locations` if given: a forgotten contact's phone and email go with its history.
+   */
+  async deleteLocalContact(
+    contactUid: string,
+    locations: readonly string[] | undefined,
+  ): Promise<number> {
+    return this.database.execute(
+      `DELETE FROM podium_contacts
+       WHERE contact_uid = $1 AND ($2::text[] IS NULL OR location_uid = ANY($2::text[]))`,
+      [contactUid, locations ? [...locations] : null],
+    );
+  }
+
+  /**
    * A forgotten contact's id leaves the webhook's contact tombstones: its own entry goes (the
    * forget's tombstone now refuses its older messages), and a contact merged into it becomes
    * a deletion of that contact (its older messages dropped, not redirected to a forgotten id).

@@ -1,9 +1,12 @@
-import { type AdapterApp, bootAdapterApp, tenantA, tenantB } from './support/adapter-fixtures';
+import { generateApiKey } from '../src/config/api-key-entries';
+import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
 import { request } from './support/tenant-isolation-fixtures';
 import { waitUntil } from './support/wait';
 
 type Key = { key: string };
 const B_MARK = 'B-SECRET';
+/** A second key of B's location: the same tenant, another caller. */
+const tenantB2 = generateApiKey('tenant-b2', ['loc_b']);
 
 /**
  * Voice calls under location-bound keys: prefetch, interim chunks, a call's own memory and its
@@ -17,7 +20,11 @@ describe('calls under location-bound keys (e2e)', () => {
 
   beforeAll(async () => {
     // The shortest idle allowed, so the idle end is seen within the test's time.
-    a = await bootAdapterApp({ CONTEXT_TIMEOUT_MS: '5000', CALLS_IDLE_MS: '5000' });
+    a = await bootAdapterApp({
+      API_KEYS: [tenantA.line, tenantB.line, tenantB2.line, ops.line].join(','),
+      CONTEXT_TIMEOUT_MS: '5000',
+      CALLS_IDLE_MS: '5000',
+    });
   });
   afterAll(async () => {
     await a?.t.close();
@@ -69,6 +76,23 @@ describe('calls under location-bound keys (e2e)', () => {
     expect(ended.json()).toEqual({ ended: true, joined_turns: 1 }); // A's own call
     const fromB = await turn(tenantB, 'what alarm code did I give you');
     expect(JSON.stringify(fromB.json().call_memory)).toContain('5521');
+  });
+
+  it('two keys of one location with the same call_id, contact and location share no words', async () => {
+    // meta.query echoes the call's coalesced words unredacted: another key must not read them.
+    const turn = (key: Key, transcript: string) =>
+      post('/context', key, {
+        transcript,
+        contact_uid: 'ctc_b1',
+        location_uid: 'loc_b',
+        call_id: 'call_twin',
+      });
+    await turn(tenantB, `${B_MARK} my alarm code is 5521`);
+    const other = await turn(tenantB2, 'which alarm code');
+    expect(other.status).toBe(200);
+    expect(other.json().meta.query).toBe('which alarm code');
+    expect(other.text).not.toContain('5521');
+    expect(other.json().call_memory).toEqual([]);
   });
 
   it('an ended call of a key bound to one location joins history in that location only', async () => {

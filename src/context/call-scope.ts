@@ -1,19 +1,15 @@
 import { type VectorFilter } from '@app/vector';
 
-import { type LocationScope } from '../auth/principal';
 import { type ContextRequestDto } from './context.dto';
-
-type CallFields = Pick<ContextRequestDto, 'call_id' | 'contact_uid' | 'location_uid'>;
+import { type CallIdentity, CallSessions } from './speculative/call-sessions';
 
 /**
- * The coalescer's key for a chunk's call: keyed by tenant and contact too, so a reused
- * call_id never reads another call's words. Undefined without a call.
+ * The coalescer's key for a chunk's call: the call's own session key (caller, tenant, contact
+ * and call id), so a reused call_id never reads another key's, tenant's or contact's words
+ * (`meta.query` echoes them unredacted). Undefined without a call.
  */
-export function coalescerKey(request: CallFields, scope: LocationScope): string | undefined {
-  return (
-    request.call_id &&
-    `${request.location_uid ?? scope?.join('|') ?? ''}/${request.contact_uid ?? ''}/${request.call_id}`
-  );
+export function coalescerKey(call: CallIdentity | undefined): string | undefined {
+  return call && CallSessions.keyOf(call);
 }
 
 /**

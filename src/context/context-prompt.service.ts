@@ -23,15 +23,19 @@ export class ContextPromptService {
     private readonly redaction: RedactionOffloadService,
   ) {}
 
-  /** `arrivedAt`: when the request arrived (see `ContextService.build`); default now. */
+  /**
+   * `arrivedAt`: when the request arrived (see `ContextService.build`); default now.
+   * `caller`: as the rate limiter counts it (a call_id's call is this caller's own).
+   */
   async build(
     request: ContextPromptRequestDto,
     scope?: LocationScope,
     arrivedAt?: number,
+    caller?: string,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
     const bundle = request.bundle
       ? await this.callerBundle(request.bundle, request.location_uid, scope)
-      : await this.context.build(request, scope, arrivedAt);
+      : await this.context.build(request, scope, arrivedAt, caller);
     return this.prompt.buildPrompt({
       systemPrompt: request.system_prompt,
       contact: bundle.contact,

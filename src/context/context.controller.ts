@@ -72,8 +72,9 @@ export class ContextController {
   buildPrompt(
     @Body() body: ContextPromptRequestDto,
     @ArrivedAt() arrivedAt: number,
+    @Req() request: FastifyRequest,
     @CallerScope() scope?: LocationScope,
   ): Promise<BuiltPrompt<HistoricalExcerpt>> {
-    return this.prompt.build(body, scope, arrivedAt);
+    return this.prompt.build(body, scope, arrivedAt, callerTracker(request));
   }
 }

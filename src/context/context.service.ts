@@ -114,7 +114,7 @@ export class ContextService implements OnModuleDestroy {
     const coalesced = await spans.stageWithDeadline(
       'context.coalesce',
       Math.min(COALESCE_MAX_MS, left()),
-      () => this.coalescer.feed(coalescerKey(request, tenant.scope), request.transcript),
+      () => this.coalescer.feed(coalescerKey(tenant.call), request.transcript),
       spans.coalesceAttributes,
     );
     stages.coalesce_ms = roundMs(coalesced.ms);
@@ -233,7 +233,7 @@ export class ContextService implements OnModuleDestroy {
     const max = this.config.context.maxInFlight;
     // Finals come first: none may be waiting, and speculation stops at a quarter of the slots.
     const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight >= max / 4;
-    const key = coalescerKey(request, scope) as string;
+    const key = coalescerKey(call) as string;
     return this.calls.interim(call, request, poolK, key, historyFilter(request, locations), busy);
   }
 

@@ -62,8 +62,11 @@ export class McpToolsService {
     private readonly kb: KbRetrievalService,
   ) {}
 
-  /** `arrivedAt`: when the HTTP request arrived; `context_fetch`'s deadline counts from it. */
-  createServer(scope: LocationScope, arrivedAt?: number): McpServer {
+  /**
+   * `arrivedAt`: when the HTTP request arrived; `context_fetch`'s deadline counts from it.
+   * `caller`: as the rate limiter counts it (a call_id's call is this caller's own).
+   */
+  createServer(scope: LocationScope, arrivedAt?: number, caller?: string): McpServer {
     const server = new McpServer({ name: 'context-bridge', version: '1' });
     // One request's batch shares this: its calls run MCP_CALL_CONCURRENCY at a time.
     const turns = new Semaphore(MCP_CALL_CONCURRENCY);
@@ -76,7 +79,7 @@ export class McpToolsService {
           'Live CRM fields of the contact plus redacted, reranked excerpts of its past conversations that match the transcript, inside a hard deadline. A stage that misses the deadline is skipped (meta.partial).',
         inputSchema: CONTEXT_INPUT,
       },
-      (args) => run(() => this.context.build(args, scope, arrivedAt)),
+      (args) => run(() => this.context.build(args, scope, arrivedAt, caller)),
     );
     server.registerTool(
       'context_explain',
@@ -90,7 +93,7 @@ export class McpToolsService {
           final_k: int(1, 50, 'Hard cap on excerpts.'),
         },
       },
-      (args) => run(() => this.context.build({ ...args, explain: true }, scope, arrivedAt)),
+      (args) => run(() => this.context.build({ ...args, explain: true }, scope, arrivedAt, caller)),
     );
     server.registerTool(
       'search_history',

@@ -4,6 +4,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
+import { callerTracker } from '../../auth/rate-limiter';
 import { RequireScope } from '../../auth/scopes';
 import { arrivalOf } from '../../common/arrival';
 import { MCP_MAX_BATCH, McpBatchTooLargeError } from './mcp-bounds';
@@ -57,7 +58,7 @@ export class McpController {
     if (Array.isArray(body) && body.length > MCP_MAX_BATCH) {
       throw new McpBatchTooLargeError(body.length);
     }
-    const server = this.tools.createServer(scope, arrivalOf(request));
+    const server = this.tools.createServer(scope, arrivalOf(request), callerTracker(request));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true, // one JSON answer per request: no stream to hold open

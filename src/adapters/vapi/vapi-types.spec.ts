@@ -1,4 +1,5 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
+import { type FastifyRequest } from 'fastify';
 
 import { type VapiController } from './vapi.controller';
 import { parseVapiRequest } from './vapi-mapping';
@@ -20,7 +21,7 @@ type Handler = (
 export const handlerFitsVapi =
   (controller: VapiController): Handler =>
   (body) =>
-    controller.knowledgeBase(body, performance.now());
+    controller.knowledgeBase(body, performance.now(), {} as FastifyRequest);
 
 // Each field we read exists in Vapi's request types with a type our DTO accepts.
 type KbRequest = Vapi.ServerMessageKnowledgeBaseRequest;

@@ -1,9 +1,11 @@
 import { DomainError } from '@app/common';
-import { Body, Controller, HttpCode, Inject, Logger, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Logger, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyRequest } from 'fastify';
 
 import { CallerScope, type LocationScope } from '../../auth/principal';
 import { Public } from '../../auth/public.decorator';
+import { callerTracker } from '../../auth/rate-limiter';
 import { RequireScope } from '../../auth/scopes';
 import { ArrivedAt } from '../../common/arrival';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -54,6 +56,7 @@ export class VapiController {
     // Not a DTO parameter: the global pipe would 400 on Vapi's many extra fields.
     @Body() body: unknown,
     @ArrivedAt() arrivedAt: number,
+    @Req() request: FastifyRequest,
     @CallerScope() scope?: LocationScope,
   ): Promise<VapiKnowledgeBaseResponseDto> {
     const parsed = parseVapiRequest(body);
@@ -73,7 +76,7 @@ export class VapiController {
       return NO_DOCUMENTS();
     }
     try {
-      const bundle = await this.context.build(parsed.request, scope, arrivedAt);
+      const bundle = await this.context.build(parsed.request, scope, arrivedAt, callerTracker(request));
       const contactUid = parsed.request.contact_uid;
       return { documents: toVapiDocuments(bundle, contactUid && this.ids.id(contactUid)) };
     } catch (error) {

@@ -93,9 +93,14 @@ export class Redactor {
     const text = folded?.text ?? input;
     let spans: Span[] = this.detect(text);
     let fresh: ReadonlySet<Span> = new Set(spans);
-    let budget = rescanBudget(text.length);
+    let budget = Infinity;
     for (let pass = 1; pass < MAX_PASSES && fresh.size > 0 && budget > 0; pass++) {
       const { marks, length } = freshMarks(text.length, spans, fresh);
+      if (pass === 1) {
+        // Of the rendered text, which placeholders may make longer than the input: the second
+        // pass must always fit, or a text its masks lengthen would skip it (a bypass).
+        budget = rescanBudget(length);
+      }
       const windows = rescanWindows(marks, length, budget);
       if (windows.length === 0) {
         break;

@@ -87,6 +87,15 @@ describe('later passes read windows around new masks', () => {
       { numRuns: 25 },
     );
   });
+
+  it('rescans a long text its first masks lengthen past the budget of its input', () => {
+    // Each phone (12 chars) becomes a 16-char placeholder: the rendered text outgrows the
+    // input-sized budget, which once skipped the second pass and left every address in clear.
+    const text = 'call 415-555-0134 12 Main St. '.repeat(1000);
+    const out = sut.redact(text).text;
+    expect(out).not.toContain('Main St');
+    expect(out).toBe(wholePasses(text));
+  });
 });
 
 describe('rescan windows', () => {

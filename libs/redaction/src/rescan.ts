@@ -26,8 +26,9 @@ export interface Window {
 
 /**
  * How many characters all later passes together may read: three whole passes for a short
- * text, one for a long one. The second pass always fits (its windows never exceed the
- * text), so it sees everything the old whole-text pass saw; the bound is what stops a text
+ * text, one for a long one, of the text as the first pass rendered it (`length`: placeholders
+ * can make it longer than the input). The second pass always fits (its windows never exceed
+ * that text), so it sees everything the old whole-text pass saw; the bound is what stops a text
  * built so that every pass unlocks another mask from costing four whole passes.
  */
 export function rescanBudget(length: number): number {

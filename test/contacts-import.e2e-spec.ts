@@ -27,10 +27,12 @@ describe('local CRM from an export (e2e)', () => {
   beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'cb-crm-'))));
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const cli = (...args: string[]) =>
+  const cli = (...args: string[]) => cliIn({}, ...args);
+  const cliIn = (env: Record<string, string>, ...args: string[]) =>
     spawnSync(process.execPath, ['bin/context-bridge.js', ...args], {
       cwd: join(__dirname, '..'),
       env: {
+        ...env,
         PATH: process.env.PATH,
         DATA_DIR: dataDir,
         EMBEDDING_WORKERS: '1',
@@ -50,7 +52,8 @@ describe('local CRM from an export (e2e)', () => {
     );
     const dry = cli('contacts', 'import', file, '--location', 'loc_a', '--dry-run');
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, inserted: 1, rejected: 1 });
-    const run = cli('contacts', 'import', file, '--location', 'loc_a');
+    // Production's own settings: the CLI fills the empty table the server would refuse.
+    const run = cliIn(PRODUCTION, 'contacts', 'import', file, '--location', 'loc_a');
     expect(run.status).toBe(2); // one row rejected
     const summary = JSON.parse(run.stdout) as { inserted: number; errors: unknown[] };
     expect(summary).toMatchObject({ inserted: 1, updated: 0, rejected: 1 });

@@ -1,6 +1,8 @@
 import { ConfigurationError } from '@app/common';
 import { Database, type DatabaseOptions } from '@app/database';
 
+import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
+import { bootTestApp } from './support/app';
 import { persistentEngineEnv, TEST_ENGINE } from './support/postgres';
 
 const A = { provider: 'openai', model: 'text-embedding-3-small' };
@@ -108,5 +110,40 @@ describe(`the store's embedding model record on ${TEST_ENGINE}`, () => {
     await expect(withStore(DIMENSION, odd, record)).resolves.toEqual([
       { ...odd, dimension: DIMENSION },
     ]);
+  });
+});
+
+describe(`booting the app on a store another model wrote, on ${TEST_ENGINE}`, () => {
+  let openai: FakeOpenAi;
+  let env: Record<string, string>;
+  let release: () => Promise<void>;
+
+  beforeAll(async () => {
+    openai = await startFakeOpenAi({ apiKey: 'sk-test', dimension: DIMENSION });
+    const engine = await persistentEngineEnv();
+    release = engine.release;
+    env = {
+      ...engine.env,
+      EMBEDDING_PROVIDER: 'openai',
+      EMBEDDING_DIMENSION: String(DIMENSION),
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: openai.baseURL,
+    };
+  });
+  afterAll(async () => {
+    await release();
+    await openai.close();
+  });
+
+  it('boots the model that wrote it and refuses another one of the same size', async () => {
+    const first = await bootTestApp({ ...env, EMBEDDING_MODEL: 'text-embedding-3-small' });
+    await first.close();
+    await expect(
+      bootTestApp({ ...env, EMBEDDING_MODEL: 'text-embedding-3-large' }),
+    ).rejects.toThrow(
+      /written by openai\/text-embedding-3-small \(8-d\).*`npx context-bridge reembed --model text-embedding-3-large --dimension 8`/,
+    );
+    const again = await bootTestApp({ ...env, EMBEDDING_MODEL: 'text-embedding-3-small' });
+    await again.close();
   });
 });

@@ -433,8 +433,9 @@ export class Database implements SqlExecutor {
     if (rows.length > 0 && actual !== expected) {
       throw new ConfigurationError(
         `Vector dimension mismatch: the store holds ${actual}-d vectors but the embedder ` +
-          `produces ${expected}-d. Use the embedding model the data was ingested with, or move ` +
-          `the store to the new one with ${reembedCommand(this.model?.model, expected)}.`,
+          `produces ${expected}-d. Use the embedding model the data was ingested with, move ` +
+          `the store to the new one with ${reembedCommand(this.model?.model, expected)}, or ` +
+          `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
       );
     }
   }

@@ -86,8 +86,9 @@ export function assertSameModel(stored: StoreModel, configured: StoreModel, logg
     throw new ConfigurationError(
       `Embedding model mismatch: the store was written by ${describe(stored)}, but the ` +
         `service is configured for ${describe(configured)}. Configure the store's model ` +
-        `(EMBEDDING_PROVIDER, EMBEDDING_MODEL, EMBEDDING_DIMENSION), or move the store to ` +
-        `the new one with ${reembedCommand(configured.model, configured.dimension)}.`,
+        `(EMBEDDING_PROVIDER, EMBEDDING_MODEL, EMBEDDING_DIMENSION), move the store to ` +
+        `the new one with ${reembedCommand(configured.model, configured.dimension)}, or ` +
+        `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
     );
   }
   if (stored.provider !== configured.provider) {

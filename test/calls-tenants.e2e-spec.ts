@@ -90,7 +90,7 @@ describe('calls under location-bound keys (e2e)', () => {
     await turn(tenantB, `${B_MARK} my alarm code is 5521`);
     const other = await turn(tenantB2, 'which alarm code');
     expect(other.status).toBe(200);
-    expect(other.json().meta.query).toBe('which alarm code');
+    expect((other.json() as { meta: { query: string } }).meta.query).toBe('which alarm code');
     expect(other.text).not.toContain('5521');
     expect(other.json().call_memory).toEqual([]);
   });

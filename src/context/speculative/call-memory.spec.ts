@@ -82,6 +82,17 @@ describe('CallMemory', () => {
     expect(session.turns).toHaveLength(0);
   });
 
+  it('unbound and unnamed: a location’s forget holds back the pool, not turns stored without one', async () => {
+    // Its search spans every location; its turns join history with no location.
+    session = new CallSession('k', { caller: 'c', callId: 'call', contactUid: 'ctc', scope: undefined });
+    sut.remember(session, 'locker combination 9182');
+    session.turns[0].at = new Date(Date.now() - 10_000);
+    tombstones = [{ contact_uid: 'ctc', location_uid: 'loc_b', forgotten_at: new Date() }];
+    const found = await sut.recall(session, new QueryTerms('locker'), () => 100);
+    expect(found?.forgottenAt).toBeDefined();
+    expect(found?.turns).toHaveLength(1);
+  });
+
   it('serves nothing of the call when the forget check misses its deadline', async () => {
     sut.remember(session, 'locker combination 9182');
     expect(await sut.recall(session, new QueryTerms('locker'), () => 0)).toBeUndefined();

@@ -31,7 +31,7 @@ export class CallTurnExcerpt {
 /** What {@link CallMemory.recall} found. */
 export interface Recalled {
   turns: CallTurnExcerpt[];
-  /** The newest forget of this contact that applies to the call (ms epoch), if any. */
+  /** The newest forget of this contact reaching where the call searches (ms epoch), if any. */
   forgottenAt?: number;
 }
 
@@ -85,15 +85,20 @@ export class CallMemory {
       if (checked.status !== 'ok') {
         return undefined;
       }
-      // The locations its turns join history under (a bound key's own when none is named).
-      const locations = callLocations(session.identity) ?? [];
-      forgottenAt = checked.value
-        .filter((t) => t.contact_uid === contact)
-        .filter((t) => t.location_uid === '' || locations.includes(t.location_uid))
-        .reduce<number | undefined>((at, t) => Math.max(at ?? 0, t.forgotten_at.getTime()), undefined);
-    }
-    if (forgottenAt !== undefined) {
-      this.forget(session, forgottenAt);
+      const mine = checked.value.filter((t) => t.contact_uid === contact);
+      // Where the call searches (undefined: every location) and its turns join history.
+      const locations = callLocations(session.identity);
+      const newest = (keep: (location: string) => boolean) =>
+        mine
+          .filter((t) => t.location_uid === '' || keep(t.location_uid))
+          .reduce<number | undefined>((at, t) => Math.max(at ?? 0, t.forgotten_at.getTime()), undefined);
+      // A pool searched over every location may hold what any location's forget removed;
+      // turns stored without a location are reached only by a whole-contact forget, as ingest's.
+      forgottenAt = newest((l) => locations?.includes(l) ?? true);
+      const turnsForgottenAt = newest((l) => locations?.includes(l) ?? false);
+      if (turnsForgottenAt !== undefined) {
+        this.forget(session, turnsForgottenAt);
+      }
     }
     const turns = session.turns
       .map((turn) => ({ turn, score: coverage(query, turn.terms) }))

@@ -17,9 +17,9 @@ export interface CallIdentity {
 }
 
 /**
- * Where the call's turns belong: its named location, else a key bound to one location's only
- * one (where they join history). Undefined when unnamed and unbound (stored without a
- * location); a key bound to several that names none: any of them (a forget of one counts).
+ * Where the call searches and its turns belong: its named location, else the key's binding
+ * (one location: where they join history; several: any of them, a forget of one counts).
+ * Undefined when unnamed and unbound: every location is searched, turns stored without one.
  */
 export function callLocations(id: CallIdentity): readonly string[] | undefined {
   return id.locationUid !== undefined ? [id.locationUid] : id.scope;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 
 import { RelationalModule } from '../relational/relational.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
@@ -11,6 +12,8 @@ import { EvidenceAssembler } from './evidence/evidence-assembler';
 import { ContextExplainer } from './explain/context-explainer';
 import { RelevanceController } from './relevance.controller';
 import { RelevanceService } from './relevance.service';
+import { SlowCallInterceptor } from './slow-call.interceptor';
+import { SlowCallLog } from './slow-call-log';
 import { CallMemory } from './speculative/call-memory';
 import { CallSessions } from './speculative/call-sessions';
 import { CallTurns } from './speculative/call-turns';
@@ -27,6 +30,8 @@ import { Speculator } from './speculative/speculator';
     ContextWarmup,
     EvidenceAssembler,
     ContextExplainer,
+    SlowCallLog,
+    { provide: APP_INTERCEPTOR, useClass: SlowCallInterceptor },
     ContextRetriever,
     CallSessions,
     CallMemory,

@@ -50,7 +50,7 @@ describe(`the store's embedding model record on ${TEST_ENGINE}`, () => {
     ]);
   });
 
-  it('refuses another model of the same dimension, naming reembed', async () => {
+  it('refuses another model of the same dimension, saying how to move', async () => {
     await withStore(DIMENSION, A);
     const opening = withStore(DIMENSION, { provider: 'openai', model: 'other-model' });
     await expect(opening).rejects.toBeInstanceOf(ConfigurationError);
@@ -58,16 +58,14 @@ describe(`the store's embedding model record on ${TEST_ENGINE}`, () => {
       'the store was written by openai/text-embedding-3-small (8-d), but the service is ' +
         'configured for openai/other-model (8-d)',
     );
-    await expect(opening).rejects.toThrow(
-      '`npx context-bridge reembed --model other-model --dimension 8`',
-    );
+    await expect(opening).rejects.toThrow('a new database and re-ingest');
   });
 
   it('refuses another dimension with the stored model named', async () => {
     await withStore(DIMENSION, A);
     const opening = withStore(16, { provider: 'openai', model: 'text-embedding-3-large' });
     await expect(opening).rejects.toThrow(
-      /written by openai\/text-embedding-3-small \(8-d\).*reembed --model text-embedding-3-large --dimension 16/,
+      /written by openai\/text-embedding-3-small \(8-d\).*text-embedding-3-large \(16-d\).*re-ingest/,
     );
   });
 
@@ -141,7 +139,7 @@ describe(`booting the app on a store another model wrote, on ${TEST_ENGINE}`, ()
     await expect(
       bootTestApp({ ...env, EMBEDDING_MODEL: 'text-embedding-3-large' }),
     ).rejects.toThrow(
-      /written by openai\/text-embedding-3-small \(8-d\).*`npx context-bridge reembed --model text-embedding-3-large --dimension 8`/,
+      /written by openai\/text-embedding-3-small \(8-d\).*text-embedding-3-large \(8-d\).*re-ingest/,
     );
     const again = await bootTestApp({ ...env, EMBEDDING_MODEL: 'text-embedding-3-small' });
     await again.close();

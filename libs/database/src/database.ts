@@ -12,9 +12,9 @@ import {
 } from './advisory-locks';
 import {
   assertSameModel,
+  MODEL_CHANGE_HINT,
   readStoreModel,
   reconcileStoreModel,
-  reembedCommand,
   type StoreModel,
   vectorColumnDimension,
 } from './embedding-model-record';
@@ -131,7 +131,7 @@ export class Database implements SqlExecutor {
   /**
    * `model`: the embedder's provider and model id. Given, the store's record of its model
    * (migration 18) is written on a first open, and a different model id or dimension is
-   * refused (a ConfigurationError naming `reembed`). Absent (tests, a store joining an open
+   * refused (a ConfigurationError saying how to move). Absent (tests, a store joining an open
    * under way), only the column's dimension is checked.
    */
   open(dimension: number, model?: Omit<StoreModel, 'dimension'>): Promise<void> {
@@ -433,9 +433,8 @@ export class Database implements SqlExecutor {
     if (rows.length > 0 && actual !== expected) {
       throw new ConfigurationError(
         `Vector dimension mismatch: the store holds ${actual}-d vectors but the embedder ` +
-          `produces ${expected}-d. Use the embedding model the data was ingested with, move ` +
-          `the store to the new one with ${reembedCommand(this.model?.model, expected)}, or ` +
-          `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
+          `produces ${expected}-d. Use the embedding model the data was ingested with, or ` +
+          MODEL_CHANGE_HINT,
       );
     }
   }

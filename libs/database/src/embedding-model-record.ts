@@ -86,9 +86,7 @@ export function assertSameModel(stored: StoreModel, configured: StoreModel, logg
     throw new ConfigurationError(
       `Embedding model mismatch: the store was written by ${describe(stored)}, but the ` +
         `service is configured for ${describe(configured)}. Configure the store's model ` +
-        `(EMBEDDING_PROVIDER, EMBEDDING_MODEL, EMBEDDING_DIMENSION), move the store to ` +
-        `the new one with ${reembedCommand(configured.model, configured.dimension)}, or ` +
-        `point DATA_DIR/DATABASE_URL at a new database and re-ingest.`,
+        `(EMBEDDING_PROVIDER, EMBEDDING_MODEL, EMBEDDING_DIMENSION), or ${MODEL_CHANGE_HINT}`,
     );
   }
   if (stored.provider !== configured.provider) {
@@ -100,13 +98,13 @@ export function assertSameModel(stored: StoreModel, configured: StoreModel, logg
   }
 }
 
-/** The command that moves a store to another model, as error messages name it. */
-export function reembedCommand(model: string | undefined, dimension: number): string {
-  return (
-    `\`npx context-bridge reembed --model ${model ?? '<model id>'} --dimension ${dimension}\`` +
-    ' (docs/operations.md, "Changing the embedding model")'
-  );
-}
+/**
+ * How to move to another model today, as refusals say it. An online `reembed` command is
+ * planned (docs/operations.md); until it ships no message names it.
+ */
+export const MODEL_CHANGE_HINT =
+  'point DATA_DIR/DATABASE_URL at a new database and re-ingest ' +
+  '(docs/operations.md, "Changing the embedding model").';
 
 function describe(m: StoreModel): string {
   return `${m.provider}/${m.model} (${m.dimension}-d)`;

@@ -30,7 +30,7 @@ export function createServerDataSource(url: string, dimension: number): DataSour
 /**
  * The vector size the store at `url` was built with (its model record, else its column
  * type), or `null` for an empty database: the CLI's data source migrates at the store's size,
- * whatever the embedder config says (the boot refuses a mismatch, naming `reembed`).
+ * whatever the embedder config says (the boot refuses a mismatch).
  */
 export async function serverStoreDimension(url: string): Promise<number | null> {
   const client = new Client({

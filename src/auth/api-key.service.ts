@@ -18,7 +18,12 @@ import { nextKeys } from './key-reload';
 export const API_KEY_CHALLENGE = 'Bearer realm="context-bridge"';
 
 /** A revoked key must stop working within a second, even where fs.watch says nothing. */
-export const KEYS_FILE_FOLLOW: KeysFileOptions = { pollMs: 500, debounceMs: 50, watch: true };
+export const KEYS_FILE_FOLLOW: KeysFileOptions = {
+  pollMs: 500,
+  debounceMs: 50,
+  watch: true,
+  settleMs: 200,
+};
 
 /**
  * Resolves a request's credentials against the configured key hashes, once per request

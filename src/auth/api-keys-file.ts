@@ -13,10 +13,19 @@ export interface KeysFileOptions {
   debounceMs: number;
   /** False: polling and SIGHUP only (tests of the fallback). */
   watch: boolean;
+  /**
+   * A file modified less than this ago is read again later, not applied: a poll can land
+   * while an operator's editor is still writing it in place, and a cut-off line parses as
+   * another key (`name:HASH` without its locations is an unbound key).
+   */
+  settleMs: number;
 }
 
 /** What a read of the file gave: its text, or why it could not be read (never its content). */
 export type KeysFileRead = { text: string } | { problem: string };
+
+/** A read with the file's modification time (for the settle rule; not handed on). */
+type TimedRead = { text: string; modifiedAt: number } | { problem: string };
 
 /**
  * Follows API_KEYS_FILE while the service runs: fs.watch on its directory (an atomic
@@ -29,6 +38,7 @@ export class ApiKeysFile {
   private watcher?: FSWatcher;
   private poll?: NodeJS.Timeout;
   private debounce?: NodeJS.Timeout;
+  private settle?: NodeJS.Timeout;
   private lastDigest?: string;
   private reading?: Promise<void>;
   private again = false;
@@ -62,6 +72,7 @@ export class ApiKeysFile {
     this.watcher?.close();
     clearInterval(this.poll);
     clearTimeout(this.debounce);
+    clearTimeout(this.settle);
     process.off('SIGHUP', this.onSignal);
     return this.reading ?? Promise.resolve();
   }
@@ -98,9 +109,21 @@ export class ApiKeysFile {
   }
 
   private async readOnce(): Promise<void> {
-    const read = await readKeysFile(this.path);
+    const read = await readTimed(this.path);
     const key = 'text' in read ? digest(read.text) : `problem:${read.problem}`;
     if (key === this.lastDigest || this.stopped) {
+      return;
+    }
+    if ('text' in read) {
+      const age = Date.now() - read.modifiedAt;
+      if (age < this.options.settleMs) {
+        clearTimeout(this.settle);
+        this.settle = setTimeout(() => this.check(), this.options.settleMs - age + 1);
+        this.settle.unref();
+        return;
+      }
+      this.lastDigest = key;
+      this.onChange({ text: read.text });
       return;
     }
     this.lastDigest = key;
@@ -108,18 +131,20 @@ export class ApiKeysFile {
   }
 }
 
-/** The file's text, bounded; errors name the errno code only. */
-export async function readKeysFile(path: string): Promise<KeysFileRead> {
+/** The file's text and modification time, bounded; errors name the errno code only. */
+async function readTimed(path: string): Promise<TimedRead> {
   try {
-    const { size } = await stat(path);
+    const { size, mtimeMs } = await stat(path);
     if (size > MAX_KEYS_FILE_BYTES) {
       return { problem: `API_KEYS_FILE is ${size} bytes, over ${MAX_KEYS_FILE_BYTES}` };
     }
-    return { text: await readFile(path, 'utf8') };
+    return { text: await readFile(path, 'utf8'), modifiedAt: mtimeMs };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    return { problem: `API_KEYS_FILE: cannot read ${path} (${code})` };
+    return { problem: errnoProblem(path, error) };
   }
 }
+
+const errnoProblem = (path: string, error: unknown) =>
+  `API_KEYS_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`;
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -74,10 +74,29 @@ describe('API key reloads', () => {
       await sut.stop();
       rmSync(dir, { recursive: true, force: true });
     });
-    const follow = (pollMs: number) => {
-      sut = new ApiKeysFile(path, { pollMs, debounceMs: 1, watch: false }, (r) => reads.push(r));
+    const follow = (pollMs: number, settleMs = 0) => {
+      sut = new ApiKeysFile(path, { pollMs, debounceMs: 1, watch: false, settleMs }, (r) =>
+        reads.push(r),
+      );
       sut.start();
     };
+
+    it('applies a file only once it has settled: a write in progress is read again later', async () => {
+      utimesSync(path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      follow(3_600_000, 60_000);
+      await sut.idle();
+      expect(reads).toEqual([{ text: a.line }]); // old enough: applied at once
+      // An editor mid-write: the poll sees a cut-off line.
+      writeFileSync(path, a.line.slice(0, -5));
+      process.emit('SIGHUP', 'SIGHUP');
+      await sut.idle();
+      expect(reads).toHaveLength(1); // before: the cut line was applied as an unbound key
+      writeFileSync(path, b.line);
+      utimesSync(path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      process.emit('SIGHUP', 'SIGHUP');
+      await sut.idle();
+      expect(reads).toEqual([{ text: a.line }, { text: b.line }]);
+    });
 
     it('reads at start, then on SIGHUP, handing on each version once', async () => {
       follow(3_600_000); // no poll in this test: only the signal can pick the change up

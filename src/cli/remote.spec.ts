@@ -36,6 +36,10 @@ describe('CLI --url mode', () => {
           if (req.url?.endsWith('/forbidden')) {
             res.writeHead(403, { 'content-type': 'application/problem+json' });
             res.end(JSON.stringify({ error: 'insufficient_scope', message: 'lacks a scope' }));
+          } else if (req.url?.endsWith('/chunked')) {
+            res.writeHead(200, { 'content-type': 'application/json' }); // no content-length
+            res.write(`{"pad":"${'x'.repeat(4096)}`);
+            res.end(`${'y'.repeat(4096)}"}`);
           } else if (req.url?.endsWith('/html')) {
             res.writeHead(502, { 'content-type': 'text/html' });
             res.end('<html>bad gateway</html>');
@@ -68,6 +72,29 @@ describe('CLI --url mode', () => {
       await expect(callServer({ url: base }, '/html', {})).rejects.toThrow(
         /answered HTTP 502 without JSON/,
       );
+    });
+
+    it('refuses an answer past the cap also when the server sends no length', async () => {
+      await expect(callServer({ url: base }, '/chunked', {}, 1024)).rejects.toThrow(
+        /answered more than 1024 bytes/,
+      ); // before: only a content-length was checked, a chunked answer was read whole
+      await expect(callServer({ url: base }, '/chunked', {}, 1 << 20)).resolves.toMatchObject({
+        pad: expect.any(String),
+      });
+    });
+
+    it('never sends a key in clear to another host unless told to', async () => {
+      const remote = { url: new URL('http://context-bridge.example:3004'), apiKey: 'cb_secret' };
+      const refusal = callServer(remote, '/search', {});
+      await expect(refusal).rejects.toThrow(/refusing to send the API key in clear/);
+      await expect(refusal).rejects.not.toThrow(/cb_secret/);
+      // Loopback in clear is fine (the key never leaves the machine); so is an explicit opt-in.
+      await expect(callServer({ url: base, apiKey: 'k' }, '/search', {})).resolves.toEqual({
+        ok: true,
+      });
+      await expect(callServer({ ...remote, insecureHttp: true }, '/search', {})).rejects.toThrow(
+        /did not answer/,
+      ); // it tried: the host does not exist
     });
 
     it('says which server did not answer', async () => {

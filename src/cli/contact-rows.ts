@@ -1,4 +1,4 @@
-import { type LocalContact } from '@app/podium';
+import { LIVE_FIELDS, type LocalContact } from '@app/podium';
 
 import { UID_PATTERN } from '../common/api-docs';
 
@@ -15,16 +15,7 @@ export const CONTACT_IMPORT_LIMITS = {
 } as const;
 
 /** The columns (CSV header) or keys (NDJSON) an import reads; `uid`/`location` are aliases. */
-export const CONTACT_COLUMNS = [
-  'contact_uid',
-  'name',
-  'phone',
-  'email',
-  'opt_out_sms',
-  'opt_out_email',
-  'location_uid',
-  'last_seen_at',
-] as const;
+export const CONTACT_COLUMNS = ['contact_uid', 'name', ...LIVE_FIELDS] as const;
 type ContactColumn = (typeof CONTACT_COLUMNS)[number];
 
 const ALIASES: Record<string, ContactColumn> = { uid: 'contact_uid', location: 'location_uid' };

@@ -64,10 +64,8 @@ export class WebhookProcessor {
     if (!isHandledEventType(type) || !type.startsWith('contact.')) {
       return;
     }
-    let action;
-    try {
-      action = toAction(type, envelope.data, new Date(), this.keying);
-    } catch {
+    const action = this.actionOnArrival(type, envelope);
+    if (!action) {
       return;
     }
     if (action.kind === 'invalidate' || action.kind === 'delete' || action.kind === 'merge') {
@@ -94,14 +92,21 @@ export class WebhookProcessor {
     if (type !== 'message.received' && type !== 'message.sent') {
       return;
     }
-    let action;
-    try {
-      action = toAction(type, envelope.data, new Date(), this.keying);
-    } catch {
-      return;
-    }
-    if (action.kind === 'ingest') {
+    const action = this.actionOnArrival(type, envelope);
+    if (action?.kind === 'ingest') {
       this.memory.refuseFutureDates([action.record]);
+    }
+  }
+
+  /** What the event asks for, read at arrival; a payload it cannot read is the worker's. */
+  private actionOnArrival(
+    type: HandledEventType,
+    envelope: PodiumEnvelope,
+  ): ReturnType<typeof toAction> | undefined {
+    try {
+      return toAction(type, envelope.data, new Date(), this.keying);
+    } catch {
+      return undefined;
     }
   }
 

@@ -3,10 +3,10 @@ import { Database } from '@app/database';
 import { ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { HistoryPurge } from '../src/conversations/history-purge';
 import { HistoryRetention } from '../src/conversations/history-retention';
-import { deliverPodiumEvent, podiumEvent, podiumMessage } from './fakes/podium-webhooks';
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { persistentEngineEnv } from './support/postgres';
+import { seedResidueHistory } from './support/residue-history';
 import { scanDatabase, scanQdrant } from './support/residue-scan';
 import { seededRandom } from './support/seeded';
 import { waitUntil } from './support/wait';
@@ -51,30 +51,7 @@ describe('erasure residue scan on Qdrant (e2e, real app on the Qdrant contract s
   /** A contact's history by the ingest API and a webhook, then a live lookup. */
   const history = async (contact: string, n: number, at = Date.now() - 30 * MINUTE) => {
     const words = [0, 1, 2, 3].map((i) => word(n * 10 + i));
-    const ingest = await postJson(
-      `${t.url}/ingest/conversations`,
-      words.slice(0, 3).map((w, i) => ({
-        conversation_uid: `conv_${contact}`,
-        contact_uid: contact,
-        location_uid: 'loc_residue',
-        channel: 'sms',
-        occurred_at: new Date(at + i * MINUTE).toISOString(),
-        sender: i % 2 ? 'agent' : 'customer',
-        text: `Please note the word ${w} for my order.`,
-      })),
-    );
-    expect(ingest.status).toBe(200);
-    const event = podiumEvent(
-      'message.received',
-      podiumMessage({
-        contactUid: contact,
-        conversationUid: `conv_${contact}`,
-        locationUid: 'loc_residue',
-        createdAt: new Date(at + 5 * MINUTE).toISOString(),
-        body: `And the word ${words[3]} too.`,
-      }),
-    );
-    expect((await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, event)).status).toBe(202);
+    await seedResidueHistory(t.url, SECRET, contact, words, at);
     await waitUntil('the webhook message in a Qdrant point', async () => {
       const found = await scanQdrant(
         { url: fake.url },

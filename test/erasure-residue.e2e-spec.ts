@@ -1,7 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { Database } from '@app/database';
 
 import { ConversationMemory } from '../src/conversations/conversation-memory.service';
@@ -12,11 +8,11 @@ import {
   deliverPodiumEvent,
   podiumContact,
   podiumEvent,
-  podiumMessage,
 } from './fakes/podium-webhooks';
 import { bootTestApp, postJson, type TestApp } from './support/app';
-import { createServerDatabase, TEST_ENGINE } from './support/postgres';
+import { persistentEngineEnv, TEST_ENGINE } from './support/postgres';
 import { startRedis, type TestRedis } from './support/redis';
+import { seedResidueHistory } from './support/residue-history';
 import { scanDatabase, scanRedis } from './support/residue-scan';
 import { waitUntil } from './support/wait';
 
@@ -35,22 +31,9 @@ const SEED = Math.floor(Math.random() * 2 ** 31);
 console.log(`erasure-residue seed ${SEED}`);
 const word = (n: number) => `zq${((SEED * 7919 + n * 104729) % 2 ** 31).toString(36)}x`;
 
-/** A persistent store for the app (it must survive a restart): a dir, or a server database. */
-async function persistentStore(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (TEST_ENGINE === 'postgres') {
-    const database = await createServerDatabase();
-    return { env: { DATABASE_URL: database.url }, drop: () => database.drop() };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'cb-residue-'));
-  return {
-    env: { DATA_DIR: dir },
-    drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
-  };
-}
-
 describe(`erasure residue scan (e2e, real app on ${TEST_ENGINE}, Redis cache)`, () => {
   let redis: TestRedis;
-  let store: { env: Record<string, string>; drop(): Promise<void> };
+  let store: Awaited<ReturnType<typeof persistentEngineEnv>>;
   let t: TestApp;
 
   const boot = () =>
@@ -63,12 +46,12 @@ describe(`erasure residue scan (e2e, real app on ${TEST_ENGINE}, Redis cache)`, 
 
   beforeAll(async () => {
     redis = await startRedis();
-    store = await persistentStore();
+    store = await persistentEngineEnv();
     t = await boot();
   });
   afterAll(async () => {
     await t?.close();
-    await store?.drop();
+    await store?.release();
     await redis?.stop();
   });
 
@@ -76,30 +59,7 @@ describe(`erasure residue scan (e2e, real app on ${TEST_ENGINE}, Redis cache)`, 
   /** A contact's history by every route: the ingest API, a webhook, and a dead-lettered event. */
   const history = async (contact: string, n: number, at = Date.now() - 30 * MINUTE) => {
     const words = [0, 1, 2, 3].map((i) => word(n * 10 + i));
-    const ingest = await postJson(
-      `${t.url}/ingest/conversations`,
-      words.slice(0, 3).map((w, i) => ({
-        conversation_uid: `conv_${contact}`,
-        contact_uid: contact,
-        location_uid: 'loc_residue',
-        channel: 'sms',
-        occurred_at: new Date(at + i * MINUTE).toISOString(),
-        sender: i % 2 ? 'agent' : 'customer',
-        text: `Please note the word ${w} for my order.`,
-      })),
-    );
-    expect(ingest.status).toBe(200);
-    const event = podiumEvent(
-      'message.received',
-      podiumMessage({
-        contactUid: contact,
-        conversationUid: `conv_${contact}`,
-        locationUid: 'loc_residue',
-        createdAt: new Date(at + 5 * MINUTE).toISOString(),
-        body: `And the word ${words[3]} too.`,
-      }),
-    );
-    expect((await deliverPodiumEvent(`${t.url}/webhooks/podium`, SECRET, event)).status).toBe(202);
+    const event = await seedResidueHistory(t.url, SECRET, contact, words, at);
     // A delivery that kept failing: dead-lettered with its payload.
     await db().execute(
       `INSERT INTO podium_webhook_events (event_id, type, payload, attempts, failed_at, last_error)

@@ -179,6 +179,26 @@ describe(`webhook and Podium state on ${TEST_ENGINE}`, () => {
       expect(await row('evt-5')).toBeUndefined();
       expect((await row('evt-1')).processed).toBe(true);
     });
+
+    it('takes back, on PGlite only, the leases a killed process left (its data dir admits one)', async () => {
+      await sut.insert('evt-6', 'message.received', envelope('claimed, then kill -9'));
+      const [orphan] = await sut.claim(1, 60_000);
+      // The process dies holding the lease; the next one to open the database calls this.
+      const released = await sut.releaseOrphanedLeases();
+      const again = await sut.claim(1, 60_000);
+      if (TEST_ENGINE === 'pglite') {
+        expect(released).toBe(1);
+        // Due at once, and the killed attempt still counts toward the dead letters.
+        expect(again.map((e) => [e.event_id, e.attempts])).toEqual([['evt-6', 2]]);
+        await sut.markProcessed(again[0]);
+      } else {
+        // On a server another live replica may hold it: the claim tests its presence instead.
+        expect(released).toBe(0);
+        expect(again).toEqual([]);
+        await sut.markProcessed(orphan);
+      }
+      expect((await row('evt-6')).processed).toBe(true);
+    });
   });
 
   describe('podium credentials', () => {

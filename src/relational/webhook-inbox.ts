@@ -154,6 +154,27 @@ export class WebhookInbox {
   }
 
   /**
+   * On embedded PGlite, hands back every lease still held when this process opens the
+   * database. Its data-dir lock admits one process at a time, so any lease found then was
+   * taken by a process that died (kill -9, OOM) and would otherwise hold its events back for
+   * the rest of the lease: leases there carry no replica id for the claim to test. The
+   * attempt stays counted, so an event that kills its process still reaches the dead letters.
+   * A no-op on a Postgres server, where the claim takes over a gone replica's leases itself.
+   */
+  async releaseOrphanedLeases(): Promise<number> {
+    if (this.database.engine !== 'pglite') {
+      return 0;
+    }
+    const { affected } = await this.events()
+      .createQueryBuilder()
+      .update()
+      .set({ lockedUntil: null })
+      .where({ processedAt: IsNull(), failedAt: IsNull(), lockedUntil: Not(IsNull()) })
+      .execute();
+    return affected ?? 0;
+  }
+
+  /**
    * Gives back leases of events this process claimed but did not finish (shutdown), so
    * the next start retries them at once; the interrupted attempt is not counted.
    */

@@ -78,6 +78,12 @@ class MemoryInbox {
   purgeProcessed(): Promise<number> {
     return Promise.resolve(0);
   }
+  /** What a process killed while it held a lease leaves behind; taken back at start. */
+  releaseOrphanedLeases(): Promise<number> {
+    const orphans = [...this.rows.values()].filter((r) => r.state === 'leased');
+    orphans.forEach((r) => (r.state = 'pending'));
+    return Promise.resolve(orphans.length);
+  }
   redactDeadLetters(hours: number): Promise<number> {
     this.redactedAfterHours.push(hours);
     return Promise.resolve(0);
@@ -132,6 +138,19 @@ describe('WebhookWorker', () => {
     await sut.idle();
     expect(process.mock.calls.map(([e]) => e.event_id)).toEqual(['e1', 'e2', 'e3']);
     expect([...inbox.rows.values()].map((r) => r.state)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('at start takes back the leases a killed process held, and processes their events', async () => {
+    inbox.add('e1');
+    await inbox.claim(1); // leased by the process that was killed
+    process.mockResolvedValue({ outcome: 'processed', type: 'contact.updated' });
+    sut.onApplicationBootstrap();
+    for (let i = 0; i < 10 && process.mock.calls.length === 0; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await sut.idle();
+    await sut.beforeApplicationShutdown();
+    expect(inbox.rows.get('e1')).toMatchObject({ state: 'done', attempts: 2 });
   });
 
   it('retries a failing event with backoff, then dead-letters it after maxAttempts', async () => {

@@ -87,14 +87,25 @@ export class WebhookWorker implements OnApplicationBootstrap, BeforeApplicationS
       return;
     }
     // Not awaited: a backlog must not hold up readiness. The database opens during boot.
-    void this.inbox.whenReady().then(() => {
-      if (this.stopped) {
-        return;
-      }
-      this.poll = setInterval(() => this.kick(), WORKER.pollMs);
-      this.poll.unref();
-      this.kick();
-    });
+    void this.inbox
+      .whenReady()
+      .then(() => this.inbox.releaseOrphanedLeases())
+      .then(
+        (released) => {
+          if (released > 0) {
+            this.logger.log(`took back ${released} leases a dead process held`);
+          }
+        },
+        (error: unknown) => this.logger.warn(`leases not taken back: ${describe(error)}`),
+      )
+      .then(() => {
+        if (this.stopped) {
+          return;
+        }
+        this.poll = setInterval(() => this.kick(), WORKER.pollMs);
+        this.poll.unref();
+        this.kick();
+      });
   }
 
   /** Asks for a drain; coalesces with one already running. Never throws. */

@@ -1,5 +1,6 @@
 import {
   BULK_BATCH_CHARS,
+  CONTEXT_QUIET_MS,
   EmbedderBusyError,
   LANE_CAPACITY,
   LaneQueue,
@@ -81,7 +82,33 @@ describe('LaneQueue', () => {
     sut.push(item('search'), 'query');
     sut.push(item('context'), 'context');
     expect(texts(sut.next(1, 2))).toEqual(['context']);
-    expect(texts(sut.next(1, 2))).toEqual(['search']);
+    expect(texts(sut.next(2, 2))).toEqual(['search']);
+  });
+
+  it('while /context is calling, other live routes leave it the last free worker', () => {
+    sut.push(item('context'), 'context');
+    sut.next(2, 2);
+    for (let i = 0; i < 8; i++) {
+      sut.push(item(`chat ${i}`), 'query');
+    }
+    // Both workers idle: the flood gets one, split as if it were the only one.
+    expect(sut.next(2, 2)).toHaveLength(8);
+    for (let i = 0; i < 8; i++) {
+      sut.push(item(`chat ${i}`), 'query');
+    }
+    expect(sut.next(1, 2)).toBeUndefined(); // kept for the next /context query
+    sut.push(item('context 2'), 'context');
+    expect(texts(sut.next(1, 2))).toEqual(['context 2']);
+    now += CONTEXT_QUIET_MS;
+    expect(sut.next(1, 2)).toHaveLength(8); // /context quiet: the flood may use it
+  });
+
+  it('without /context traffic, other live routes use every worker', () => {
+    for (let i = 0; i < 4; i++) {
+      sut.push(item(`search ${i}`), 'query');
+    }
+    expect(sut.next(2, 2)).toHaveLength(2);
+    expect(sut.next(1, 2)).toHaveLength(2);
   });
 
   it('refuses texts past a live lane capacity; the other lane keeps its own share', () => {

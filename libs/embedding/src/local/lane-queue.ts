@@ -19,6 +19,12 @@ export const MAX_BATCH = 32;
 export const BULK_BATCH_CHARS = 1500;
 /** Live traffic counts as present for this long after the last query. */
 export const QUERY_QUIET_MS = 2000;
+/**
+ * `/context` traffic counts as present for this long after its last query; meanwhile the
+ * other live routes and bulk work leave one worker to it (a `/chat` flood measured 3.3× the
+ * quiet `/context` p99 when its batches could hold every worker).
+ */
+export const CONTEXT_QUIET_MS = 2000;
 
 /**
  * Texts that may wait in each live lane. A queued query costs ~10 ms of a worker, so a full
@@ -45,14 +51,16 @@ export class EmbedderBusyError extends DomainError {
 }
 
 /**
- * The embedder's lanes. Live queries go first, `/context` before the other routes; bulk work
- * (ingest, webhooks) runs in small batches and, while live traffic is present, leaves one
- * worker free, so an ingest at full speed cannot push a live query past its deadline. The
+ * The embedder's lanes. Live queries go first, `/context` before the other routes, which
+ * leave it one worker while it is calling; bulk work (ingest, webhooks) runs in small batches
+ * and, while live traffic is present, leaves one worker free, so an ingest at full speed
+ * cannot push a live query past its deadline. The
  * live lanes are bounded ({@link LANE_CAPACITY}); bulk is bounded by ingest admission.
  */
 export class LaneQueue<T extends QueuedText> {
   private readonly lanes: Record<EmbeddingLane, T[]> = { context: [], query: [], bulk: [] };
   private lastQueryAt = Number.NEGATIVE_INFINITY;
+  private lastContextAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -73,6 +81,9 @@ export class LaneQueue<T extends QueuedText> {
     this.lanes[lane].push(item);
     if (lane !== 'bulk') {
       this.lastQueryAt = this.now();
+    }
+    if (lane === 'context') {
+      this.lastContextAt = this.lastQueryAt;
     }
   }
 
@@ -95,12 +106,16 @@ export class LaneQueue<T extends QueuedText> {
 
   /** The next batch for one of `idle` idle workers (of `total`), or undefined to leave it idle. */
   next(idle: number, total: number): T[] | undefined {
-    for (const live of [this.lanes.context, this.lanes.query]) {
-      if (live.length > 0) {
-        // Split a burst fairly across the idle workers so every core works on it.
-        const share = Math.ceil(live.length / idle);
-        return live.splice(0, Math.min(MAX_BATCH, share));
-      }
+    const context = this.lanes.context;
+    if (context.length > 0) {
+      return context.splice(0, this.share(context, idle));
+    }
+    // While /context is calling, the last free worker waits for its next query.
+    const contextLive = this.now() - this.lastContextAt < CONTEXT_QUIET_MS;
+    const spare = contextLive && total > 1 ? idle - 1 : idle;
+    const query = this.lanes.query;
+    if (query.length > 0) {
+      return spare > 0 ? query.splice(0, this.share(query, spare)) : undefined;
     }
     const bulk = this.lanes.bulk;
     if (bulk.length === 0) {
@@ -120,6 +135,11 @@ export class LaneQueue<T extends QueuedText> {
       count++;
     }
     return bulk.splice(0, count);
+  }
+
+  /** Split a burst fairly across the idle workers so every core works on it. */
+  private share(lane: T[], idle: number): number {
+    return Math.min(MAX_BATCH, Math.ceil(lane.length / idle));
   }
 
   /** Everything still queued (shutdown). */

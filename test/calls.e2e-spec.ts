@@ -97,10 +97,18 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
       expect(res.status).toBe(400);
     }
     for (const extra of [{ max_messages: 21 }, { max_messages: 0 }, { timeout_ms: 10 }]) {
-      const res = await postJson(`${t.url}/calls`, { call_id: 'c', contact_uid: CONTACT, ...extra });
+      const res = await postJson(`${t.url}/calls`, {
+        call_id: 'c',
+        contact_uid: CONTACT,
+        ...extra,
+      });
       expect(res.status).toBe(400);
     }
-    const hugeInterim = await context({ call_id: 'c', transcript: 'w '.repeat(4001), is_final: false });
+    const hugeInterim = await context({
+      call_id: 'c',
+      transcript: 'w '.repeat(4001),
+      is_final: false,
+    });
     expect(hugeInterim.status).toBe(400);
     const notBoolean = await context({ call_id: 'c', transcript: 'hi', is_final: 'no' });
     expect(notBoolean.status).toBe(400);
@@ -152,8 +160,31 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
     const fresh = await context({ call_id: 'call_fresh', transcript: sentence });
     expect(fresh.body.meta.speculative).toBe(false);
     expect(fresh.body.meta.retrieved_age_ms).toBe(0);
-    expect(speculative.body.historical_excerpts[0].id).toBe(fresh.body.historical_excerpts[0].id);
+    // Its evidence was assembled once its pool was in: the same as a fresh build of this turn.
     expect(speculative.body.historical_excerpts[0].content).toContain('dining table');
+    expect(speculative.body.historical_excerpts).toEqual(fresh.body.historical_excerpts);
+    const same = (b: ContextBundle) => ({
+      contact: b.contact,
+      token_count: b.token_count,
+      query: b.meta.query,
+      redactions: b.meta.redactions,
+      dropped: b.meta.dropped_excerpts,
+      partial: b.meta.partial,
+    });
+    expect(same(speculative.body)).toEqual(same(fresh.body));
+    expect(speculative.body.meta.stages.select_ms).toBeUndefined(); // not assembled on its path
+  });
+
+  it('a redacted excerpt served from speculation is the one a fresh build redacts', async () => {
+    const sentence = 'the refund for my broken lamp was promised by mail';
+    await speak('call_spec_pii', sentence);
+    const speculative = await context({ call_id: 'call_spec_pii', transcript: sentence });
+    const fresh = await context({ call_id: 'call_fresh_pii', transcript: sentence });
+    expect(speculative.body.meta.speculative).toBe(true);
+    expect(speculative.body.historical_excerpts[0].content).toContain('[REDACTED:EMAIL]');
+    expect(speculative.body.historical_excerpts).toEqual(fresh.body.historical_excerpts);
+    expect(speculative.body.meta.redactions).toEqual(fresh.body.meta.redactions);
+    expect(speculative.body.token_count).toBe(fresh.body.token_count);
   });
 
   it('searches afresh when the final says something else than the interims did', async () => {
@@ -173,12 +204,18 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
     });
     expect(first.body.call_memory).toEqual([]);
     await context({ call_id: 'call_mem', transcript: 'also the weather is nice today' });
-    const later = await context({ call_id: 'call_mem', transcript: 'what gate code did I give you' });
+    const later = await context({
+      call_id: 'call_mem',
+      transcript: 'what gate code did I give you',
+    });
     expect(later.body.call_memory?.map((m) => m.content)).toEqual([
       'my new gate code is 4417 and my email is [REDACTED:EMAIL]',
     ]);
     // Another call of the same contact does not see it.
-    const other = await context({ call_id: 'call_other', transcript: 'what gate code did I give you' });
+    const other = await context({
+      call_id: 'call_other',
+      transcript: 'what gate code did I give you',
+    });
     expect(other.body.call_memory).toEqual([]);
   });
 

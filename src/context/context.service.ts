@@ -18,6 +18,7 @@ import { scopeLive, toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
 import { type CallIdentity } from './speculative/call-sessions';
 import { CallTurns } from './speculative/call-turns';
+import { PreparedEvidence } from './speculative/prepared-evidence';
 import { type InterimOutcome } from './speculative/speculator';
 
 /** Shortest useful build once admitted: a request that cannot start earlier is shed. */
@@ -83,6 +84,8 @@ export class ContextService implements OnModuleDestroy {
     // answer leaves on time rather than a stage's timer firing after the deadline.
     const lag = Math.min(this.lag.p99Ms, timeoutMs * MAX_LAG_SHARE);
     const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
+    // Before queueing: no other call's speculative work may stay queued ahead of this final.
+    this.calls.yieldTo(call);
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
     const stages = {
       intake_ms: roundMs(entered - started),
@@ -154,20 +157,26 @@ export class ContextService implements OnModuleDestroy {
 
     const contact = toBundleContact(liveOutcome);
     const explain = request.explain === true;
-    const assembled = spans.stage(
-      'context.evidence',
-      () =>
-        this.evidence.assemble(
-          query,
-          ranked.pool,
-          this.evidence.limits(request.final_k),
-          request.max_tokens ?? defaults.maxTokens,
-          {},
-          explain,
-        ),
-      spans.evidenceAttributes,
-    );
-    Object.assign(stages, assembled.timings);
+    const maxTokens = request.max_tokens ?? defaults.maxTokens;
+    // Served from speculation with the same query: its evidence was assembled off this path.
+    const final = { query, finalK: request.final_k, maxTokens, explain };
+    const prepared = PreparedEvidence.servedTo(found.speculated?.prepared, final);
+    const assembled =
+      prepared ??
+      spans.stage(
+        'context.evidence',
+        () =>
+          this.evidence.assemble(
+            query,
+            ranked.pool,
+            this.evidence.limits(request.final_k),
+            maxTokens,
+            {},
+            explain,
+          ),
+        spans.evidenceAttributes,
+      );
+    Object.assign(stages, prepared ? {} : assembled.timings);
 
     const liveMissed = liveOutcome !== undefined && liveOutcome.status !== 'ok';
     const partialReasons = [
@@ -230,11 +239,13 @@ export class ContextService implements OnModuleDestroy {
     const locations = scopedLocations(scope, request.location_uid);
     const call = CallTurns.identity(request, scope, caller) as CallIdentity;
     const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
-    const max = this.config.context.maxInFlight;
-    // Finals come first: none may be waiting, and speculation stops at a quarter of the slots.
-    const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight >= max / 4;
-    const key = coalescerKey(call) as string;
-    return this.calls.interim(call, request, poolK, key, historyFilter(request, locations), busy);
+    // Finals come first: speculation starts (and prepares) only while none is in flight.
+    const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight > 0;
+    const maxTokens = request.max_tokens ?? this.config.context.maxTokens;
+    const filter = historyFilter(request, locations);
+    const work = { poolK, coalescerKey: coalescerKey(call) as string, filter, busy };
+    const prepare = PreparedEvidence.preparer(this.evidence, request.final_k, maxTokens);
+    return this.calls.interim(call, request.transcript, work, prepare);
   }
 
   /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */

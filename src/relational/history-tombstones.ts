@@ -41,8 +41,23 @@ export const exactTime = (column: string) =>
 @Injectable()
 export class HistoryTombstones {
   private key?: Promise<string>;
+  private written = 0;
 
   constructor(private readonly database: Database) {}
+
+  /**
+   * Tombstone writes this process has begun. On the embedded engine this process is the only
+   * writer and a read waits for an open transaction, so a read begun at an unchanged count
+   * still holds every tombstone ({@link singleWriter}); elsewhere another replica may write.
+   */
+  get writes(): number {
+    return this.written;
+  }
+
+  /** Only this process writes tombstones (the embedded engine: one process per data dir). */
+  get singleWriter(): boolean {
+    return this.database.engine === 'pglite';
+  }
 
   /** The tombstones of these contacts, pending and completed (hashed) alike. */
   async tombstones(contactUids: readonly string[]): Promise<HistoryTombstone[]> {
@@ -83,6 +98,7 @@ export class HistoryTombstones {
     locations: readonly string[] | undefined,
     at: Date,
   ): Promise<string> {
+    this.written++;
     // Raw: an upsert over unnest()ed locations that keeps the later times (GREATEST).
     const rows = await tx.query<{ stored_before: string }>(
       `INSERT INTO history_tombstones (contact_uid, location_uid, forgotten_at, stored_before)
@@ -103,6 +119,7 @@ export class HistoryTombstones {
    * completes a pending whole-contact forget.
    */
   async markPurged(contactUid: string, location: string, storedBefore: string): Promise<void> {
+    this.written++;
     const hash = await this.hashOf(contactUid);
     await this.database.transaction(async (tx) => {
       // Raw: the purged rows' times merged into their hashed rows, then renamed to the hash.

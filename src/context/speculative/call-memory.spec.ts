@@ -59,7 +59,11 @@ describe('CallMemory', () => {
     ];
     const query = new QueryTerms('locker');
     expect((await sut.recall(session, query, () => 100))?.turns).toHaveLength(2);
-    tombstones.push({ contact_uid: 'ctc', location_uid: '', forgotten_at: new Date(Date.now() - 5_000) });
+    tombstones.push({
+      contact_uid: 'ctc',
+      location_uid: '',
+      forgotten_at: new Date(Date.now() - 5_000),
+    });
     const after = await sut.recall(session, query, () => 100);
     expect(after?.turns.map((t) => t.content)).toEqual(['locker is the blue one']);
     expect(session.turns).toHaveLength(1);
@@ -84,13 +88,52 @@ describe('CallMemory', () => {
 
   it('unbound and unnamed: a location’s forget holds back the pool, not turns stored without one', async () => {
     // Its search spans every location; its turns join history with no location.
-    session = new CallSession('k', { caller: 'c', callId: 'call', contactUid: 'ctc', scope: undefined });
+    session = new CallSession('k', {
+      caller: 'c',
+      callId: 'call',
+      contactUid: 'ctc',
+      scope: undefined,
+    });
     sut.remember(session, 'locker combination 9182');
     session.turns[0].at = new Date(Date.now() - 10_000);
     tombstones = [{ contact_uid: 'ctc', location_uid: 'loc_b', forgotten_at: new Date() }];
     const found = await sut.recall(session, new QueryTerms('locker'), () => 100);
     expect(found?.forgottenAt).toBeDefined();
     expect(found?.turns).toHaveLength(1);
+  });
+
+  it('on a single-writer store reuses its forget check until this process writes a tombstone', async () => {
+    // The embedded engine: only this process writes tombstones, so a read is current until it
+    // writes one. The speculation's precheck then saves the final a statement.
+    let reads = 0;
+    const store = {
+      writes: 0,
+      singleWriter: true,
+      tombstones: () => {
+        reads++;
+        return Promise.resolve([...tombstones]);
+      },
+    };
+    sut = new CallMemory(redaction, store as unknown as HistoryTombstones);
+    sut.remember(session, 'locker combination 9182');
+    session.turns[0].at = new Date(Date.now() - 10_000);
+    await sut.precheck(session, () => 100);
+    const query = new QueryTerms('locker');
+    expect((await sut.recall(session, query, () => 100))?.turns).toHaveLength(1);
+    expect(reads).toBe(1);
+    // A forget lands: its write is counted before its row is, so the next recall reads again.
+    store.writes++;
+    tombstones = [{ contact_uid: 'ctc', location_uid: '', forgotten_at: new Date() }];
+    const after = await sut.recall(session, query, () => 100);
+    expect(reads).toBe(2);
+    expect(after?.turns).toEqual([]);
+    expect(after?.forgottenAt).toBeDefined();
+    // Another replica may write (a server database): every check reads.
+    store.singleWriter = false;
+    await sut.precheck(session, () => 100);
+    await sut.recall(session, query, () => 100);
+    await sut.recall(session, query, () => 100);
+    expect(reads).toBe(4);
   });
 
   it('serves nothing of the call when the forget check misses its deadline', async () => {

@@ -3,7 +3,7 @@ import { RedactionService } from '@app/redaction';
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 
-import { HistoryTombstones } from '../../relational/history-tombstones';
+import { type HistoryTombstone, HistoryTombstones } from '../../relational/history-tombstones';
 import { callLocations, type CallSession, type CallTurn } from './call-sessions';
 import { coverage, QueryTerms } from './query-match';
 
@@ -81,17 +81,20 @@ export class CallMemory {
     const contact = session.identity.contactUid;
     let forgottenAt: number | undefined;
     if (contact) {
-      const checked = await withDeadline(left(), () => this.tombstones.tombstones([contact]));
-      if (checked.status !== 'ok') {
+      const checked = await this.forgets(session, contact, left);
+      if (checked === undefined) {
         return undefined;
       }
-      const mine = checked.value.filter((t) => t.contact_uid === contact);
+      const mine = checked.filter((t) => t.contact_uid === contact);
       // Where the call searches (undefined: every location) and its turns join history.
       const locations = callLocations(session.identity);
       const newest = (keep: (location: string) => boolean) =>
         mine
           .filter((t) => t.location_uid === '' || keep(t.location_uid))
-          .reduce<number | undefined>((at, t) => Math.max(at ?? 0, t.forgotten_at.getTime()), undefined);
+          .reduce<number | undefined>(
+            (at, t) => Math.max(at ?? 0, t.forgotten_at.getTime()),
+            undefined,
+          );
       // A pool searched over every location may hold what any location's forget removed;
       // turns stored without a location are reached only by a whole-contact forget, as ingest's.
       forgottenAt = newest((l) => locations?.includes(l) ?? true);
@@ -111,6 +114,43 @@ export class CallMemory {
         score: Math.round(score * 1000) / 1000,
       }));
     return { turns, forgottenAt };
+  }
+
+  /**
+   * Reads the contact's forgets ahead of the call's next final (a speculative search does, once
+   * its pool is in), so that final does not wait on the statement: see {@link forgets}.
+   */
+  async precheck(session: CallSession, left: () => number): Promise<void> {
+    const contact = session.identity.contactUid;
+    if (contact && this.tombstones.singleWriter) {
+      await this.forgets(session, contact, left);
+    }
+  }
+
+  /**
+   * The contact's forget tombstones, undefined when the check missed its deadline. On a
+   * single-writer store the call's last read is reused while this process wrote none since it
+   * began (no forget can have landed in between); otherwise every check reads the store, so a
+   * forget on another replica counts too.
+   */
+  private async forgets(
+    session: CallSession,
+    contact: string,
+    left: () => number,
+  ): Promise<readonly HistoryTombstone[] | undefined> {
+    const writes = this.tombstones.writes;
+    const single = this.tombstones.singleWriter;
+    if (single && session.forgets?.writes === writes) {
+      return session.forgets.rows;
+    }
+    const checked = await withDeadline(left(), () => this.tombstones.tombstones([contact]));
+    if (checked.status !== 'ok') {
+      return undefined;
+    }
+    if (single) {
+      session.forgets = { writes, rows: checked.value };
+    }
+    return checked.value;
   }
 
   /** Drops the turns said at or before `forgottenAt` (a forget's rule for messages). */

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 
 import { type LocationScope } from '../../auth/principal';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { type HistoryTombstone } from '../../relational/history-tombstones';
 import { type RankedPool } from '../context-retriever';
 import { type QueryTerms } from './query-match';
 
@@ -40,8 +41,25 @@ export interface SpeculationSlot {
   /** `Date.now()` when the search started: the age the bundle reports counts from here. */
   startedAt: number;
   abort: AbortController;
-  /** Settles with the pool, or undefined when it missed, failed or was shed. */
-  result: Promise<RankedPool | undefined>;
+  /** Settles with the pool, or undefined when it missed, failed, was shed or aborted. */
+  result: Promise<SpeculativeResult | undefined>;
+}
+
+/** A speculative search's outcome: its pool, the query it searched, what was prepared. */
+export interface SpeculativeResult {
+  ranked: RankedPool;
+  query: string;
+  /** What the caller's prepare step returned (see Speculator's `PrepareServed`). */
+  prepared?: unknown;
+}
+
+/**
+ * The contact's forget tombstones as last read for this call, and the count of this process's
+ * tombstone writes before that read (reused only while no write followed; see CallMemory).
+ */
+export interface CheckedForgets {
+  writes: number;
+  rows: readonly HistoryTombstone[];
 }
 
 /** A live call's state, in this process only (a call is served by the replica it rang on). */
@@ -50,6 +68,8 @@ export class CallSession {
   chars = 0;
   lastSeen = Date.now();
   speculation?: SpeculationSlot;
+  /** The last forget check's result, reusable on a single-writer store (see CallMemory). */
+  forgets?: CheckedForgets;
   /** The latest interim text and its debounce timer. */
   interim?: { text: string; poolK: number; timer?: NodeJS.Timeout };
   /** Interim chunks accepted in the current one-second window (the rate bound). */

@@ -26,7 +26,9 @@ describe('CallTurns', () => {
     // A speculation that would match: served whenever it is asked for.
     speculator = {
       interim: jest.fn(() => 'scheduled'),
-      take: jest.fn(() => Promise.resolve({ ranked: speculativePool, startedAt: 1, similarity: 1 })),
+      take: jest.fn(() =>
+        Promise.resolve({ ranked: speculativePool, startedAt: 1, similarity: 1 }),
+      ),
     };
     const retriever = { retrieve: () => Promise.resolve(freshPool) };
     sut = new CallTurns(
@@ -46,9 +48,8 @@ describe('CallTurns', () => {
     // Its pool spans every contact of the tenant; a forget of any of them between the interim
     // search and the final would otherwise be served from the pool for up to 15 s.
     const contactless: CallIdentity = { caller: 'key:a', callId: 'c1', scope: ['loc_a'] };
-    expect(sut.interim(contactless, { transcript: 'x' }, 20, 'k', {}, () => false)).toBe(
-      'disabled',
-    );
+    const work = { poolK: 20, coalescerKey: 'k', filter: {}, busy: () => false };
+    expect(sut.interim(contactless, 'x', work, () => undefined)).toBe('disabled');
     const found = await final(contactless);
     expect(found.ranked).toBe(freshPool);
     expect(found.speculatedAt).toBeUndefined();
@@ -57,7 +58,12 @@ describe('CallTurns', () => {
   });
 
   it('serves a matching speculation to a call with a contact', async () => {
-    const found = await final({ caller: 'key:a', callId: 'c2', contactUid: 'ctc', scope: undefined });
+    const found = await final({
+      caller: 'key:a',
+      callId: 'c2',
+      contactUid: 'ctc',
+      scope: undefined,
+    });
     expect(found.ranked).toBe(speculativePool);
     expect(found.speculatedAt).toBe(1);
   });

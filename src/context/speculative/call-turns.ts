@@ -8,13 +8,23 @@ import { ContextRetriever, type RankedPool } from '../context-retriever';
 import { CallMemory, type CallTurnExcerpt } from './call-memory';
 import { type CallIdentity, type CallSession, CallSessions } from './call-sessions';
 import { QueryTerms } from './query-match';
-import { type InterimOutcome, Speculator } from './speculator';
+import {
+  type InterimOutcome,
+  type InterimWork,
+  type PrepareServed,
+  Speculator,
+} from './speculator';
+
+/** The forget check a speculation makes ahead of its final (off any caller's deadline). */
+const FORGET_PRECHECK_MS = 1_000;
 
 /** A final turn's retrieval: the pool, where it came from, and the call's recalled turns. */
 export interface FinalRetrieval {
   ranked: RankedPool;
   /** Set when the pool was searched on interim speech (`Date.now()` of that search). */
   speculatedAt?: number;
+  /** With `speculatedAt`: the query that search ran and what was prepared for its final. */
+  speculated?: { query: string; prepared?: unknown };
   /** Earlier turns of this call (undefined without a call, or when the forget check missed). */
   recalled?: CallTurnExcerpt[];
   /** The forget check missed its deadline: nothing of the call's own turns was served. */
@@ -51,20 +61,32 @@ export class CallTurns {
       : undefined;
   }
 
-  /** 429 `too_many_calls` when the call is new and a bound is reached. */
+  /**
+   * 429 `too_many_calls` when the call is new and a bound is reached. `prepare` (the evidence
+   * its final would assemble) runs once the pool is in, beside the call's forget check.
+   */
   interim(
     identity: CallIdentity,
-    request: ContextRequestDto,
-    poolK: number,
-    coalescerKey: string,
-    filter: VectorFilter,
-    busy: () => boolean,
+    transcript: string,
+    work: Omit<InterimWork, 'prepare'>,
+    prepare: PrepareServed,
   ): InterimOutcome {
     const session = this.sessions.open(identity);
     if (!identity.contactUid) {
       return 'disabled'; // its pool could never be served (see retrieve)
     }
-    return this.speculator.interim(session, request.transcript, poolK, coalescerKey, filter, busy);
+    return this.speculator.interim(session, transcript, {
+      ...work,
+      prepare: async (query, ranked) => {
+        await this.memory.precheck(session, () => FORGET_PRECHECK_MS);
+        return prepare(query, ranked);
+      },
+    });
+  }
+
+  /** A final of this call (or of none) arrived: other calls' speculation yields to it. */
+  yieldTo(identity: CallIdentity | undefined): void {
+    this.speculator.yieldTo(identity && this.sessions.find(identity));
   }
 
   /** The session of a final chunk (opened if new; none when the registry is full). */
@@ -111,11 +133,16 @@ export class CallTurns {
       return {
         ranked: served.ranked,
         speculatedAt: served.startedAt,
+        speculated: { query: served.query, prepared: served.prepared },
         recalled: recalled.turns,
         memoryMissed: false,
       };
     }
-    return { ranked: await fresh(), recalled: recalled?.turns, memoryMissed: recalled === undefined };
+    return {
+      ranked: await fresh(),
+      recalled: recalled?.turns,
+      memoryMissed: recalled === undefined,
+    };
   }
 
   /** After the bundle: the final chunk joins the call's memory; overflow joins history now. */

@@ -1,12 +1,19 @@
 /**
  * Issue 37's flood bench: steady /context traffic at c=1 (one call after the other) beside
- * one attack at a time, and the same traffic alone first (the quiet baseline). Per phase it
- * prints the live calls' client p50/p99, late (server-measured past `timeout_ms` + 25 ms),
- * partial and 5xx counts, the longest event-loop block as a client sees it (a GET
- * /health/live every 10 ms: its longest answer), the server's peak RSS, and what the attacker
- * got back (status and error code counts).
+ * one attack at a time, and the same traffic alone (the quiet baseline). Per phase it prints
+ * the live calls' client p50/p99, late (server-measured past `timeout_ms` + 25 ms), partial
+ * and 5xx counts, the longest event-loop block as a client sees it (a GET /health/live every
+ * 10 ms: its longest answer), the server's peak RSS, and what the attacker got back (status
+ * and error code counts).
  *
- *   npm run bench:abuse     # BENCH_ATTACK_S (15), BENCH_SEED (37), BENCH_ROOT (this checkout)
+ *   npm run bench:abuse   # BENCH_ATTACK_S (15), BENCH_SEED (37), BENCH_ROOT (this checkout),
+ *                         # BENCH_ATTACKS (a comma list of attack names; default all)
+ *
+ * With BENCH_BASELINE_ROOT (another checkout with its node_modules, e.g. a worktree of an older
+ * commit) both checkouts' servers run side by side and every attack is measured on each in
+ * turn, each right after a quiet phase of its own (BENCH_ROUNDS rounds, 1 by default, the
+ * order reversed every other round): the ratio attack ÷ quiet then compares like with like on
+ * a box whose load drifts, and `ab` prints both sides' ratios.
  *
  * Attacks: 100 slow-loris sockets (run past HTTP_BODY_TIMEOUT_MS, 30 s, to see them cut),
  * 32 MB junk NDJSON uploads, MCP 100-call batches, a /chat flood (32 clients), a
@@ -18,133 +25,45 @@
  * in-memory store seeded with SGD history; no API keys, no rate limits (the attacker and the
  * live caller share one loopback IP: the bounds under test must hold without them).
  */
-import { spawn } from 'node:child_process';
-import { Agent, get } from 'node:http';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 
-import { type AttackName, type Statuses } from './support/abuse-attacks';
-import { contextShooter, LATE_SLACK_MS, post, scrapeGauges, type Shot } from './support/load-steps';
+import { type AttackName } from './support/abuse-attacks';
+import { databaseFor } from './support/abuse-databases';
+import { type PhaseResult, type PhaseRow, phaseRow, runPhase } from './support/abuse-phase';
+import { contextShooter, post, type Shot } from './support/load-steps';
 import { startServerProcess } from './support/server-process';
 import { loadSgdConversations, sgdToMessages } from './support/sgd';
-import { printJson, summarize } from './support/stats';
+import { printJson } from './support/stats';
 
 const ATTACK_S = Number(process.env.BENCH_ATTACK_S ?? 15);
 /** Past the 30 s body deadline, so the slow sockets' answers are seen. */
 const LORIS_S = Math.max(ATTACK_S, 36);
 const SEED = Number(process.env.BENCH_SEED ?? 37);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const BASELINE = process.env.BENCH_BASELINE_ROOT;
+const ONLY = process.env.BENCH_ATTACKS?.split(',').filter(Boolean);
 const TIMEOUT_MS = 800;
-const PROBE_EVERY_MS = 10;
 
-/** Runs one attack in its own process for `seconds`; what the attacker got back. */
-function attackProcess(name: AttackName, url: string, seconds: number): Promise<Statuses> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      '@swc-node/register',
-      join(__dirname, 'support', 'abuse-attacker.ts'),
-      name,
-      url,
-      String(seconds),
-      String(SEED),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as Statuses)
-        : reject(new Error(`${name} exited ${code}`)),
-    ),
-  );
+const PGLITE_ATTACKS: Array<[string, number, AttackName]> = (
+  [
+    ['slow-loris x100', LORIS_S, 'slow-loris'],
+    ['junk ndjson 32 MB', ATTACK_S, 'junk-ndjson'],
+    ['mcp 100-call batches', ATTACK_S, 'mcp-batches'],
+    ['chat flood x32', ATTACK_S, 'chat-flood'],
+    ['health/ready flood x32', ATTACK_S, 'ready-flood'],
+    ['adversarial redact 60 KB', ATTACK_S, 'adversarial-redact'],
+  ] as Array<[string, number, AttackName]>
+).filter(([, , attack]) => !ONLY || ONLY.includes(attack));
+
+interface Side {
+  name: string;
+  url: string;
+  fire: (i: number) => Promise<Shot>;
+  stop(): Promise<void>;
 }
 
-/** GET /health/live every 10 ms on its own socket; the longest answer is the longest block. */
-function loopProbe(url: string, until: () => boolean): Promise<number[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: number[] = [];
-  return (async () => {
-    while (!until()) {
-      const t0 = performance.now();
-      await new Promise<void>((resolve) =>
-        get(`${url}/health/live`, { agent }, (res) => {
-          res.resume();
-          res.on('end', resolve);
-        }).on('error', () => resolve()),
-      );
-      samples.push(performance.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-    agent.destroy();
-    return samples;
-  })();
-}
-
-/** /context one call at a time until `until()`. */
-async function liveCalls(fire: (i: number) => Promise<Shot>, until: () => boolean) {
-  const shots: Shot[] = [];
-  for (let i = 0; !until(); i++) {
-    shots.push(await fire(i).catch(() => ({ clientMs: 0, status: 0 })));
-  }
-  return shots;
-}
-
-async function phase(
-  name: string,
-  url: string,
-  fire: (i: number) => Promise<Shot>,
-  seconds: number,
-  attack?: AttackName,
-) {
-  await scrapeGauges(url); // resets the server's event-loop histogram
-  const end = performance.now() + seconds * 1000;
-  const until = () => performance.now() >= end;
-  // Each scrape resets the server's loop histogram, so its maximum is the max over scrapes.
-  let rssMaxMb = 0;
-  let loopMaxMs = 0;
-  const sampler = setInterval(() => {
-    void scrapeGauges(url).then(
-      (g) => {
-        rssMaxMb = Math.max(rssMaxMb, g.rssMb);
-        loopMaxMs = Math.max(loopMaxMs, g.eventLoopMaxMs);
-      },
-      () => undefined,
-    );
-  }, 1000);
-  const [shots, probes, attacker] = await Promise.all([
-    liveCalls(fire, until),
-    loopProbe(url, until),
-    attack && attackProcess(attack, url, seconds),
-  ]);
-  clearInterval(sampler);
-  const gauges = await scrapeGauges(url);
-  const ok = shots.filter((s) => s.status === 200);
-  const row = {
-    phase: name,
-    seconds,
-    live: {
-      calls: shots.length,
-      client_ms: summarize(shots.map((s) => s.clientMs)),
-      late: ok.filter((s) => (s.serverMs ?? 0) > (s.timeoutMs ?? 0) + LATE_SLACK_MS).length,
-      partial: ok.filter((s) => s.partial).length,
-      shed: ok.filter((s) => s.shed).length,
-      non_200: shots.length - ok.length,
-      s5xx: shots.filter((s) => s.status >= 500).length,
-    },
-    loop_block_max_ms: Number(Math.max(0, ...probes).toFixed(1)),
-    probe_ms: summarize(probes),
-    server_loop_max_ms: Math.max(loopMaxMs, gauges.eventLoopMaxMs),
-    rss_max_mb: Math.max(rssMaxMb, gauges.rssMb),
-    attacker,
-  };
-  process.stderr.write(`${name}: ${JSON.stringify(row.live)} block ${row.loop_block_max_ms} ms\n`);
-  return row;
-}
-
-async function seeded(env: Record<string, string>) {
-  const server = await startServerProcess(env, process.env.BENCH_ROOT);
+async function seeded(name: string, env: Record<string, string>, root?: string): Promise<Side> {
+  const server = await startServerProcess(env, root);
   try {
     const messages = sgdToMessages(loadSgdConversations(24), 4);
     await post(`${server.url}/ingest/conversations`, messages);
@@ -153,70 +72,127 @@ async function seeded(env: Record<string, string>) {
     for (let i = 0; i < 40; i++) {
       await fire(i); // warm-up
     }
-    return { server, fire };
+    return { name, url: server.url, fire, stop: () => server.stop() };
   } catch (error) {
     await server.stop();
     throw error;
   }
 }
 
-async function main() {
-  process.stderr.write(`bench:abuse seed ${SEED}, ${ATTACK_S} s per attack\n`);
-  const rows = [];
-  // The demo set too: the KB and the employee the /chat flood asks as.
-  const { server, fire } = await seeded({ DATA_DIR: 'memory://', SEED_DEMO_DATA: 'true' });
-  try {
-    const attacks: Array<[string, number, AttackName]> = [
-      ['slow-loris x100', LORIS_S, 'slow-loris'],
-      ['junk ndjson 32 MB', ATTACK_S, 'junk-ndjson'],
-      ['mcp 100-call batches', ATTACK_S, 'mcp-batches'],
-      ['chat flood x32', ATTACK_S, 'chat-flood'],
-      ['health/ready flood x32', ATTACK_S, 'ready-flood'],
-      ['adversarial redact 60 KB', ATTACK_S, 'adversarial-redact'],
-    ];
-    rows.push(await phase('quiet', server.url, fire, ATTACK_S));
-    for (const [name, seconds, attack] of attacks) {
-      rows.push(await phase(name, server.url, fire, seconds, attack));
+const phase = (side: Side, seconds: number, attack?: AttackName) =>
+  runPhase({ url: side.url, fire: side.fire, seconds, seed: SEED, attack });
+
+/** Each attack on every side in turn, each after a quiet phase of its own. */
+async function paired(sides: Side[], attacks: Array<[string, number, AttackName]>) {
+  const rows: Array<{ side: string; quiet: PhaseRow; attack: PhaseRow }> = [];
+  for (const [name, seconds, attack] of attacks) {
+    const runs = new Map<string, { quiet: PhaseResult[]; attack: PhaseResult[] }>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const quiet = await phase(side, ATTACK_S);
+        const attacked = await phase(side, seconds, attack);
+        const run = runs.get(side.name) ?? { quiet: [], attack: [] };
+        run.quiet.push(quiet);
+        run.attack.push(attacked);
+        runs.set(side.name, run);
+        const p99 = (r: PhaseResult) => phaseRow('', 0, [r]).live.client_ms.p99;
+        process.stderr.write(
+          `${side.name} ${name}: quiet p99 ${p99(quiet)} ms, attacked ${p99(attacked)} ms ` +
+            `(load ${loadavg()[0].toFixed(1)})\n`,
+        );
+      }
     }
-  } finally {
-    await server.stop();
+    for (const side of sides) {
+      const run = runs.get(side.name) as { quiet: PhaseResult[]; attack: PhaseResult[] };
+      rows.push({
+        side: side.name,
+        quiet: phaseRow(`quiet before ${name}`, ATTACK_S, run.quiet),
+        attack: phaseRow(name, seconds, run.attack),
+      });
+    }
+  }
+  return rows;
+}
+
+const ratio = (attack: PhaseRow, quiet: PhaseRow) =>
+  Number((attack.live.client_ms.p99 / quiet.live.client_ms.p99).toFixed(2));
+
+const verdict = (side: string, quiet: PhaseRow, attack: PhaseRow) => ({
+  side,
+  phase: attack.phase,
+  quiet_p99_ms: quiet.live.client_ms.p99,
+  p99_ms: attack.live.client_ms.p99,
+  p99_vs_quiet: ratio(attack, quiet),
+  late: attack.live.late,
+  s5xx: attack.live.s5xx,
+  loop_block_max_ms: attack.loop_block_max_ms,
+  rss_max_mb: attack.rss_max_mb,
+  attacker: attack.attacker,
+});
+
+/** The Postgres side of one checkout: its own database on the test server. */
+async function postgresSide(name: string, root: string | undefined, url: string) {
+  return seeded(name, { DATABASE_URL: url, DATABASE_POOL_MAX: '10', SEED_DEMO_DATA: 'true' }, root);
+}
+
+async function main() {
+  const load = () => loadavg().map((l) => Number(l.toFixed(2)));
+  process.stderr.write(`bench:abuse seed ${SEED}, ${ATTACK_S} s per attack, load ${load().join(' ')}\n`);
+  const loadBefore = load();
+  const checkouts: Array<[string, string | undefined]> = [['current', process.env.BENCH_ROOT]];
+  if (BASELINE) {
+    checkouts.push(['baseline', BASELINE]);
+  }
+  const rows: Array<{ side: string; quiet: PhaseRow; attack: PhaseRow }> = [];
+  if (PGLITE_ATTACKS.length > 0) {
+    // The demo set too: the KB and the employee the /chat flood asks as.
+    const sides: Side[] = [];
+    try {
+      for (const [name, root] of checkouts) {
+        sides.push(await seeded(name, { DATA_DIR: 'memory://', SEED_DEMO_DATA: 'true' }, root));
+      }
+      rows.push(...(await paired(sides, PGLITE_ATTACKS)));
+    } finally {
+      await Promise.all(sides.map((s) => s.stop()));
+    }
   }
   const databaseUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (databaseUrl) {
-    const pg = await seeded({
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_MAX: '10',
-      SEED_DEMO_DATA: 'true',
-    });
+  if (databaseUrl && (!ONLY || ONLY.includes('forgets-ingests'))) {
+    const sides: Side[] = [];
     try {
-      rows.push(await phase('quiet (postgres)', pg.server.url, pg.fire, ATTACK_S));
-      rows.push(
-        await phase(
-          'forgets+ingests x50 (postgres, pool 10)',
-          pg.server.url,
-          pg.fire,
-          ATTACK_S,
-          'forgets-ingests',
-        ),
-      );
+      for (const [name, root] of checkouts) {
+        sides.push(await postgresSide(name, root, await databaseFor(databaseUrl, name)));
+      }
+      const attack: [string, number, AttackName] = [
+        'forgets+ingests x50 (postgres, pool 10)',
+        ATTACK_S,
+        'forgets-ingests',
+      ];
+      rows.push(...(await paired(sides, [attack])));
     } finally {
-      await pg.server.stop();
+      await Promise.all(sides.map((s) => s.stop()));
     }
   }
-  const quiet = rows[0].live.client_ms.p99;
+  const verdicts = rows.map((r) => verdict(r.side, r.quiet, r.attack));
   printJson({
     bench: 'abuse',
     seed: SEED,
     timeout_ms: TIMEOUT_MS,
+    rounds: ROUNDS,
+    load_before: loadBefore,
+    load_after: load(),
     rows,
-    verdict: rows.map((r) => ({
-      phase: r.phase,
-      p99_vs_quiet: Number((r.live.client_ms.p99 / quiet).toFixed(2)),
-      late: r.live.late,
-      s5xx: r.live.s5xx,
-      loop_block_max_ms: r.loop_block_max_ms,
-      rss_max_mb: r.rss_max_mb,
-    })),
+    verdict: verdicts,
+    ab: BASELINE
+      ? Object.fromEntries(
+          [...new Set(verdicts.map((v) => v.phase))].map((phaseName) => [
+            phaseName,
+            Object.fromEntries(
+              verdicts.filter((v) => v.phase === phaseName).map((v) => [v.side, v.p99_vs_quiet]),
+            ),
+          ]),
+        )
+      : undefined,
   });
 }
 

@@ -1,0 +1,159 @@
+/**
+ * One bench:abuse phase: steady /context at c=1 beside one attack (or none: quiet), with an
+ * event-loop probe and the server's gauges sampled every second.
+ */
+import { spawn } from 'node:child_process';
+import { Agent, get } from 'node:http';
+import { join } from 'node:path';
+
+import { type AttackName, type Statuses } from './abuse-attacks';
+import { LATE_SLACK_MS, scrapeGauges, type Shot } from './load-steps';
+import { summarize } from './stats';
+
+const PROBE_EVERY_MS = 10;
+
+/** Runs one attack in its own process for `seconds`; what the attacker got back. */
+function attackProcess(
+  name: AttackName,
+  url: string,
+  seconds: number,
+  seed: number,
+): Promise<Statuses> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      '@swc-node/register',
+      join(__dirname, 'abuse-attacker.ts'),
+      name,
+      url,
+      String(seconds),
+      String(seed),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as Statuses)
+        : reject(new Error(`${name} exited ${code}`)),
+    ),
+  );
+}
+
+/** GET /health/live every 10 ms on its own socket; the longest answer is the longest block. */
+function loopProbe(url: string, until: () => boolean): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: number[] = [];
+  return (async () => {
+    while (!until()) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve) =>
+        get(`${url}/health/live`, { agent }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        }).on('error', () => resolve()),
+      );
+      samples.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+    agent.destroy();
+    return samples;
+  })();
+}
+
+/** /context one call at a time until `until()`. */
+async function liveCalls(fire: (i: number) => Promise<Shot>, until: () => boolean) {
+  const shots: Shot[] = [];
+  for (let i = 0; !until(); i++) {
+    shots.push(await fire(i).catch(() => ({ clientMs: 0, status: 0 })));
+  }
+  return shots;
+}
+
+/** What one phase measured; `shots` (every live call) lets rounds be pooled. */
+export interface PhaseResult {
+  shots: Shot[];
+  probes: number[];
+  serverLoopMaxMs: number;
+  rssMaxMb: number;
+  attacker?: Statuses;
+}
+
+export async function runPhase(options: {
+  url: string;
+  fire: (i: number) => Promise<Shot>;
+  seconds: number;
+  seed: number;
+  attack?: AttackName;
+}): Promise<PhaseResult> {
+  const { url, fire, seconds, seed, attack } = options;
+  await scrapeGauges(url); // resets the server's event-loop histogram
+  const end = performance.now() + seconds * 1000;
+  const until = () => performance.now() >= end;
+  // Each scrape resets the server's loop histogram, so its maximum is the max over scrapes.
+  let rssMaxMb = 0;
+  let loopMaxMs = 0;
+  const sampler = setInterval(() => {
+    void scrapeGauges(url).then(
+      (g) => {
+        rssMaxMb = Math.max(rssMaxMb, g.rssMb);
+        loopMaxMs = Math.max(loopMaxMs, g.eventLoopMaxMs);
+      },
+      () => undefined,
+    );
+  }, 1000);
+  const [shots, probes, attacker] = await Promise.all([
+    liveCalls(fire, until),
+    loopProbe(url, until),
+    attack && attackProcess(attack, url, seconds, seed),
+  ]);
+  clearInterval(sampler);
+  const gauges = await scrapeGauges(url);
+  return {
+    shots,
+    probes,
+    serverLoopMaxMs: Math.max(loopMaxMs, gauges.eventLoopMaxMs),
+    rssMaxMb: Math.max(rssMaxMb, gauges.rssMb),
+    attacker,
+  };
+}
+
+/** Adds `b`'s counts into `a`. */
+const addStatuses = (a: Statuses, b: Statuses = {}) =>
+  Object.entries(b).forEach(([key, n]) => (a[key] = (a[key] ?? 0) + n));
+
+/** One printed row from one or more phases of the same kind (rounds pooled). */
+export function phaseRow(name: string, seconds: number, phases: PhaseResult[]) {
+  const shots = phases.flatMap((p) => p.shots);
+  const probes = phases.flatMap((p) => p.probes);
+  const ok = shots.filter((s) => s.status === 200);
+  const attackers = phases.filter((p) => p.attacker);
+  let attacker: Statuses | undefined;
+  if (attackers.length > 0) {
+    attacker = {};
+    attackers.forEach((p) => addStatuses(attacker as Statuses, p.attacker));
+  }
+  return {
+    phase: name,
+    seconds: seconds * phases.length,
+    live: {
+      calls: shots.length,
+      client_ms: summarize(shots.map((s) => s.clientMs)),
+      late: ok.filter((s) => (s.serverMs ?? 0) > (s.timeoutMs ?? 0) + LATE_SLACK_MS).length,
+      partial: ok.filter((s) => s.partial).length,
+      shed: ok.filter((s) => s.shed).length,
+      non_200: shots.length - ok.length,
+      s5xx: shots.filter((s) => s.status >= 500).length,
+    },
+    loop_block_max_ms: Number(Math.max(0, ...probes).toFixed(1)),
+    probe_ms: summarize(probes),
+    server_loop_max_ms: Math.max(...phases.map((p) => p.serverLoopMaxMs)),
+    rss_max_mb: Math.max(...phases.map((p) => p.rssMaxMb)),
+    attacker,
+  };
+}
+
+export type PhaseRow = ReturnType<typeof phaseRow>;

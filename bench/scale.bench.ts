@@ -21,6 +21,10 @@
  *   BENCH_SCALE_PROTOCOL=after-load BENCH_SCALE_IDLE_S=600 BENCH_SCALE_PG_LOG=<server log> …
  *     issue 42's protocol instead (Postgres only): grown over HTTP, measured with no pause,
  *     again after an idle period; the slowest 1%'s stages, I/O, autovacuum, bytes per relation.
+ *     With BENCH_SCALE_GROWTH=bulk, all but the last BENCH_SCALE_HTTP_SHARE (0.1) of the growth
+ *     is a bulk load with every index live (scale-bulk-load.ts), the rest over HTTP: 1M in hours.
+ *   BENCH_SCALE_PROTOCOL=bulk-load …  only that loader, to each step: its rate per stretch
+ *     (how a window's cost grows with the store) and bytes per window by table and index.
  * A store that already holds more windows than a step skips that step's growth. On PGlite one
  * process holds the data dir at a time, so the bench's own handle closes while the service
  * runs, and statement watching (pg_stat_activity of other sessions) is left out.
@@ -31,7 +35,9 @@ import { join } from 'node:path';
 
 import { startFakeOpenAi } from '../test/fakes/openai-server';
 import { measureAfterLoad } from './support/scale-after-load';
+import { bulkLoad } from './support/scale-bulk-load';
 import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
+import { bytesPerWindow } from './support/scale-db-watch';
 import { ScaleGrower } from './support/scale-grow';
 import {
   customerTurns,
@@ -86,7 +92,16 @@ async function main() {
       }
       // Issue 42's protocol: grown over HTTP, measured with no pause (scale-after-load.ts).
       for (const target of steps) {
-        printJson(await measureAfterLoad(target, grower, corpus, env, texts, log));
+        printJson(await measureAfterLoad(target, grower, corpus, env, texts, DIMENSION, log));
+      }
+      return;
+    }
+    if (process.env.BENCH_SCALE_PROTOCOL === 'bulk-load') {
+      // Only the loader: its rate per stretch and what a window costs at each step.
+      for (const target of steps) {
+        const load = await bulkLoad(grower, target, DIMENSION, log);
+        const bytes = await bytesPerWindow(grower.db, await grower.windows());
+        printJson({ protocol: 'bulk-load', engine, step: target, load, bytes });
       }
       return;
     }

@@ -1,6 +1,7 @@
 import { type ContextBundle } from '../../src/context/context.dto';
 import { JsonClient } from './http-client';
 import { prng } from './prng';
+import { bulkLoad } from './scale-bulk-load';
 import { type ScaleCorpus } from './scale-corpus';
 import { bytesPerWindow, type DbProbe, watchDatabase } from './scale-db-watch';
 import { type ScaleGrower } from './scale-grow';
@@ -21,6 +22,8 @@ const WARMUP = 30;
 const TYPICAL = 300;
 const HEAVIEST = 100;
 const SEARCH = 50;
+/** The share of a bulk-mode growth sent over HTTP (`BENCH_SCALE_HTTP_SHARE`, default 10%). */
+const HTTP_SHARE = Math.min(1, Math.max(0, Number(process.env.BENCH_SCALE_HTTP_SHARE ?? 0.1)));
 
 interface Call {
   client_ms: number;
@@ -201,12 +204,20 @@ export async function measureAfterLoad(
   corpus: ScaleCorpus,
   env: Record<string, string>,
   texts: string[],
+  dimension: number,
   log: (line: string) => void,
 ) {
   const seed = Number(process.env.BENCH_SCALE_SEED ?? 42);
   const idleS = Number(process.env.BENCH_SCALE_IDLE_S ?? 3600);
   const pgLog = process.env.BENCH_SCALE_PG_LOG || undefined;
   log(`after-load protocol: seed ${seed}, idle ${idleS} s, auto_explain log ${pgLog ?? 'none'}`);
+  // BENCH_SCALE_GROWTH=bulk: all but the last share of the growth in bulk (scale-bulk-load.ts),
+  // the rest over HTTP, so the ingest rate at size is still a client's and the round starts
+  // straight after an HTTP import.
+  const bulk =
+    process.env.BENCH_SCALE_GROWTH === 'bulk'
+      ? await bulkLoad(grower, Math.round(target * (1 - HTTP_SHARE)), dimension, log)
+      : undefined;
   const server = await startServerProcess(env);
   const probe = new AfterLoadProbe(server.url, texts, corpus, seed);
   try {
@@ -225,6 +236,7 @@ export async function measureAfterLoad(
       step: target,
       seed,
       idle_s: idleS,
+      ...(bulk ? { bulk_load: bulk } : {}),
       ingest_http: ingest,
       after_load: afterLoad,
       ...(afterIdle ? { after_idle: afterIdle } : {}),

@@ -83,7 +83,6 @@ export class ScaleGrower {
     log: (line: string) => void,
   ): Promise<GrowReport> {
     const ctx = this.ctx as INestApplicationContext;
-    const repository = ctx.get(ConversationMessagesRepository);
     const store = ctx.get<VectorStore>(VECTOR_STORE);
     const t0 = performance.now();
     const start = { conversations: this.conversations, windows: await this.windows() };
@@ -91,37 +90,7 @@ export class ScaleGrower {
     // A store already at the size keeps its indexes (nothing to load in bulk).
     const hnsw = windows < target ? await this.dropHnsw() : [];
     while (windows < target) {
-      const perConversation =
-        windows > 0 && this.conversations > 0 ? windows / this.conversations : 4.5;
-      const needed = Math.ceil((target - windows) / perConversation);
-      const step = Math.max(1, Math.min(needed, GROW_CONVERSATIONS));
-      const messages = this.corpus
-        .conversations(this.conversations, this.conversations + step)
-        .map(toStoredMessage);
-      const m0 = performance.now();
-      await repository.save(messages);
-      const m1 = performance.now();
-      const built = chunkConversations(messages);
-      await repository.recordWindows(built);
-      const m2 = performance.now();
-      for (let i = 0; i < built.length; i += INSERT_ROWS) {
-        const records: Array<VectorRecord<'conversations'>> = built
-          .slice(i, i + INSERT_ROWS)
-          .map(({ id, content, ...payload }) => ({
-            id,
-            content,
-            embedding: bagOfWordsEmbedding(content, dimension),
-            payload,
-          }));
-        await store.upsert('conversations', records);
-      }
-      const m3 = performance.now();
-      if (process.env.BENCH_SCALE_TRACE) {
-        log(
-          `messages ${(m1 - m0).toFixed(0)} ms, ledger ${(m2 - m1).toFixed(0)} ms, windows ${(m3 - m2).toFixed(0)} ms`,
-        );
-      }
-      this.conversations += step;
+      await this.append(this.stepToward(target, windows), dimension, log);
       windows = await this.windows();
       const rate = (windows - start.windows) / ((performance.now() - t0) / 1000);
       log(
@@ -158,6 +127,57 @@ export class ScaleGrower {
       contact_indexes: contactIndexes,
       contact_indexes_s: Number(contactIndexSeconds.toFixed(1)),
     };
+  }
+
+  /** Conversations to add next toward `target` windows: at most one bulk round. */
+  stepToward(target: number, windows: number, most = GROW_CONVERSATIONS): number {
+    const perConversation =
+      windows > 0 && this.conversations > 0 ? windows / this.conversations : 4.5;
+    return Math.max(1, Math.min(Math.ceil((target - windows) / perConversation), most));
+  }
+
+  /**
+   * Appends the next `count` conversations of the corpus through the service's write path:
+   * message ids, the repository's message insert, windowing, the window ledger, then the
+   * store's window insert (postings, statistics triggers, whatever indexes exist) in
+   * statements of INSERT_ROWS windows. Vectors come from the bench's embedder, in-process.
+   */
+  async append(
+    count: number,
+    dimension: number,
+    log: (line: string) => void = () => undefined,
+  ): Promise<{ messages: number; windows: number }> {
+    const ctx = this.ctx as INestApplicationContext;
+    const repository = ctx.get(ConversationMessagesRepository);
+    const store = ctx.get<VectorStore>(VECTOR_STORE);
+    const messages = this.corpus
+      .conversations(this.conversations, this.conversations + count)
+      .map(toStoredMessage);
+    const m0 = performance.now();
+    await repository.save(messages);
+    const m1 = performance.now();
+    const built = chunkConversations(messages);
+    await repository.recordWindows(built);
+    const m2 = performance.now();
+    for (let i = 0; i < built.length; i += INSERT_ROWS) {
+      const records: Array<VectorRecord<'conversations'>> = built
+        .slice(i, i + INSERT_ROWS)
+        .map(({ id, content, ...payload }) => ({
+          id,
+          content,
+          embedding: bagOfWordsEmbedding(content, dimension),
+          payload,
+        }));
+      await store.upsert('conversations', records);
+    }
+    if (process.env.BENCH_SCALE_TRACE) {
+      const m3 = performance.now();
+      log(
+        `messages ${(m1 - m0).toFixed(0)} ms, ledger ${(m2 - m1).toFixed(0)} ms, windows ${(m3 - m2).toFixed(0)} ms`,
+      );
+    }
+    this.conversations += count;
+    return { messages: messages.length, windows: built.length };
   }
 
   /** One retention sweep (the hourly job's own code) that purges what is older than `cutoff`. */

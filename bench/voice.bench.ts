@@ -11,10 +11,14 @@
  * (`POST /calls` one ring before), each against the call's second turn.
  *
  *   npm run bench:voice   # BENCH_VOICE_CONCURRENCY (1,4,16), BENCH_VOICE_TURNS per call (3),
- *                         # BENCH_VOICE_C1_CALLS (4), BENCH_SEED (41)
+ *                         # BENCH_VOICE_C1_CALLS (4), BENCH_VOICE_PREFETCH_CALLS (20), BENCH_SEED (41)
+ *
+ * With BENCH_BASELINE_ROOT (another checkout with its node_modules, e.g. a worktree of an older
+ * commit) a third mode, `speculative_baseline`, runs that checkout's server in the same rounds,
+ * and `comparison` sets it beside this one per level (the modes' order reverses every level).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { EmbeddingService } from '@app/embedding';
@@ -30,11 +34,17 @@ import { startServerProcess } from './support/server-process';
 import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
 import { buildSlotQuestions } from './support/sgd-questions';
 import { printJson, summarize } from './support/stats';
+import { compareModes, type Mode, type VoiceLevel } from './support/voice-compare';
 
 const GROUP = 8;
 const K = 5;
-const MODES = ['final_only', 'speculative'] as const;
-type Mode = (typeof MODES)[number];
+const BASELINE = process.env.BENCH_BASELINE_ROOT;
+
+const MODES: Mode[] = [
+  'final_only',
+  'speculative',
+  ...(BASELINE ? ['speculative_baseline' as const] : []),
+];
 interface Turn {
   q: string;
   value: string;
@@ -90,15 +100,21 @@ async function main() {
   // store: ended calls join history, which must not reach the cached store or the other mode.
   const servers = await Promise.all(MODES.map((mode) => startMode(env.DATA_DIR, mode)));
   const results: Record<string, unknown> = {};
+  const load = { before: loadavg().map((l) => Number(l.toFixed(2))), after: [] as number[] };
   try {
-    for (const c of levels) {
+    for (const [l, c] of levels.entries()) {
       const count = c === 1 ? c1Calls : c;
       const chosen = calls.slice(0, count).map((t) => t.slice(0, turnsPerCall));
-      for (const [m, mode] of MODES.entries()) {
+      const order = [...MODES.keys()];
+      for (const m of l % 2 ? order.reverse() : order) {
+        const mode = MODES[m];
         results[`${mode}_c${c}`] = await replayLevel(servers[m], mode, c, chosen, prng(seed + c));
       }
     }
-    results.first_turn = await firstTurns(servers[0].client, fresh);
+    load.after = loadavg().map((l) => Number(l.toFixed(2)));
+    if (PREFETCH_CALLS > 0) {
+      results.first_turn = await firstTurns(servers[0].client, fresh);
+    }
   } finally {
     for (const server of servers) {
       server.client.close();
@@ -107,7 +123,18 @@ async function main() {
       rmSync(server.dataDir, { recursive: true, force: true });
     }
   }
-  printJson({ bench: 'voice', seed, turns_per_call: turnsPerCall, levels, results });
+  const comparison = Object.fromEntries(
+    levels.map((c) => [`c${c}`, compareModes(results as Record<string, VoiceLevel>, MODES, c)]),
+  );
+  printJson({
+    bench: 'voice',
+    seed,
+    turns_per_call: turnsPerCall,
+    levels,
+    load,
+    results,
+    comparison,
+  });
 }
 
 /** Calls per group of the first-turn comparison (cold, prefetched). */
@@ -165,12 +192,15 @@ type ModeServer = Awaited<ReturnType<typeof startServerProcess>> & {
 async function startMode(dataDir: string, mode: Mode): Promise<ModeServer> {
   const copy = mkdtempSync(join(tmpdir(), 'bench-voice-'));
   cpSync(dataDir, copy, { recursive: true });
-  const server = await startServerProcess({
-    DATA_DIR: copy,
-    SPECULATION: String(mode === 'speculative'),
-    // Interims count against the per-caller rate limit like any request (16 calls send ~80/s).
-    RATE_LIMIT_PER_IP_PER_MINUTE: '0',
-  });
+  const server = await startServerProcess(
+    {
+      DATA_DIR: copy,
+      SPECULATION: String(mode !== 'final_only'),
+      // Interims count against the per-caller rate limit like any request (16 calls send ~80/s).
+      RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+    },
+    mode === 'speculative_baseline' ? BASELINE : undefined,
+  );
   const interims = new JsonClient(server.url);
   return { ...server, client: new JsonClient(server.url), interims, dataDir: copy };
 }
@@ -220,13 +250,18 @@ async function replayCall(
   turns: Turn[],
   random: () => number,
 ) {
-  const out: Array<{ ms: number; speculative: boolean; late: boolean; partial: boolean; hit: boolean }> =
-    [];
+  const out: Array<{
+    ms: number;
+    speculative: boolean;
+    late: boolean;
+    partial: boolean;
+    hit: boolean;
+  }> = [];
   for (const turn of turns) {
     const words = turn.q.split(/\s+/);
     for (let n = 1; n <= words.length; n++) {
       await sleep(gap(random));
-      if (mode === 'speculative') {
+      if (mode !== 'final_only') {
         // An engine does not wait for the 202; neither does this replay.
         void interims.post('/context', {
           transcript: words.slice(0, n).join(' '),

@@ -6,7 +6,7 @@
  * always; with DATABASE_URL also that Postgres server (each checkout in its own database).
  * Requests differ in text, so every one embeds.
  *
- *   BENCH_BASELINE_ROOT=/tmp/wt-base npm run bench:baseline   # BENCH_ROUNDS (3), BENCH_REQUESTS (100)
+ *   BENCH_BASELINE_ROOT=/tmp/wt-base npm run bench:baseline   # BENCH_ROUNDS (10), BENCH_REQUESTS (30)
  *
  * One checkout against itself under two configurations: BENCH_CURRENT_ENV and
  * BENCH_BASELINE_ENV add `NAME=value,…` to each side's env (e.g. BENCH_BASELINE_ROOT=. and
@@ -16,6 +16,12 @@
  * connects as it: row-level security never applies to the superuser a test server hands out.
  * BENCH_NODE in a side's env runs that side's server on another Node binary
  * (BENCH_BASELINE_ROOT=. BENCH_BASELINE_ENV=BENCH_NODE=/usr/bin/node: Node 24 against 20).
+ *
+ * Besides throughput (the ratio of means), each comparison gives the median of the rounds'
+ * own ratios (each round runs both sides back to back) with their range, and the ratio of
+ * server CPU time per request: the server process's threads (the PGlite and embedding
+ * workers included) plus, on Postgres, its database's backends. CPU time is what a loaded
+ * box inflates least; the servers and the database must run on this machine (/proc).
  */
 import { loadavg } from 'node:os';
 
@@ -24,12 +30,20 @@ import { Client } from 'pg';
 import { generateApiKey } from '../src/config/api-key-entries';
 import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
-import { interleavedRounds, throughputRatio } from './support/interleaved-rounds';
+import {
+  interleavedRounds,
+  pairedRatios,
+  type RunMeter,
+  throughputRatio,
+} from './support/interleaved-rounds';
+import { processCpuMs, taskCpuMs } from './support/proc-cpu';
 import { startServerProcess } from './support/server-process';
 import { printJson } from './support/stats';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+// Short runs in many rounds: the two sides alternate every few seconds, so the box's load
+// falls on both alike (as many requests as 3 rounds of 100 would send).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
 const BASELINE = process.env.BENCH_BASELINE_ROOT;
 const DATABASE_URL = process.env.DATABASE_URL;
 const LEVELS = [1, 8];
@@ -70,7 +84,7 @@ async function storeEnv(
   }
   const admin = new Client({ connectionString: DATABASE_URL });
   await admin.connect();
-  const name = `cb_bench_ab_${checkout}`;
+  const name = databaseName(checkout);
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
   if (ROLE) {
     await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}')
@@ -94,6 +108,44 @@ async function storeEnv(
   return { DATABASE_URL: url.toString() };
 }
 
+/** A checkout's database on the server (see {@link storeEnv}). */
+const databaseName = (checkout: Checkout) => `cb_bench_ab_${checkout}`;
+
+/**
+ * Server CPU time of a run: the server process's threads, and on Postgres the backends of its
+ * database (a backend that began during the run counts whole; one that ended is missed).
+ */
+function cpuMeter(
+  engine: 'pglite' | 'postgres',
+  pids: Record<Checkout, number>,
+  admin?: Client,
+): RunMeter<Mode> {
+  const backends = async (checkout: Checkout) => {
+    if (engine === 'pglite' || !admin) {
+      return new Map<number, number>();
+    }
+    const { rows } = await admin.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+      [databaseName(checkout)],
+    );
+    return new Map(rows.map((r) => [r.pid, taskCpuMs(r.pid)]));
+  };
+  return async (mode) => {
+    const checkout = mode.split('/')[0] as Checkout;
+    const server = processCpuMs(pids[checkout]);
+    const before = await backends(checkout);
+    return async () => {
+      const spent = processCpuMs(pids[checkout]) - server;
+      const after = await backends(checkout);
+      let database = 0;
+      for (const [pid, ms] of after) {
+        database += ms - (before.get(pid) ?? 0);
+      }
+      return spent + database;
+    };
+  };
+}
+
 async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
   const seed = { SEED_DEMO_DATA: 'true' };
   const current = await startServerProcess({
@@ -112,12 +164,15 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
   };
   let seq = 0;
   const refused: Partial<Record<Mode, number>> = {};
+  const admin = engine === 'postgres' ? new Client({ connectionString: DATABASE_URL }) : undefined;
+  await admin?.connect();
   try {
     const results = await interleavedRounds({
       modes: MODES,
       levels: LEVELS,
       rounds: ROUNDS,
       requests: REQUESTS,
+      meter: cpuMeter(engine, { current: current.pid, baseline: baseline.pid }, admin),
       request: async (mode) => {
         const [checkout, route] = mode.split('/') as [Checkout, 'context' | 'search'];
         const i = seq++;
@@ -151,8 +206,15 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
         context: throughputRatio(results, 'current/context', 'baseline/context', LEVELS),
         search: throughputRatio(results, 'current/search', 'baseline/search', LEVELS),
       },
+      // Per round (median, range) and server CPU per request (`cost`, the other way up:
+      // above 1 means the current side spends more).
+      rounds_current_over_baseline: {
+        context: pairedRatios(results, 'current/context', 'baseline/context', LEVELS),
+        search: pairedRatios(results, 'current/search', 'baseline/search', LEVELS),
+      },
     };
   } finally {
+    await admin?.end();
     Object.values(clients).forEach((c) => c.close());
     await Promise.all([current.stop(), baseline.stop()]);
   }

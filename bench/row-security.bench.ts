@@ -15,7 +15,6 @@
  *                                # BENCH_ENGINES (pglite,postgres)
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 import { Database, type DatabaseScope, withDatabaseScope } from '@app/database';
@@ -24,6 +23,7 @@ import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 
 import { prng } from './support/prng';
+import { taskCpuMs } from './support/proc-cpu';
 import { printJson, summarize } from './support/stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
@@ -148,7 +148,7 @@ async function measure(engine: 'pglite' | 'postgres') {
         Mode,
         number[]
       >;
-      const serverBefore = backends && MODES.map((m) => backendCpuMs(backends[m]));
+      const serverBefore = backends && MODES.map((m) => taskCpuMs(backends[m]));
       for (const [i, q] of queries.entries()) {
         // Rotated order: no mode always runs first (cold) or last.
         for (let k = 0; k < MODES.length; k++) {
@@ -164,7 +164,7 @@ async function measure(engine: 'pglite' | 'postgres') {
       for (const [m, mode] of MODES.entries()) {
         results[`${shape}/${mode}`] = summarize(samples[mode]);
         cpu[`${shape}/${mode}`] = serverBefore
-          ? round3((backendCpuMs(backends[mode]) - serverBefore[m]) / queries.length)
+          ? round3((taskCpuMs(backends[mode]) - serverBefore[m]) / queries.length)
           : summarize(cpuSamples[mode]).p50;
       }
       const ratio = (a: Mode, b: Mode) =>
@@ -207,14 +207,6 @@ async function backendPids(stores: Record<Mode, { database: Database }>) {
     pids[mode] = row.pid;
   }
   return pids;
-}
-
-/**
- * A local process's CPU time so far, in ms: /proc/<pid>/schedstat's first field (ns), not
- * /proc/<pid>/stat's 10 ms ticks, which cannot resolve a statement of about a millisecond.
- */
-function backendCpuMs(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 }
 
 async function main() {

@@ -5,7 +5,15 @@ export type RoundsResult = LatencySummary & {
   rps_per_round: number[];
   rps_mean: number;
   partial: number;
+  /** What `meter` measured (e.g. server CPU ms), per request over every round. */
+  cost_per_request?: number;
 };
+
+/**
+ * Measures one run besides its wall time: called before the run, it answers a function that,
+ * called after it, answers the run's cost (e.g. CPU ms of the server that served it).
+ */
+export type RunMeter<M extends string> = (mode: M) => Promise<() => Promise<number>>;
 
 /**
  * Compares modes (servers, or request shapes) under the same load: a warm-up per mode, then
@@ -20,15 +28,20 @@ export async function interleavedRounds<M extends string>(options: {
   /** Requests per run at concurrency 1; higher levels send four times as many. */
   requests: number;
   request: (mode: M) => Promise<boolean>;
+  meter?: RunMeter<M>;
 }): Promise<Record<string, RoundsResult>> {
-  const { modes, levels, rounds, requests, request } = options;
-  const samples: Record<string, { latencies: number[]; rps: number[]; partial: number }> = {};
+  const { modes, levels, rounds, requests, request, meter } = options;
+  const samples: Record<
+    string,
+    { latencies: number[]; rps: number[]; partial: number; cost: number; requests: number }
+  > = {};
   const run = async (mode: M, concurrency: number, total: number) => {
     let partial = 0;
+    const stop = await meter?.(mode);
     const result = await runConcurrent(total, concurrency, async () => {
       partial += (await request(mode)) ? 1 : 0;
     });
-    return { ...result, partial };
+    return { ...result, partial, cost: (await stop?.()) ?? 0 };
   };
   for (const mode of modes) {
     await run(mode, 8, 64); // warm-up: JIT, caches, connections
@@ -40,10 +53,12 @@ export async function interleavedRounds<M extends string>(options: {
         const total = concurrency === 1 ? requests : requests * 4;
         const result = await run(mode, concurrency, total);
         const key = `${mode}/c${concurrency}`;
-        samples[key] ??= { latencies: [], rps: [], partial: 0 };
+        samples[key] ??= { latencies: [], rps: [], partial: 0, cost: 0, requests: 0 };
         samples[key].latencies.push(...result.latencies);
         samples[key].rps.push(Math.round((total / result.wallMs) * 10000) / 10);
         samples[key].partial += result.partial;
+        samples[key].cost += result.cost;
+        samples[key].requests += total;
       }
     }
   }
@@ -55,6 +70,7 @@ export async function interleavedRounds<M extends string>(options: {
         rps_per_round: s.rps,
         rps_mean: Math.round((s.rps.reduce((a, b) => a + b, 0) / s.rps.length) * 10) / 10,
         partial: s.partial,
+        ...(meter ? { cost_per_request: Math.round((s.cost / s.requests) * 1000) / 1000 } : {}),
       },
     ]),
   );
@@ -72,5 +88,44 @@ export function throughputRatio(
       `c${c}`,
       Math.round((results[`${a}/c${c}`].rps_mean / results[`${b}/c${c}`].rps_mean) * 1000) / 1000,
     ]),
+  );
+}
+
+/**
+ * Mode `a` over mode `b` at each level, round by round: the two ran back to back in each
+ * round, so a drift in the box's load cancels in each round's ratio, and the median of them
+ * is not moved by one disturbed round as the ratio of means is. Also their range, and `a`'s
+ * cost per request over `b`'s when a meter measured one (CPU time: what a loaded box inflates
+ * least).
+ */
+export function pairedRatios(
+  results: Record<string, RoundsResult>,
+  a: string,
+  b: string,
+  levels: readonly number[],
+): Record<string, { median: number; min: number; max: number; cost?: number }> {
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  return Object.fromEntries(
+    levels.map((c) => {
+      const [x, y] = [results[`${a}/c${c}`], results[`${b}/c${c}`]];
+      const ratios = x.rps_per_round
+        .map((rps, i) => rps / y.rps_per_round[i])
+        .sort((p, q) => p - q);
+      const mid = ratios.length >> 1;
+      const median = ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+      const cost =
+        x.cost_per_request !== undefined && y.cost_per_request
+          ? { cost: round3(x.cost_per_request / y.cost_per_request) }
+          : {};
+      return [
+        `c${c}`,
+        {
+          median: round3(median),
+          min: round3(ratios[0]),
+          max: round3(ratios.at(-1) ?? 0),
+          ...cost,
+        },
+      ];
+    }),
   );
 }

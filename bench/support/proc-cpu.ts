@@ -56,3 +56,27 @@ export function cpuPerRequest(
 export function cpuSnapshot(serverPid: number) {
   return { server: threadCpuMs(serverPid), client: process.cpuUsage() };
 }
+
+/**
+ * One task's CPU time so far, in ms, from /proc/<pid>/schedstat's first field (ns): /stat's
+ * 10 ms ticks cannot resolve a statement or a short run. 0 once the task is gone.
+ */
+export function taskCpuMs(pid: number, tid = pid): number {
+  try {
+    const path = tid === pid ? `/proc/${pid}/schedstat` : `/proc/${pid}/task/${tid}/schedstat`;
+    return Number(readFileSync(path, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (ms, ns resolution) of every thread of process `pid` together, from /proc. */
+export function processCpuMs(pid: number): number {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  return tids.reduce((sum, tid) => sum + taskCpuMs(pid, Number(tid)), 0);
+}

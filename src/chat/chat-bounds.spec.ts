@@ -7,7 +7,14 @@ import { strictDouble } from '../../test/support/doubles';
 import { ChatController } from './chat.controller';
 import { type ChatRequestDto } from './chat.dto';
 import { type ChatService, type PreparedAnswer } from './chat.service';
-import { CHAT_MAX_INFLIGHT, ChatBusyError, SSE_DRAIN_TIMEOUT_MS, writeFrame } from './chat-bounds';
+import {
+  CHAT_ADMIT_WAIT_MS,
+  CHAT_MAX_INFLIGHT,
+  CHAT_MAX_WAITING,
+  ChatBusyError,
+  SSE_DRAIN_TIMEOUT_MS,
+  writeFrame,
+} from './chat-bounds';
 import { type ChatMetrics } from './chat-metrics';
 
 /** A response whose client never reads: every write reports a full buffer, no 'drain' comes. */
@@ -49,7 +56,7 @@ describe('writeFrame', () => {
 });
 
 describe('ChatController admission', () => {
-  it(`streams at most ${CHAT_MAX_INFLIGHT} answers at once; more get 503 chat_busy`, async () => {
+  it(`streams at most ${CHAT_MAX_INFLIGHT} answers at once, ${CHAT_MAX_WAITING} wait; more get 503 chat_busy`, async () => {
     let finish!: (error: Error) => void;
     const held = new Promise<PreparedAnswer>((_resolve, reject) => (finish = reject));
     const chat = strictDouble<ChatService>({ prepare: jest.fn(() => held) });
@@ -60,14 +67,38 @@ describe('ChatController admission', () => {
     const reply = () => ({ raw: stalledResponse() }) as unknown as FastifyReply;
     const body = { query: 'how do circles work?', userId: 'emp_1' } as ChatRequestDto;
 
-    const streams = Array.from({ length: CHAT_MAX_INFLIGHT }, () =>
+    const streams = Array.from({ length: CHAT_MAX_INFLIGHT + CHAT_MAX_WAITING }, () =>
       sut.chatStream(body, reply()).catch((error: unknown) => error),
     );
     await expect(sut.chatStream(body, reply())).rejects.toBeInstanceOf(ChatBusyError);
+    expect(chat.prepare).toHaveBeenCalledTimes(CHAT_MAX_INFLIGHT);
 
     finish(new Error('retrieval down')); // the streams end: their slots come back
-    await Promise.all(streams);
+    // The waiting ones were admitted as slots came back (old code refused them at once).
+    const outcomes = await Promise.all(streams);
+    expect(outcomes.map((e) => (e as Error).message)).toEqual(streams.map(() => 'retrieval down'));
     const next = sut.chatStream(body, reply());
     await expect(next).rejects.toThrow('retrieval down'); // admitted, then failed as prepared
+  });
+
+  it(`a request that finds no slot within ${CHAT_ADMIT_WAIT_MS} ms gets 503 chat_busy`, async () => {
+    jest.useFakeTimers();
+    try {
+      const chat = strictDouble<ChatService>({
+        prepare: jest.fn(() => new Promise<PreparedAnswer>(() => undefined)),
+      });
+      const metrics = strictDouble<ChatMetrics>({
+        track: jest.fn(() => ({ see: jest.fn(), end: jest.fn() })),
+      });
+      const sut = new ChatController(chat, metrics);
+      const reply = () => ({ raw: stalledResponse() }) as unknown as FastifyReply;
+      const body = { query: 'how do circles work?', userId: 'emp_1' } as ChatRequestDto;
+      Array.from({ length: CHAT_MAX_INFLIGHT }, () => void sut.chatStream(body, reply()));
+      const waiting = sut.chatStream(body, reply()).catch((error: unknown) => error);
+      await jest.advanceTimersByTimeAsync(CHAT_ADMIT_WAIT_MS);
+      expect(await waiting).toBeInstanceOf(ChatBusyError);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -7,6 +7,13 @@ import { DomainError } from '@app/common';
  * is refused at once (503 `chat_busy`) rather than queued behind streams that last seconds.
  */
 export const CHAT_MAX_INFLIGHT = 16;
+/**
+ * Requests that may wait for a chat slot, and how long. A client refused at once comes
+ * straight back: a flood looping on instant 503s cost the live `/context` caller more than
+ * the streams did (issue 37's bench:abuse). Waiting, it asks no faster than answers finish.
+ */
+export const CHAT_MAX_WAITING = 16;
+export const CHAT_ADMIT_WAIT_MS = 2000;
 
 /** A client that reads nothing for this long while a frame waits to be sent is dropped. */
 export const SSE_DRAIN_TIMEOUT_MS = 10_000;
@@ -16,9 +23,14 @@ const RETRY_AFTER_S = 2;
 /** Every chat slot is taken (503). */
 export class ChatBusyError extends DomainError {
   constructor() {
-    super('chat_busy', `${CHAT_MAX_INFLIGHT} chat answers already streaming; retry shortly.`, 503, {
-      retry_after_s: RETRY_AFTER_S,
-    });
+    super(
+      'chat_busy',
+      `${CHAT_MAX_INFLIGHT} chat answers already streaming and ${CHAT_MAX_WAITING} waiting; retry shortly.`,
+      503,
+      {
+        retry_after_s: RETRY_AFTER_S,
+      },
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { inBackground } from '@app/common';
 import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
@@ -8,7 +9,13 @@ import { ApiSseResponse } from '../common/api-docs';
 import { AdmissionGate } from '../context/admission-gate';
 import { ChatRequestDto } from './chat.dto';
 import { ChatService } from './chat.service';
-import { CHAT_MAX_INFLIGHT, ChatBusyError, writeFrame } from './chat-bounds';
+import {
+  CHAT_ADMIT_WAIT_MS,
+  CHAT_MAX_INFLIGHT,
+  CHAT_MAX_WAITING,
+  ChatBusyError,
+  writeFrame,
+} from './chat-bounds';
 import { CHAT_EVENT_SCHEMAS, toSseFrame } from './chat-events';
 import { ChatMetrics } from './chat-metrics';
 
@@ -33,7 +40,7 @@ const SSE_HEADERS = {
 @Controller('chat')
 export class ChatController {
   /** Streams in flight (CHAT_MAX_INFLIGHT); a slot is held until the stream has ended. */
-  private readonly gate = new AdmissionGate(CHAT_MAX_INFLIGHT);
+  private readonly gate = new AdmissionGate(CHAT_MAX_INFLIGHT, CHAT_MAX_WAITING);
 
   constructor(
     private readonly chat: ChatService,
@@ -48,12 +55,13 @@ export class ChatController {
     CHAT_EVENT_SCHEMAS,
   )
   async chatStream(@Body() body: ChatRequestDto, @Res() reply: FastifyReply): Promise<void> {
-    const release = await this.gate.acquire(0);
+    const release = await this.gate.acquire(CHAT_ADMIT_WAIT_MS);
     if (!release) {
       throw new ChatBusyError();
     }
     try {
-      await this.stream(body, reply);
+      // The employee can wait a little: live /context statements go ahead of its searches.
+      await inBackground(() => this.stream(body, reply));
     } finally {
       release();
     }

@@ -26,4 +26,13 @@ describe('AdmissionGate', () => {
     expect(await sut.acquire(5)).toBeUndefined();
     expect(sut.load).toEqual({ inFlight: 1, waiting: 0 });
   });
+
+  it('refuses at once past its waiting bound', async () => {
+    const sut = new AdmissionGate(1, 1);
+    const first = await sut.acquire(0);
+    const waiting = sut.acquire(1000);
+    expect(await sut.acquire(1000)).toBeUndefined(); // old code: a second waiter queued
+    first?.();
+    expect(await waiting).toBeDefined();
+  });
 });

@@ -8,7 +8,11 @@ export class AdmissionGate {
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly maxInFlight: number) {}
+  constructor(
+    private readonly maxInFlight: number,
+    /** Requests that may wait for a slot; past it one is refused at once. */
+    private readonly maxWaiting = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** A release function once admitted, or `undefined` when no slot frees up within `waitMs`. */
   acquire(waitMs: number): Promise<(() => void) | undefined> {
@@ -16,7 +20,7 @@ export class AdmissionGate {
       this.inFlight++;
       return Promise.resolve(this.releaser());
     }
-    if (waitMs <= 0) {
+    if (waitMs <= 0 || this.waiting.length >= this.maxWaiting) {
       return Promise.resolve(undefined);
     }
     return new Promise((resolve) => {

@@ -9,3 +9,4 @@ export * from './root-module';
 export * from './startup-retry';
 export * from './cooperative';
 export * from './tracing';
+export * from './work-priority';

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
+import { isBackgroundWork } from '@app/common';
+
 import { lockDataDir } from '../data-dir-lock';
 import { DatabaseTimeoutError, DatabaseUnavailableError } from '../errors';
 import { type OrmConnections } from '../interfaces/orm-pool.interface';
@@ -10,6 +12,7 @@ import {
   type SqlExecutor,
 } from '../interfaces/sql-client.interface';
 import { SCOPE_STATEMENT } from '../row-security/database-scope';
+import { BackgroundLane } from './background-lane';
 import { pgliteOrmConnections } from './pglite-orm-connection';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 
@@ -84,6 +87,10 @@ export class PgliteClient implements SqlClient {
   >();
   private nextId = 1;
   private nextTx = 1;
+  /** Background work's turn on the session (`inBackground`): live statements go ahead of it. */
+  private readonly background = new BackgroundLane();
+  /** The background turn each background transaction holds until it ends. */
+  private readonly backgroundTx = new Map<number, () => void>();
   private stopped?: Error;
   /** Messages the worker has not answered yet, abandoned calls included. */
   private unanswered = 0;
@@ -193,7 +200,15 @@ export class PgliteClient implements SqlClient {
    */
   private async begin(): Promise<number> {
     const tx = this.nextTx++;
-    await this.call({ op: 'begin', tx }, this.limits());
+    if (isBackgroundWork()) {
+      // A background transaction holds the session: it takes the background turn as a whole.
+      const release = await this.background.turn(this.limits(), () => new DatabaseTimeoutError());
+      this.backgroundTx.set(tx, release);
+    }
+    await this.call({ op: 'begin', tx }, this.limits()).catch((error: unknown) => {
+      this.releaseBackground(tx);
+      throw error;
+    });
     if (this.options.scope) {
       const params = [this.options.scope()];
       await this.call({ op: 'query', sql: SCOPE_STATEMENT, params, tx }, this.limits()).catch(
@@ -207,7 +222,16 @@ export class PgliteClient implements SqlClient {
   }
 
   private async end(tx: number, commit: boolean): Promise<void> {
-    await this.call({ op: commit ? 'commit' : 'rollback', tx }, this.limits());
+    try {
+      await this.call({ op: commit ? 'commit' : 'rollback', tx }, this.limits());
+    } finally {
+      this.releaseBackground(tx);
+    }
+  }
+
+  private releaseBackground(tx: number): void {
+    this.backgroundTx.get(tx)?.();
+    this.backgroundTx.delete(tx);
   }
 
   /** TypeORM's connections: statements on the one session, its transactions the worker's own. */
@@ -250,7 +274,28 @@ export class PgliteClient implements SqlClient {
     if (this.stopped) {
       return Promise.reject(this.stopped);
     }
+    const lone =
+      ['query', 'prepared', 'result', 'execute'].includes(message.op) &&
+      !('tx' in message && message.tx !== undefined);
+    if (lone && isBackgroundWork()) {
+      return this.inBackgroundTurn(this.scoped(message), limits);
+    }
     return this.post(this.scoped(message), limits);
+  }
+
+  /** A background statement waits its turn ({@link BackgroundLane}), within its own limits. */
+  private async inBackgroundTurn(message: Op, limits: CallLimits): Promise<unknown> {
+    const queuedAt = performance.now();
+    const release = await this.background.turn(limits, () => new DatabaseTimeoutError());
+    try {
+      const left = limits.timeoutMs - (performance.now() - queuedAt);
+      return await this.post(message, {
+        ...limits,
+        timeoutMs: limits.timeoutMs > 0 ? Math.max(1, left) : 0,
+      });
+    } finally {
+      release();
+    }
   }
 
   /** A statement outside a transaction carries its scope (row-level security on). */

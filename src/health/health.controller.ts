@@ -1,13 +1,17 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { Database } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { type FastifyRequest } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
 import { CachedCheck } from './cached-check';
+import { ProbeBudget, ProbeRateLimitedError, REFUSAL_HOLD_MS } from './probe-budget';
 
 /** Readiness answers are this fresh at worst: a probe every few seconds sees every change. */
 const READY_CACHE_MS = 1000;
@@ -22,6 +26,8 @@ const READY_CACHE_MS = 1000;
 export class HealthController {
   /** The database and vector store round trips of readiness, shared for a second. */
   private readonly storage = new CachedCheck(() => this.checkStorage(), READY_CACHE_MS);
+  /** Readiness answers per client address per second (a flood is refused, slowly). */
+  private readonly probes = new ProbeBudget();
 
   constructor(
     private readonly health: HealthCheckService,
@@ -47,7 +53,11 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  ready() {
+  async ready(@Req() request: FastifyRequest) {
+    if (!this.probes.take(String(request.ip))) {
+      await sleep(REFUSAL_HOLD_MS);
+      throw new ProbeRateLimitedError();
+    }
     return this.health.check([
       async () => {
         const session = this.indicator.check('database');

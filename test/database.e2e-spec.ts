@@ -49,6 +49,7 @@ const MIGRATIONS = [
   'RowSecurityPostingProbe1700000000016',
   'RowSecurityStableContactCheck1700000000017',
   'EmbeddingModelRecord1700000000018',
+  'LeanLookupIndexes1700000000020',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

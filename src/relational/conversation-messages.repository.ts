@@ -67,8 +67,8 @@ export class ConversationMessagesRepository {
     if (messages.length === 0) {
       return;
     }
-    // Raw: the batch's turns as two array parameters, looked up by conversation, then key
-    // (the index's order): one index page per conversation, not one per message.
+    // Raw: the batch's turns as two array parameters, looked up by conversation (one index
+    // entry each, migration 20), then key among its rows, which the rebuild after reads anyway.
     const turns = [...new Map(messages.map((m) => [m.turn_key, m.conversation_uid]))];
     const known = await this.database.query<{ message_id: string; turn_key: string }>(
       `SELECT m.message_id, m.turn_key FROM conversation_messages m

@@ -150,9 +150,10 @@ export class ScaleGrower {
     const ctx = this.ctx as INestApplicationContext;
     const repository = ctx.get(ConversationMessagesRepository);
     const store = ctx.get<VectorStore>(VECTOR_STORE);
-    const messages = this.corpus
-      .conversations(this.conversations, this.conversations + count)
-      .map(toStoredMessage);
+    // Claimed before the first await: concurrent appends (bulk-load writers) take disjoint ranges.
+    const from = this.conversations;
+    this.conversations += count;
+    const messages = this.corpus.conversations(from, from + count).map(toStoredMessage);
     const m0 = performance.now();
     await repository.save(messages);
     const m1 = performance.now();
@@ -176,7 +177,6 @@ export class ScaleGrower {
         `messages ${(m1 - m0).toFixed(0)} ms, ledger ${(m2 - m1).toFixed(0)} ms, windows ${(m3 - m2).toFixed(0)} ms`,
       );
     }
-    this.conversations += count;
     return { messages: messages.length, windows: built.length };
   }
 

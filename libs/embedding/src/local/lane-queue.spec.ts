@@ -5,6 +5,7 @@ import {
   LANE_CAPACITY,
   LaneQueue,
   MAX_BATCH,
+  MAX_PADDED_CHARS,
   QUERY_QUIET_MS,
   type QueuedText,
 } from './lane-queue';
@@ -101,6 +102,22 @@ describe('LaneQueue', () => {
     expect(texts(sut.next(1, 2))).toEqual(['context 2']);
     now += CONTEXT_QUIET_MS;
     expect(sut.next(1, 2)).toHaveLength(8); // /context quiet: the flood may use it
+  });
+
+  it('cuts live batches of long texts by padded size, so a worker never pads 32 long texts', () => {
+    const long = 'x'.repeat(2000);
+    for (let i = 0; i < 32; i++) {
+      sut.push(item(long), 'query');
+    }
+    const batch = sut.next(1, 1) ?? [];
+    // Old code: all 32 in one batch (a worker's memory grew by ~280 MB and stayed there).
+    expect(batch).toHaveLength(MAX_PADDED_CHARS / long.length);
+    sut.push(item('x'.repeat(MAX_PADDED_CHARS * 2)), 'context');
+    expect(sut.next(1, 1)).toHaveLength(1); // one text always goes, however long
+    for (let i = 0; i < 40; i++) {
+      sut.push(item(`short query ${i}`), 'context');
+    }
+    expect(sut.next(1, 1)).toHaveLength(MAX_BATCH); // short queries still batch in full
   });
 
   it('without /context traffic, other live routes use every worker', () => {

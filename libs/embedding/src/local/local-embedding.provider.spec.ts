@@ -4,6 +4,7 @@ import { DependencyError } from '@app/common';
 
 import { waitUntil } from '../../../../test/support/wait';
 import { LocalEmbeddingProvider, MAX_EMBED_CHARS } from './local-embedding.provider';
+import { BACKGROUND_NICE } from './worker-roles';
 
 const cosine = (a: number[], b: number[]) => {
   let dot = 0;
@@ -112,4 +113,23 @@ describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () =>
     start.mockRestore();
     await broken.close();
   });
+});
+
+describe('LocalEmbeddingProvider worker priorities (issue 37)', () => {
+  it('runs one worker at normal OS priority and the others niced, so floods yield under contention', async () => {
+    const sut = new LocalEmbeddingProvider({ workers: 2 });
+    await sut.init();
+    try {
+      const roles = sut.workerRoles.sort((a, b) => a.nice - b.nice);
+      // Old code: every worker at the process's priority.
+      expect(roles).toEqual([
+        { role: 'foreground', nice: 0 },
+        { role: 'background', nice: process.platform === 'linux' ? BACKGROUND_NICE : 0 },
+      ]);
+      const [vector] = await sut.embedBatch(['where is my order'], undefined, 'context');
+      expect(vector).toHaveLength(512);
+    } finally {
+      await sut.close();
+    }
+  }, 120_000);
 });

@@ -11,6 +11,7 @@ import {
   type EmbeddingProvider,
 } from '../interfaces/embedding-provider.interface';
 import { EmbedderBusyError, type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
+import { BACKGROUND_NICE, pickWorker, roleOf, type WorkerRole } from './worker-roles';
 import { EMBEDDING_WORKER_SOURCE } from './worker-source';
 
 /**
@@ -49,6 +50,7 @@ interface Pending extends QueuedText {
   /** The caller's span (tracing on): it learns its queue wait; the batch span links to it. */
   span?: Span;
   queuedAt: number;
+  lane: EmbeddingLane;
 }
 
 interface WorkerReply {
@@ -56,6 +58,8 @@ interface WorkerReply {
   vectors?: number[][];
   error?: string;
   ready?: boolean;
+  /** The worker thread's OS priority as it set it (ready only). */
+  nice?: number;
   fatal?: string;
 }
 
@@ -69,6 +73,8 @@ interface WorkerReply {
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   private readonly workers = new Set<Worker>();
   private readonly idle: Worker[] = [];
+  /** Each worker's role, and the OS priority it reported ({@link WorkerRole}). */
+  private readonly roles = new Map<Worker, { role: WorkerRole; nice: number }>();
   private readonly queue = new LaneQueue<Pending>();
   /** The one batch each busy worker is running. */
   private readonly inFlight = new Map<Worker, Pending[]>();
@@ -83,7 +89,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   async init(): Promise<EmbeddingModelInfo> {
     this.workerData = embeddingWorkerData();
-    await Promise.all(Array.from({ length: this.options.workers }, () => this.loadWorker()));
+    const total = this.options.workers;
+    await Promise.all(Array.from({ length: total }, (_, i) => this.loadWorker(roleOf(i, total))));
     await this.warmUp();
     // Calibrated on SQuAD v1.1 dev (../shared/data/squad, 500-question sample, paragraphs
     // chunked as KB ingestion does): the highest cosine that still keeps the gold evidence of
@@ -139,6 +146,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
             reject,
             span,
             queuedAt,
+            lane,
           });
         }),
     );
@@ -167,10 +175,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   /** Starts one worker, retrying a failed model load (the reason is logged, never text). */
-  private async loadWorker(): Promise<void> {
+  private async loadWorker(role: WorkerRole): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.startWorker();
+        return await this.startWorker(role);
       } catch (error) {
         if (attempt >= LOAD_ATTEMPTS || this.closing) {
           throw error;
@@ -183,16 +191,17 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     }
   }
 
-  private startWorker(): Promise<void> {
+  private startWorker(role: WorkerRole): Promise<void> {
     return new Promise((resolve, reject) => {
       const worker = new Worker(EMBEDDING_WORKER_SOURCE, {
         eval: true,
-        workerData: this.workerData,
+        workerData: { ...this.workerData, nice: role === 'background' ? BACKGROUND_NICE : 0 },
       });
       let started = false;
       worker.on('message', (reply: WorkerReply) => {
         if (reply.ready) {
           started = true;
+          this.roles.set(worker, { role, nice: reply.nice ?? 0 });
           this.workers.add(worker);
           this.idle.push(worker);
           resolve();
@@ -229,6 +238,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     this.batchSpans.get(worker)?.end();
     this.batchSpans.delete(worker);
     this.workers.delete(worker);
+    const role = this.roles.get(worker)?.role ?? 'foreground';
+    this.roles.delete(worker);
     const idleAt = this.idle.indexOf(worker);
     if (idleAt >= 0) {
       this.idle.splice(idleAt, 1);
@@ -237,7 +248,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       p.reject(new DependencyError('embedding_failed', 'An embedding worker stopped.')),
     );
     if (!this.closing) {
-      this.loadWorker().catch((error: Error) =>
+      this.loadWorker(role).catch((error: Error) =>
         this.logger.error(`an embedding worker could not be replaced: ${safeErrorText(error)}`),
       );
     }
@@ -271,7 +282,12 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       if (!batch) {
         return;
       }
-      const worker = this.idle.pop() as Worker;
+      const worker = pickWorker(
+        this.idle,
+        batch[0].lane,
+        (w) => this.roles.get(w)?.role ?? 'foreground',
+      ) as Worker;
+      this.idle.splice(this.idle.indexOf(worker), 1);
       this.inFlight.set(worker, batch);
       this.traceBatch(worker, batch);
       worker.postMessage({ id: this.nextId++, texts: batch.map((p) => p.text) });
@@ -309,6 +325,11 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         parent,
       ),
     );
+  }
+
+  /** Each live worker's role and OS priority (tests, diagnostics). */
+  get workerRoles(): Array<{ role: WorkerRole; nice: number }> {
+    return [...this.roles.values()];
   }
 
   /** For health checks: workers alive. */

@@ -34,7 +34,7 @@ exports.modelSource = async () => {
         worker.once('message', resolve);
         worker.once('error', reject);
       });
-      expect(reply).toEqual({ ready: true });
+      expect(reply).toEqual({ ready: true, nice: 0 });
     } finally {
       await worker.terminate();
     }

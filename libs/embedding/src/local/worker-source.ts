@@ -10,6 +10,18 @@ const { ready } = require(workerData.corePath);
 const { initModel } = require(workerData.embeddingsPath);
 const { modelSource } = require(workerData.modelPath);
 
+// A background worker lowers its own thread's OS priority (Linux: nice is per thread), so
+// under CPU contention a flood's batches yield to /context's worker and the HTTP thread.
+// Where that is not possible (another OS) it runs at normal priority.
+let nice = 0;
+if (workerData.nice) {
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    require('node:os').setPriority(tid, workerData.nice);
+    nice = require('node:os').getPriority(tid);
+  } catch {}
+}
+
 // initModel starts the WASM backend and reads the model side by side; reading the weights
 // makes tensors, which throw "Backend 'wasm' has not yet been initialized" when the WASM
 // compile is the slower of the two (a loaded box: every retry failed the same way in CI).
@@ -26,7 +38,7 @@ ready()
           parentPort.postMessage({ id, error: String((error && error.message) || error) });
         }
       });
-      parentPort.postMessage({ ready: true });
+      parentPort.postMessage({ ready: true, nice });
     },
     (error) => parentPort.postMessage({ fatal: String((error && error.message) || error) }),
   );

@@ -43,6 +43,7 @@ const DATABASE_SUITES = [
   'erasure-residue',
   'telemetry-ids',
   'row-security',
+  'row-security-scope',
   'crash-recovery',
   'calls',
   'calls-tenants',

@@ -1,19 +1,19 @@
-import { randomBytes } from 'node:crypto';
-
 import { Database, type DatabaseScope, withDatabaseScope } from '@app/database';
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
-import { Client, type Pool } from 'pg';
+import { type Pool } from 'pg';
 
 import { ConversationMessageEntity } from '../libs/database/src/entities/conversation.entities';
 import { generateApiKey } from '../src/config/api-key-entries';
 import { bootTestAppWith, postJson, type TestApp } from './support/app';
-import { createServerDatabase, serverUrl, TEST_ENGINE, withDatabase } from './support/postgres';
+import { TEST_ENGINE } from './support/postgres';
+import { INSERT, LOCATIONS, message, ownedServerDatabase, seen } from './support/row-security';
 
 /**
  * Row-level security on this project's engine: the database itself keeps a location-bound
  * scope to its locations when the SQL has no location filter at all, for every way the
- * service reaches it (statements, prepared reads, transactions, scripts, TypeORM), and a
- * scope never outlives its statement or transaction on a shared connection. On a server the
+ * service reaches it (statements, prepared reads, transactions, scripts, TypeORM), and on a
+ * server a scope never outlives its statement or transaction on a shared connection (PGlite's
+ * one session keeps the last: row-security-scope.e2e-spec.ts). On a server the
  * service connects as the tables' owner, neither superuser nor BYPASSRLS (FORCE makes the
  * owner subject); PGlite's session takes such a role itself.
  */
@@ -21,54 +21,6 @@ const DIMENSION = 4;
 const A: DatabaseScope = { kind: 'locations', locations: ['loc_a'] };
 const B: DatabaseScope = { kind: 'locations', locations: ['loc_b'] };
 const EVERY: DatabaseScope = { kind: 'every' };
-
-/** A server database owned by a fresh login role that is neither superuser nor BYPASSRLS. */
-async function ownedServerDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const database = await createServerDatabase();
-  const role = `cb_rls_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: serverUrl() });
-  await admin.connect();
-  const name = new URL(database.url).pathname.slice(1);
-  await admin.query(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOBYPASSRLS`);
-  await admin.query(`ALTER DATABASE ${name} OWNER TO ${role}`);
-  await admin.end();
-  // pgvector is installed by a superuser; the role owns everything else.
-  const inDb = new Client({ connectionString: database.url });
-  await inDb.connect();
-  await inDb.query('CREATE EXTENSION IF NOT EXISTS vector');
-  await inDb.query(`GRANT ALL ON SCHEMA public TO ${role}`);
-  await inDb.end();
-  const url = new URL(withDatabase(serverUrl(), name));
-  url.username = role;
-  url.password = '';
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await database.drop();
-      const c = new Client({ connectionString: serverUrl() });
-      await c.connect();
-      await c.query(`DROP ROLE IF EXISTS ${role}`);
-      await c.end();
-    },
-  };
-}
-
-const message = (id: string, location: string) => [
-  id,
-  `tk_${id}`,
-  `conv_${location}`,
-  'ctc_shared',
-  location,
-  'sms',
-  new Date('2026-01-01T00:00:00Z'),
-  'customer',
-  `text of ${id}`,
-];
-const INSERT = `INSERT INTO conversation_messages (message_id, turn_key, conversation_uid,
-  contact_uid, location_uid, channel, occurred_at, sender, text)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
-const LOCATIONS = `SELECT DISTINCT location_uid FROM conversation_messages ORDER BY 1`;
-const seen = (rows: Array<{ location_uid: string }>) => rows.map((r) => r.location_uid);
 
 describe(`row-level security on ${TEST_ENGINE}`, () => {
   let sut: Database;
@@ -234,9 +186,7 @@ describe(`row-level security on ${TEST_ENGINE}`, () => {
   it('parses the scope statement once per connection, and scopes correctly after a failed statement', async () => {
     await expect(withDatabaseScope(A, () => sut.query('SELECT 1 / 0'))).rejects.toBeDefined();
     expect(seen(await withDatabaseScope(A, () => sut.query(LOCATIONS)))).toEqual(['loc_a']);
-    expect(seen(await withDatabaseScope(B, () => sut.queryPrepared(LOCATIONS)))).toEqual([
-      'loc_b',
-    ]);
+    expect(seen(await withDatabaseScope(B, () => sut.queryPrepared(LOCATIONS)))).toEqual(['loc_b']);
     await expect(withDatabaseScope(B, () => sut.query('SELECT 1 / 0'))).rejects.toBeDefined();
     const [row] = await withDatabaseScope(A, () =>
       sut.query<{ n: number }>(

@@ -1,4 +1,4 @@
-import { SCOPE_STATEMENT } from '../row-security/database-scope';
+import { SESSION_SCOPE_STATEMENT } from '../row-security/database-scope';
 
 /**
  * Source of the embedded-database worker, run with `new Worker(source, { eval: true })` (the
@@ -18,7 +18,7 @@ export const PGLITE_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite, protocol, parse } = require(workerData.pglitePath);
 const { vector } = require(workerData.vectorPath);
-const SCOPE_STATEMENT = ${JSON.stringify(SCOPE_STATEMENT)};
+const SESSION_SCOPE_STATEMENT = ${JSON.stringify(SESSION_SCOPE_STATEMENT)};
 
 let db;
 /** Open transactions: PGlite holds its query lock until the callback's promise settles. */
@@ -65,15 +65,26 @@ async function statementFor(sql, keep = true) {
 
 /** Whether this session has parsed the named scope statement. */
 let scopeParsed = false;
+/**
+ * The app.locations value this session holds outside transactions (undefined: none yet, or
+ * not known after a failed statement). Only this worker sends statements on the session, and
+ * every one outside a transaction carries its scope (row-level security on), so it knows:
+ * a statement whose scope the session holds is sent alone (the scope statement cost about
+ * 0.05 ms of the WASM engine's time per statement). A transaction sets its own scope
+ * (is_local), which its end gives back to this value.
+ */
+let sessionScope;
 
 /**
- * Row-level security (scope: the app.locations value): the scope statement goes before
- * the statement, up to one Sync, so it runs in the same implicit transaction and its
- * set_config(…, true) holds for that statement only.
+ * Row-level security (scope: the app.locations value): unless the session holds it, the
+ * scope statement goes before the statement, up to one Sync, so it runs in the same implicit
+ * transaction: it stays set if the statement succeeds and is undone with it if it fails.
  */
 function scopeMessages(scope) {
-  if (scope === undefined) return [];
-  const parsing = scopeParsed ? [] : [serialize.parse({ name: 'cb_scope', text: SCOPE_STATEMENT })];
+  if (scope === undefined || scope === sessionScope) return [];
+  const parsing = scopeParsed
+    ? []
+    : [serialize.parse({ name: 'cb_scope', text: SESSION_SCOPE_STATEMENT })];
   scopeParsed = true;
   return [
     ...parsing,
@@ -98,14 +109,21 @@ function runPrepared(sql, params, scope, keep = true) {
         const serializer = db.serializers[statement.types[i]];
         return serializer ? serializer(value) : String(value);
       });
+      const scoping = scopeMessages(scope);
+      if (scoping.length) {
+        sessionScope = undefined; // unknown until the statement's transaction commits
+      }
       const result = await send([
-        ...scopeMessages(scope),
+        ...scoping,
         ...statement.parse,
         serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
       ]);
+      if (scoping.length) {
+        sessionScope = scope;
+      }
       return parse.parseResults(result.messages, db.parsers).at(-1);
     }),
   );

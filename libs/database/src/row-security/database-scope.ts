@@ -14,6 +14,13 @@ export const EVERY_LOCATION = '*';
 export const SCOPE_STATEMENT = `SELECT set_config('${LOCATIONS_SETTING}', $1, true)`;
 
 /**
+ * The statement that scopes a session until it is set again: for a session that only its
+ * owner ever sends statements on (PGlite's), which therefore knows what it holds. A failed
+ * transaction undoes it, as it undoes any setting.
+ */
+export const SESSION_SCOPE_STATEMENT = `SELECT set_config('${LOCATIONS_SETTING}', $1, false)`;
+
+/**
  * Which rows the database lets the current work see: `every` (an unbound principal, the open
  * mode without keys, background jobs), or only rows of `locations` (a location-bound key).
  */

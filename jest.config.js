@@ -15,7 +15,12 @@ const shared = {
 };
 
 /** Suites that need a Postgres server: several processes share one database (PGlite is one). */
-const SERVER_ONLY_SUITES = ['multi-replica', 'typeorm-data-source', 'advisory-locks'].map(
+const SERVER_ONLY_SUITES = [
+  'multi-replica',
+  'typeorm-data-source',
+  'advisory-locks',
+  'reembed-live',
+].map(
   (name) => `<rootDir>/test/${name}.e2e-spec.ts`,
 );
 
@@ -49,6 +54,7 @@ const DATABASE_SUITES = [
   'calls-tenants',
   'embedding-model',
   'wide-vectors',
+  'reembed',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

@@ -59,6 +59,7 @@ describe(`the store's embedding model record on ${TEST_ENGINE}`, () => {
         'configured for openai/other-model (8-d)',
     );
     await expect(opening).rejects.toThrow('a new database and re-ingest');
+    await expect(opening).rejects.toThrow('`npx context-bridge reembed --model <id>');
   });
 
   it('refuses another dimension with the stored model named', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 
 import { projectRoot } from '../common/client-bundle';
+import { registerReembedCommand } from '../reembed/reembed.command';
 import { registerContactsCommands } from './contacts.command';
 import { evalCommand } from './eval.command';
 import { registerHistoryCommands } from './history.commands';
@@ -89,6 +90,7 @@ registerHistoryCommands(program);
 registerKeyCommands(program);
 registerMigrateCommand(program);
 registerContactsCommands(program);
+registerReembedCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`error: ${(error as Error).message}\n`);

@@ -1,4 +1,5 @@
 import { inSpan } from '@app/common';
+import { StoreModelFollower } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { type RerankCandidate } from '@app/rerank';
 import {
@@ -34,6 +35,7 @@ export class HybridSearchService {
   constructor(
     private readonly embedding: EmbeddingService,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly follower: StoreModelFollower,
   ) {}
 
   async pool(
@@ -43,6 +45,17 @@ export class HybridSearchService {
     signal?: AbortSignal,
     /** `query` for speculation on interim speech: it waits behind every final's embed. */
     lane: 'context' | 'query' = 'context',
+  ): Promise<HybridPool> {
+    // A reembed may switch the store between the embed and the search: once more on the new model.
+    return this.follower.retryOnSwitch(() => this.poolOnce(query, filter, poolK, signal, lane));
+  }
+
+  private async poolOnce(
+    query: string,
+    filter: VectorFilter,
+    poolK: number,
+    signal: AbortSignal | undefined,
+    lane: 'context' | 'query',
   ): Promise<HybridPool> {
     const t0 = performance.now();
     const embedding = await this.embedding.embedQuery(query, signal, lane); // context: served first

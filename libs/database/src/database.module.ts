@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 
 import { Database, type DatabaseOptions } from './database';
 import { DatabaseOpener } from './database-opener';
+import { StoreModelFollower } from './reembed/store-model-follower';
 
 const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = configurableRootModule<DatabaseOptions>();
 
@@ -21,8 +22,9 @@ const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = configurableRootModule
     // TypeORM's DataSource, opened with the database (after the migrations), closed with it.
     { provide: DataSource, inject: [Database], useFactory: (db: Database) => db.dataSource },
     DatabaseOpener,
+    StoreModelFollower,
   ],
-  exports: [Database, DataSource],
+  exports: [Database, DataSource, StoreModelFollower],
 })
 export class DatabaseModule extends ConfigurableModuleClass implements OnApplicationShutdown {
   constructor(@Inject(Database) private readonly database: Database) {

@@ -144,6 +144,15 @@ export class Database implements SqlExecutor {
     return this.opening;
   }
 
+  /**
+   * The store moved to `model` (a `reembed` switched it): the HNSW operator class and a
+   * reopened engine's checks follow it.
+   */
+  followModel(model: StoreModel): void {
+    this.dimension = model.dimension;
+    this.model = { provider: model.provider, model: model.model };
+  }
+
   /** Resolves once someone has opened the database (consumers that do not know the dimension). */
   whenOpen(): Promise<void> {
     return this.opened;

@@ -99,11 +99,13 @@ export function assertSameModel(stored: StoreModel, configured: StoreModel, logg
 }
 
 /**
- * How to move to another model today, as refusals say it. An online `reembed` command is
- * planned (docs/operations.md); until it ships no message names it.
+ * How to move to another model, as refusals say it: `reembed` online (run with the store's
+ * model configured, the target on the command line), or a new database.
  */
 export const MODEL_CHANGE_HINT =
-  'point DATA_DIR/DATABASE_URL at a new database and re-ingest ' +
+  'move the store with `npx context-bridge reembed --model <id> [--dimension <n>]` run with ' +
+  "the store's model configured (online; then configure the new model), or point " +
+  'DATA_DIR/DATABASE_URL at a new database and re-ingest ' +
   '(docs/operations.md, "Changing the embedding model").';
 
 function describe(m: StoreModel): string {

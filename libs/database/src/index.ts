@@ -6,6 +6,9 @@ export {
 } from './database';
 export { type Leadership, type LockScope, replicaGone } from './advisory-locks';
 export { DatabaseModule } from './database.module';
+export { readStoreModel, type StoreModel } from './embedding-model-record';
+export { isVectorSizeMismatch, StoreModelFollower } from './reembed/store-model-follower';
+export { assertIndexableDimension, vectorColumnType } from './vector-column';
 export { createServerDataSource, serverStoreDimension } from './server-data-source';
 export * from './entities/all-entities';
 export { DatabaseTimeoutError, DatabaseUnavailableError, classifyDatabaseError } from './errors';

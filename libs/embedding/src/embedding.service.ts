@@ -1,5 +1,6 @@
 import {
   byteBound,
+  ConfigurationError,
   DependencyError,
   inSpan,
   InvalidInputError,
@@ -18,8 +19,10 @@ import { LRUCache } from 'lru-cache';
 import {
   DEFAULT_EMBEDDING_OPTIONS,
   EMBEDDING_OPTIONS,
+  EMBEDDING_PROVIDERS,
   type EmbeddingModuleOptions,
 } from './embedding.module-definition';
+import { createEmbeddingProvider } from './embedding.providers';
 import {
   EMBEDDING_PROVIDER,
   type EmbeddingLane,
@@ -29,6 +32,8 @@ import {
 
 /** Bytes of query texts and vectors cached: twice what 2,000 queries of 1,000 characters at 768-d hold. */
 const QUERY_CACHE_BYTES = 32 * 1024 * 1024;
+/** How long a provider replaced by {@link EmbeddingService.switchModel} serves calls in flight. */
+const RETIRE_AFTER_MS = 30_000;
 
 /**
  * The embedding facade the rest of the app uses: validates input, caches query vectors
@@ -40,9 +45,10 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
   private modelInfo?: EmbeddingModelInfo;
   private loading?: Promise<EmbeddingModelInfo>;
   private readonly queryCache?: LRUCache<string, number[]>;
+  private readonly retired = new Set<EmbeddingProvider>();
 
   constructor(
-    @Inject(EMBEDDING_PROVIDER) private readonly provider: EmbeddingProvider,
+    @Inject(EMBEDDING_PROVIDER) private provider: EmbeddingProvider,
     @Inject(EMBEDDING_OPTIONS) private readonly options: EmbeddingModuleOptions,
   ) {
     const size = options.queryCacheSize ?? DEFAULT_EMBEDDING_OPTIONS.queryCacheSize;
@@ -73,7 +79,47 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
 
   /** Runs after the HTTP server has drained, so in-flight requests can still embed. */
   async onApplicationShutdown(): Promise<void> {
-    await this.provider.close();
+    await Promise.all([this.provider, ...this.retired].map((p) => p.close()));
+  }
+
+  /**
+   * Serves `target` from now on, because the store moved to it (`reembed`): a provider built
+   * from this service's options with the target's provider, model and dimension. Cached
+   * query vectors are the old model's, so they go; the old provider is closed once calls in
+   * flight have had time to finish.
+   */
+  async switchModel(target: {
+    provider: string;
+    model: string;
+    dimension: number;
+  }): Promise<EmbeddingModelInfo> {
+    const provider = EMBEDDING_PROVIDERS.find((p) => p === target.provider);
+    if (!provider) {
+      throw new ConfigurationError(`The store's embedding provider ${target.provider} is unknown.`);
+    }
+    const next = createEmbeddingProvider({ ...this.options, ...target, provider });
+    const info = await next.init();
+    if (info.model !== target.model || info.dimension !== target.dimension) {
+      await next.close();
+      throw new ConfigurationError(
+        `The store's model ${target.model} (${target.dimension}-d) could not be served: ` +
+          `the provider answers ${info.model} (${info.dimension}-d).`,
+      );
+    }
+    const old = this.provider;
+    this.provider = next;
+    this.modelInfo = info;
+    this.loading = Promise.resolve(info);
+    this.queryCache?.clear();
+    this.retired.add(old);
+    setTimeout(() => {
+      this.retired.delete(old);
+      void old.close().catch(() => undefined);
+    }, RETIRE_AFTER_MS).unref();
+    this.logger.log(
+      `embedder switched to the store's model ${info.provider}/${info.model} (${info.dimension}-d)`,
+    );
+    return this.info;
   }
 
   /** True once the model is loaded or the remote server answered. */

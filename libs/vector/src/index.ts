@@ -1,5 +1,7 @@
 export * from './interfaces/vector-store.interface';
 export { PgVectorStore } from './pgvector/pgvector.store';
+export { toVectorLiteral } from './pgvector/row-sql';
+export { TABLES } from './pgvector/tables';
 export { QdrantStore, type QdrantStoreOptions } from './qdrant/qdrant.store';
 export { VectorModule } from './vector.module';
 export {

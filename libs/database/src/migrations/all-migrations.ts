@@ -17,6 +17,7 @@ import { rowLevelSecurity } from './1700000000015-row-level-security';
 import { rowSecurityPostingProbe } from './1700000000016-row-security-posting-probe';
 import { rowSecurityStableContactCheck } from './1700000000017-row-security-stable-contact-check';
 import { embeddingModelRecord } from './1700000000018-embedding-model-record';
+import { reembedProgress } from './1700000000019-reembed-progress';
 import { leanLookupIndexes } from './1700000000020-lean-lookup-indexes';
 import { type Migration } from './migration';
 import { wideVectors } from './wide-vectors';
@@ -46,6 +47,7 @@ export function schemaMigrations(dimension: number): Migration[] {
     rowSecurityPostingProbe,
     rowSecurityStableContactCheck,
     embeddingModelRecord,
+    reembedProgress,
     leanLookupIndexes,
   ];
 }

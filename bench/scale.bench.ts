@@ -24,7 +24,8 @@
  *     With BENCH_SCALE_GROWTH=bulk, all but the last BENCH_SCALE_HTTP_SHARE (0.1) of the growth
  *     is a bulk load with every index live (scale-bulk-load.ts), the rest over HTTP: 1M in hours.
  *   BENCH_SCALE_PROTOCOL=bulk-load …  only that loader, to each step: its rate per stretch
- *     (how a window's cost grows with the store) and bytes per window by table and index.
+ *     (how a window's cost grows with the store) and bytes per window by table and index
+ *     (BENCH_SCALE_REINDEX=1: again after REINDEX of the posting, statistics and message tables).
  * A store that already holds more windows than a step skips that step's growth. On PGlite one
  * process holds the data dir at a time, so the bench's own handle closes while the service
  * runs, and statement watching (pg_stat_activity of other sessions) is left out.
@@ -35,9 +36,8 @@ import { join } from 'node:path';
 
 import { startFakeOpenAi } from '../test/fakes/openai-server';
 import { measureAfterLoad } from './support/scale-after-load';
-import { bulkLoad } from './support/scale-bulk-load';
+import { measureBulkLoad } from './support/scale-bulk-load';
 import { bagOfWordsEmbedding, ScaleCorpus } from './support/scale-corpus';
-import { bytesPerWindow } from './support/scale-db-watch';
 import { ScaleGrower } from './support/scale-grow';
 import {
   customerTurns,
@@ -99,9 +99,7 @@ async function main() {
     if (process.env.BENCH_SCALE_PROTOCOL === 'bulk-load') {
       // Only the loader: its rate per stretch and what a window costs at each step.
       for (const target of steps) {
-        const load = await bulkLoad(grower, target, DIMENSION, log);
-        const bytes = await bytesPerWindow(grower.db, await grower.windows());
-        printJson({ protocol: 'bulk-load', engine, step: target, load, bytes });
+        printJson({ engine, ...(await measureBulkLoad(grower, target, DIMENSION, log)) });
       }
       return;
     }

@@ -1,3 +1,4 @@
+import { bytesPerWindow } from './scale-db-watch';
 import { type ScaleGrower } from './scale-grow';
 
 /**
@@ -88,5 +89,40 @@ export async function bulkLoad(
     messages_per_s: seconds > 0 ? Math.round(messages / seconds) : 0,
     segments,
     last_over_first: segments.length > 1 && first ? Number((last / first).toFixed(2)) : null,
+  };
+}
+
+/**
+ * `BENCH_SCALE_PROTOCOL=bulk-load`: the loader to `target`, then bytes per window by table and
+ * index; with `BENCH_SCALE_REINDEX=1` again after a REINDEX, which says what the page-split
+ * slack of inserts in random key order costs (what an operator's REINDEX would take back).
+ */
+export async function measureBulkLoad(
+  grower: ScaleGrower,
+  target: number,
+  dimension: number,
+  log: (line: string) => void,
+) {
+  const load = await bulkLoad(grower, target, dimension, log);
+  const windows = await grower.windows();
+  const bytes = await bytesPerWindow(grower.db, windows);
+  if (!process.env.BENCH_SCALE_REINDEX) {
+    return { protocol: 'bulk-load', step: target, load, bytes };
+  }
+  for (const table of [
+    'podium_conversations_terms',
+    'lexical_contact_term_stats',
+    'conversation_messages',
+  ]) {
+    await grower.db.transaction((tx) =>
+      tx.exec(`SET LOCAL statement_timeout = 0; REINDEX TABLE ${table}`),
+    );
+  }
+  return {
+    protocol: 'bulk-load',
+    step: target,
+    load,
+    bytes,
+    bytes_after_reindex: await bytesPerWindow(grower.db, windows),
   };
 }

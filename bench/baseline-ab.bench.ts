@@ -1,8 +1,8 @@
 /**
  * The hot path against a baseline: `/context` and `/search` on this checkout's server and on
  * BENCH_BASELINE_ROOT's (another checkout with its own node_modules, e.g. a worktree of an
- * older commit), on the demo store, in interleaved rounds at concurrency 1 and 8 with the
- * order reversed every other round, so the box's noise falls on both alike. Embedded PGlite
+ * older commit), on the demo store, in interleaved rounds at concurrency 1 and 8 in rotating
+ * order (see `roundOrder`), so the box's noise falls on both alike. Embedded PGlite
  * always; with DATABASE_URL also that Postgres server (each checkout in its own database).
  * Requests differ in text, so every one embeds.
  *

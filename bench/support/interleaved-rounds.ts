@@ -17,9 +17,12 @@ export type RunMeter<M extends string> = (mode: M) => Promise<() => Promise<numb
 
 /**
  * Compares modes (servers, or request shapes) under the same load: a warm-up per mode, then
- * `rounds` rounds at each concurrency, the modes' order reversed every other round so a
- * drift in the box's load falls on all of them alike. `request(mode)` sends one request and
- * resolves whether its answer was partial. Results are keyed `<mode>/c<concurrency>`.
+ * at each concurrency `rounds` rounds that run every mode once, in {@link roundOrder}, so a
+ * drift in the box's load falls on all of them alike and no mode always runs in the same
+ * place. Concurrency levels run one after the other (a light run never follows a heavy one
+ * of its own server, whose garbage and deferred work it would inherit, more often than
+ * another mode's does). `request(mode)` sends one request and resolves whether its answer was
+ * partial. Results are keyed `<mode>/c<concurrency>`.
  */
 export async function interleavedRounds<M extends string>(options: {
   modes: readonly M[];
@@ -46,10 +49,9 @@ export async function interleavedRounds<M extends string>(options: {
   for (const mode of modes) {
     await run(mode, 8, 64); // warm-up: JIT, caches, connections
   }
-  for (let round = 0; round < rounds; round++) {
-    for (const concurrency of levels) {
-      const order = round % 2 === 0 ? modes : [...modes].reverse();
-      for (const mode of order) {
+  for (const concurrency of levels) {
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of roundOrder(modes, round)) {
         const total = concurrency === 1 ? requests : requests * 4;
         const result = await run(mode, concurrency, total);
         const key = `${mode}/c${concurrency}`;
@@ -74,6 +76,17 @@ export async function interleavedRounds<M extends string>(options: {
       },
     ]),
   );
+}
+
+/**
+ * The modes' order in round `round`: rotated one place a round, and reversed on every other
+ * pass through the rotations, so each mode runs in each place and after each of its
+ * neighbours about equally often (two modes: AB BA BA AB, …).
+ */
+export function roundOrder<M>(modes: readonly M[], round: number): M[] {
+  const shift = round % modes.length;
+  const rotated = [...modes.slice(shift), ...modes.slice(0, shift)];
+  return Math.floor(round / modes.length) % 2 ? rotated.reverse() : rotated;
 }
 
 /** Mean throughput of mode `a` over mode `b` at each level, e.g. `{ c1: 0.98, c8: 1.01 }`. */

@@ -37,14 +37,7 @@ export interface ReembedCommandOptions {
 export function reembedCommand(options: ReembedCommandOptions): Promise<ReembedReport> {
   return withAppContext(async (ctx) => {
     const config = ctx.get<AppConfig>(APP_CONFIG);
-    if (config.storage.vector.provider !== 'pgvector') {
-      throw new ReembedError(
-        'reembed_unsupported',
-        `reembed moves a pgvector store; VECTOR_STORE=${config.storage.vector.provider} keeps ` +
-          'its vectors elsewhere. Build a new collection with the new model and re-ingest ' +
-          '(docs/operations.md, "Changing the embedding model").',
-      );
-    }
+    assertReembeddable(config.storage.vector.provider);
     const provider = EMBEDDING_PROVIDERS.find(
       (p) => p === (options.provider ?? config.embedding.provider),
     );
@@ -77,6 +70,18 @@ export function reembedCommand(options: ReembedCommandOptions): Promise<ReembedR
   });
 }
 
+/** Only a pgvector store is moved; Qdrant keeps its vectors in collections of its own. */
+export function assertReembeddable(vectorStore: AppConfig['storage']['vector']['provider']): void {
+  if (vectorStore !== 'pgvector') {
+    throw new ReembedError(
+      'reembed_unsupported',
+      `reembed moves a pgvector store; VECTOR_STORE=${vectorStore} keeps its vectors ` +
+        'elsewhere. Build a new collection with the new model and re-ingest ' +
+        '(docs/operations.md, "Changing the embedding model").',
+    );
+  }
+}
+
 /** A one-line progress bar on stderr (stdout keeps the JSON report). */
 function progressBar(): (p: ReembedProgress) => void {
   let last = 0;
@@ -98,7 +103,7 @@ function progressBar(): (p: ReembedProgress) => void {
 }
 
 const bounded = (name: string, max: number) => (value: string) => {
-  const n = Number(value);
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > max) {
     throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}`);
   }
@@ -113,7 +118,10 @@ const modelId = (value: string) => {
   return value;
 };
 
-export function registerReembedCommand(program: Command): void {
+export function registerReembedCommand(
+  program: Command,
+  run: (options: ReembedCommandOptions) => Promise<ReembedReport> = reembedCommand,
+): void {
   program
     .command('reembed')
     .description(
@@ -140,7 +148,7 @@ export function registerReembedCommand(program: Command): void {
     .option('--no-progress', 'no progress bar on stderr')
     .action(async (o: ReembedCommandOptions) => {
       try {
-        process.stdout.write(`${JSON.stringify(await reembedCommand(o), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(await run(o), null, 2)}\n`);
       } catch (error) {
         if (!(error instanceof ReembedError)) {
           throw error;

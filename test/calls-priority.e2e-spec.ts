@@ -1,4 +1,5 @@
 import { type ContextBundle } from '../src/context/context.dto';
+import { ContextService } from '../src/context/context.service';
 import { Speculator } from '../src/context/speculative/speculator';
 import { HybridSearchService } from '../src/retrieval/hybrid-search.service';
 import { bootTestApp, postJson, type TestApp } from './support/app';
@@ -99,10 +100,16 @@ describe('calls: a final is never queued behind interim speculation (e2e)', () =
     expect(speculator.stats.preempted).toBe(1);
     await waitUntil('the aborted speculation to settle', () => speculator.active === 0);
 
-    // The preempted call speculates again on its next stable interim, and is served from it.
+    // The preempted call speculates again on a stable interim once finals have left the
+    // process idle for the quiet time (one sooner is shed), and is served from that search.
+    await waitUntil(
+      'finals to leave the process idle',
+      () => !t.app.get(ContextService).speculationHeld,
+    );
     await context({ call_id: 'call_speaking', transcript: sentence, is_final: false });
     await waitUntil('a new speculative search', () => queue.ran.includes('query'));
     await waitUntil('it to finish', () => speculator.active === 0);
+    expect(queue.ran).toContain('query');
     const served = await context({ call_id: 'call_speaking', transcript: sentence });
     expect(served.body.meta.speculative).toBe(true);
   });

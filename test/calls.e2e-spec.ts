@@ -1,6 +1,7 @@
 import { LocalPodiumContacts, PODIUM_CONTACTS } from '@app/podium';
 
 import { type ContextBundle } from '../src/context/context.dto';
+import { ContextService } from '../src/context/context.service';
 import { Speculator } from '../src/context/speculative/speculator';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { waitUntil } from './support/wait';
@@ -32,6 +33,11 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
     });
   /** Sends `sentence` as a speech engine would: interim hypotheses growing word by word. */
   const speak = async (callId: string, sentence: string) => {
+    // Speculation starts only once finals have left the process idle for a moment.
+    await waitUntil(
+      'finals to leave the process idle',
+      () => !t.app.get(ContextService).speculationHeld,
+    );
     const before = speculator.stats.started;
     const words = sentence.split(' ');
     for (let n = 1; n <= words.length; n++) {

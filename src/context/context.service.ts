@@ -18,6 +18,7 @@ import { scopeLive, toBundleContact } from './live-contact';
 import { LoopLag } from './loop-lag';
 import { type CallIdentity } from './speculative/call-sessions';
 import { CallTurns } from './speculative/call-turns';
+import { FinalsFirst } from './speculative/finals-first';
 import { PreparedEvidence } from './speculative/prepared-evidence';
 import { type InterimOutcome } from './speculative/speculator';
 
@@ -41,6 +42,7 @@ const MAX_LAG_SHARE = 0.3;
 export class ContextService implements OnModuleDestroy {
   private readonly gate: AdmissionGate;
   private readonly lag = new LoopLag();
+  private readonly finalsFirst: FinalsFirst;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,6 +55,12 @@ export class ContextService implements OnModuleDestroy {
     private readonly explainer: ContextExplainer,
   ) {
     this.gate = new AdmissionGate(config.context.maxInFlight);
+    this.finalsFirst = new FinalsFirst(this.gate, calls);
+  }
+
+  /** Finals hold speculation back now (one is in flight, or one came or went just now). */
+  get speculationHeld(): boolean {
+    return this.finalsFirst.busy();
   }
 
   onModuleDestroy(): void {
@@ -85,7 +93,7 @@ export class ContextService implements OnModuleDestroy {
     const lag = Math.min(this.lag.p99Ms, timeoutMs * MAX_LAG_SHARE);
     const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
     // Before queueing: no other call's speculative work may stay queued ahead of this final.
-    this.calls.yieldTo(call);
+    this.finalsFirst.arrived(call);
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
     const stages = {
       intake_ms: roundMs(entered - started),
@@ -99,6 +107,7 @@ export class ContextService implements OnModuleDestroy {
       return await this.run(request, tenant, timeoutMs, started, deadline, stages);
     } finally {
       release();
+      this.finalsFirst.left();
     }
   }
 
@@ -239,8 +248,8 @@ export class ContextService implements OnModuleDestroy {
     const locations = scopedLocations(scope, request.location_uid);
     const call = CallTurns.identity(request, scope, caller) as CallIdentity;
     const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
-    // Finals come first: speculation starts (and prepares) only while none is in flight.
-    const busy = () => this.gate.load.waiting > 0 || this.gate.load.inFlight > 0;
+    // Finals come first: speculation starts (and prepares) only while they leave it idle.
+    const busy = this.finalsFirst.busy;
     const maxTokens = request.max_tokens ?? this.config.context.maxTokens;
     const filter = historyFilter(request, locations);
     const work = { poolK, coalescerKey: coalescerKey(call) as string, filter, busy };

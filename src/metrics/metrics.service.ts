@@ -58,7 +58,7 @@ export class MetricsService {
 
   readonly speculation = new Counter({
     name: 'context_bridge_speculation_total',
-    help: 'Speculative searches on interim speech, by outcome (started, superseded, shed, served, unmatched).',
+    help: 'Speculative searches on interim speech, by outcome (started, superseded, shed, preempted, served, unmatched).',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -1,4 +1,4 @@
-import { Database } from '@app/database';
+import { Database, StoreModelFollower } from '@app/database';
 import { createEmbeddingProvider, EmbeddingService } from '@app/embedding';
 
 import { reembed } from '../src/reembed/reembed-runner';
@@ -198,6 +198,40 @@ describe(`reembed on a live store on ${TEST_ENGINE}`, () => {
     await expect(db().query(`SELECT model, dimension FROM embedding_model`)).resolves.toEqual([
       { model: TO.model, dimension: TO.dimension },
     ]);
+  });
+
+  it('a replica that has not polled the record yet adopts the new model at its first search or write', async () => {
+    // No polling: only a search or write meeting the new column can tell this replica.
+    t.app.get(StoreModelFollower).onApplicationShutdown();
+    const embedder = target();
+    await embedder.init();
+    await reembed({ database: db(), target: TO, batch: 8, embed: (x) => embedder.embedBatch(x) });
+    await embedder.close();
+    expect(t.app.get(EmbeddingService).info.model).toBe(FROM.model);
+
+    const context = await postJson<{ historical_excerpts: unknown[] }>(`${t.url}/context`, {
+      transcript: 'standing desk motor',
+      contact_uid: 'ctc_1',
+    });
+    expect(context.status).toBe(200);
+    expect(context.body.historical_excerpts.length).toBeGreaterThan(0);
+    expect(t.app.get(EmbeddingService).info.model).toBe(TO.model);
+  });
+
+  it('a write that meets the new column first is embedded again with the new model', async () => {
+    t.app.get(StoreModelFollower).onApplicationShutdown();
+    const embedder = target();
+    await embedder.init();
+    await reembed({ database: db(), target: TO, batch: 8, embed: (x) => embedder.embedBatch(x) });
+    await embedder.close();
+
+    const late = await postJson(`${t.url}/ingest/conversations`, history(3, 50, 2));
+    expect(late.status).toBe(200);
+    expect(t.app.get(EmbeddingService).info.model).toBe(TO.model);
+    const [dims] = await db().query<{ d: number[] }>(
+      `SELECT array_agg(DISTINCT vector_dims(embedding)) AS d FROM podium_conversations`,
+    );
+    expect(dims?.d).toEqual([TO.dimension]);
   });
 
   it('refuses the model the store is already on, and a dimension no index takes', async () => {

@@ -1,5 +1,5 @@
 import { contentHash, InvalidInputError } from '@app/common';
-import { Database } from '@app/database';
+import { Database, StoreModelFollower } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import {
@@ -108,6 +108,7 @@ export class ConversationMemory {
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @Inject(PODIUM_CONTACTS) private readonly contacts: PodiumContacts,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly follower: StoreModelFollower,
   ) {
     this.maxFutureMs = config.history.maxFutureMs;
     this.locks = new ReplicaLocks(database);
@@ -173,7 +174,8 @@ export class ConversationMemory {
     for (let i = 0; i < keys.length; i += GROUP) {
       const group = keys.slice(i, i + GROUP);
       const report = await this.locks.run('conversation', group.map(keyOf), () =>
-        this.rebuildGroup(group, full),
+        // A reembed may switch the store between the embed and the write: again on the new model.
+        this.follower.retryOnSwitch(() => this.rebuildGroup(group, full)),
       );
       total.inserted += report.inserted;
       total.skipped += report.skipped;

@@ -30,6 +30,12 @@ export const REEMBED_MAX_BATCH = 2048;
 const MAX_CATCH_UP_PASSES = 20;
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 
+/** After `workedMs` at `duty` percent, the rest that keeps the average there (none at 100). */
+function rest(workedMs: number, duty = 100): Promise<void> {
+  const ms = Math.min(10_000, (workedMs * (100 - duty)) / Math.max(1, duty));
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
 /** Stable codes of a refused reembed, one per cause. */
 export class ReembedError extends DomainError {
   constructor(
@@ -58,6 +64,8 @@ export interface ReembedReport {
   embedded: number;
   resumed: boolean;
   elapsed_ms: number;
+  /** Where the time went: backfill, index build, catch-up passes plus the switch. */
+  phases_ms: { backfill: number; index: number; switch: number };
 }
 
 export interface ReembedOptions {
@@ -66,6 +74,11 @@ export interface ReembedOptions {
   /** The target model: texts to vectors of `target.dimension`. */
   embed(texts: string[]): Promise<number[][]>;
   batch: number;
+  /**
+   * Share of the time the backfill works, in percent (100: flat out). Between batches it
+   * rests in proportion, leaving the serving replicas' database and CPU the rest.
+   */
+  duty?: number;
   onProgress?(progress: ReembedProgress): void;
 }
 
@@ -90,7 +103,9 @@ export async function reembed(options: ReembedOptions): Promise<ReembedReport> {
     }
     return { from, resumed, embedded };
   });
+  const indexStart = Date.now();
   await buildShadowIndexes(database, target);
+  const switchStart = Date.now();
   const switched = await leading(database, async () => {
     const [run] = await database.query<StoreModel>(
       `SELECT model, dimension FROM embedding_reembed`,
@@ -109,6 +124,11 @@ export async function reembed(options: ReembedOptions): Promise<ReembedReport> {
     embedded: filled.embedded + switched,
     resumed: filled.resumed,
     elapsed_ms: Date.now() - started,
+    phases_ms: {
+      backfill: indexStart - started,
+      index: switchStart - indexStart,
+      switch: Date.now() - switchStart,
+    },
   };
 }
 
@@ -217,6 +237,7 @@ async function backfill(
     if (rows.length === 0) {
       return done;
     }
+    const batchStart = Date.now();
     const vectors = await options.embed(rows.map((r) => r.content));
     if (vectors.some((v) => v.length !== options.target.dimension)) {
       throw new ConfigurationError(
@@ -226,5 +247,6 @@ async function backfill(
     done += await writeTargetVectors(db, table, rows, vectors.map(toVectorLiteral));
     after = rows[rows.length - 1].id;
     options.onProgress?.({ phase, table, done, total: Math.max(total, done) });
+    await rest(Date.now() - batchStart, phase === 'switch' ? 100 : options.duty);
   }
 }

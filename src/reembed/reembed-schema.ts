@@ -88,7 +88,8 @@ export async function buildShadowIndexes(database: Database, target: StoreModel)
   const concurrently = database.engine === 'postgres' ? 'CONCURRENTLY' : '';
   const opclass = `${vectorColumnType(target.dimension)}_cosine_ops`;
   await database.session(async (s) => {
-    await s.exec(`SET statement_timeout = 0`);
+    // One core for the build: a parallel build would take every core the replicas serve on.
+    await s.exec(`SET statement_timeout = 0; SET max_parallel_maintenance_workers = 0`);
     await s.query(`SELECT pg_advisory_lock(${INDEX_BUILD_LOCK})`);
     try {
       for (const table of VECTOR_TABLES) {

@@ -29,7 +29,13 @@ describe('context-bridge reembed: arguments', () => {
     const sut = parse(['--model', 'text-embedding-3-large', '--dimension', '3072']);
     await sut.parsing;
     expect(sut.runs).toEqual([
-      { model: 'text-embedding-3-large', dimension: 3072, batch: 256, progress: true },
+      {
+        model: 'text-embedding-3-large',
+        dimension: 3072,
+        batch: 256,
+        duty: 50,
+        progress: true,
+      },
     ]);
   });
 
@@ -46,6 +52,8 @@ describe('context-bridge reembed: arguments', () => {
     [['--model', 'm', '--batch', '2049'], /--batch must be an integer from 1 to 2048/],
     [['--model', 'm', '--batch', '-1'], /--batch must be an integer/],
     [['--model', 'm', '--batch', '1.5'], /--batch must be an integer/],
+    [['--model', 'm', '--duty', '0'], /--duty must be an integer from 1 to 100/],
+    [['--model', 'm', '--duty', '101'], /--duty must be an integer from 1 to 100/],
   ])('refuses %j before anything runs', async (args, message) => {
     const sut = parse(args);
     await expect(sut.parsing).rejects.toThrow(message);

@@ -17,12 +17,15 @@ import {
 const MAX_MODEL_CHARS = 200;
 const MAX_DIMENSION = 4000;
 const DEFAULT_BATCH = 256;
+/** Half the time: the serving replicas keep most of the database while it backfills. */
+const DEFAULT_DUTY = 50;
 
 export interface ReembedCommandOptions {
   model: string;
   dimension?: number;
   provider?: string;
   batch: number;
+  duty: number;
   progress: boolean;
 }
 
@@ -62,6 +65,7 @@ export function reembedCommand(options: ReembedCommandOptions): Promise<ReembedR
         target: { provider, model: info.model, dimension: info.dimension },
         embed: (texts) => embedder.embedBatch(texts, undefined, 'bulk'),
         batch: options.batch,
+        duty: options.duty,
         onProgress: options.progress ? progressBar() : undefined,
       });
     } finally {
@@ -144,6 +148,12 @@ export function registerReembedCommand(
       `rows embedded per batch (1 to ${REEMBED_MAX_BATCH})`,
       bounded('--batch', REEMBED_MAX_BATCH),
       DEFAULT_BATCH,
+    )
+    .option(
+      '--duty <percent>',
+      'share of the time the backfill works (1 to 100); it rests between batches for the rest',
+      bounded('--duty', 100),
+      DEFAULT_DUTY,
     )
     .option('--no-progress', 'no progress bar on stderr')
     .action(async (o: ReembedCommandOptions) => {

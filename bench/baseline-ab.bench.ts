@@ -153,10 +153,14 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
     ...(await storeEnv(engine, 'current')),
     ...EXTRA_ENV.current,
   });
+  // A baseline that never becomes ready must not leave the current server running.
   const baseline = await startServerProcess(
     { ...seed, ...(await storeEnv(engine, 'baseline')), ...EXTRA_ENV.baseline },
     baselineRoot,
-  );
+  ).catch(async (error: unknown) => {
+    await current.stop();
+    throw error;
+  });
   const headers: Record<string, string> = KEY ? { 'x-api-key': KEY.key } : {};
   const clients: Record<Checkout, JsonClient> = {
     current: new JsonClient(current.url, 64, headers),

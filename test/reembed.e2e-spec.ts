@@ -234,6 +234,28 @@ describe(`reembed on a live store on ${TEST_ENGINE}`, () => {
     expect(dims?.d).toEqual([TO.dimension]);
   });
 
+  it('a knowledge-base write that meets the new column first is embedded again too', async () => {
+    t.app.get(StoreModelFollower).onApplicationShutdown();
+    const embedder = target();
+    await embedder.init();
+    await reembed({ database: db(), target: TO, batch: 8, embed: (x) => embedder.embedBatch(x) });
+    await embedder.close();
+
+    const kb = await postJson<{ failed: unknown[] }>(`${t.url}/ingest/kb`, [
+      {
+        topic_id: 'topic_desks',
+        title: 'Standing desks',
+        summary: 'How the standing desk motor is serviced.',
+        text: 'The standing desk motor is replaced under warranty within two years.',
+      },
+    ]);
+    expect(kb).toMatchObject({ status: 200, body: { failed: [] } });
+    const [dims] = await db().query<{ d: number[] }>(
+      `SELECT array_agg(DISTINCT vector_dims(embedding)) AS d FROM kb_source_chunks`,
+    );
+    expect(dims?.d).toEqual([TO.dimension]);
+  });
+
   it('refuses the model the store is already on, and a dimension no index takes', async () => {
     const noEmbed = () => Promise.reject(new Error('must not embed'));
     await expect(

@@ -1,4 +1,5 @@
 import { contentHash, Cooperative, inSpan, uuidFromHash } from '@app/common';
+import { StoreModelFollower } from '@app/database';
 import { EmbeddingService } from '@app/embedding';
 import { RedactionOffloadService } from '@app/redaction';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
@@ -44,6 +45,7 @@ export class IngestService {
     private readonly metrics: MetricsService,
     private readonly memory: ConversationMemory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly follower: StoreModelFollower,
   ) {}
 
   /**
@@ -119,18 +121,22 @@ export class IngestService {
         content: topic.summary.trim(),
         payload: { topic_id: topic.topic_id, title: topic.title, theme_id },
       };
-      const [chunkVectors, [summaryVector]] = await Promise.all([
-        this.embedding.embedDocuments(chunks.map((c) => c.content)),
-        this.embedding.embedDocuments([summary.content]),
-      ]);
-      const a = await this.store.replaceTopic(
-        'source_chunks',
-        topic.topic_id,
-        chunks.map((c, i) => ({ ...c, embedding: chunkVectors[i] })),
-      );
-      const b = await this.store.replaceTopic('topic_summaries', topic.topic_id, [
-        { ...summary, embedding: summaryVector },
-      ]);
+      // A reembed may switch the store between the embed and the write: again on the new model.
+      const [a, b] = await this.follower.retryOnSwitch(async () => {
+        const [chunkVectors, [summaryVector]] = await Promise.all([
+          this.embedding.embedDocuments(chunks.map((c) => c.content)),
+          this.embedding.embedDocuments([summary.content]),
+        ]);
+        const chunksWritten = await this.store.replaceTopic(
+          'source_chunks',
+          topic.topic_id,
+          chunks.map((c, i) => ({ ...c, embedding: chunkVectors[i] })),
+        );
+        const summaryWritten = await this.store.replaceTopic('topic_summaries', topic.topic_id, [
+          { ...summary, embedding: summaryVector },
+        ]);
+        return [chunksWritten, summaryWritten] as const;
+      });
       inserted += a.inserted + b.inserted;
       skipped += a.skipped + b.skipped;
       onProgress?.(done + 1, valid.length);

@@ -7,6 +7,8 @@ export type RoundsResult = LatencySummary & {
   partial: number;
   /** What `meter` measured (e.g. server CPU ms), per request over every round. */
   cost_per_request?: number;
+  /** The same, round by round. */
+  cost_per_round?: number[];
 };
 
 /**
@@ -36,7 +38,14 @@ export async function interleavedRounds<M extends string>(options: {
   const { modes, levels, rounds, requests, request, meter } = options;
   const samples: Record<
     string,
-    { latencies: number[]; rps: number[]; partial: number; cost: number; requests: number }
+    {
+      latencies: number[];
+      rps: number[];
+      partial: number;
+      cost: number;
+      requests: number;
+      costs: number[];
+    }
   > = {};
   const run = async (mode: M, concurrency: number, total: number) => {
     let partial = 0;
@@ -55,11 +64,12 @@ export async function interleavedRounds<M extends string>(options: {
         const total = concurrency === 1 ? requests : requests * 4;
         const result = await run(mode, concurrency, total);
         const key = `${mode}/c${concurrency}`;
-        samples[key] ??= { latencies: [], rps: [], partial: 0, cost: 0, requests: 0 };
+        samples[key] ??= { latencies: [], rps: [], partial: 0, cost: 0, requests: 0, costs: [] };
         samples[key].latencies.push(...result.latencies);
         samples[key].rps.push(Math.round((total / result.wallMs) * 10000) / 10);
         samples[key].partial += result.partial;
         samples[key].cost += result.cost;
+        samples[key].costs.push(result.cost / total);
         samples[key].requests += total;
       }
     }
@@ -72,7 +82,12 @@ export async function interleavedRounds<M extends string>(options: {
         rps_per_round: s.rps,
         rps_mean: Math.round((s.rps.reduce((a, b) => a + b, 0) / s.rps.length) * 10) / 10,
         partial: s.partial,
-        ...(meter ? { cost_per_request: Math.round((s.cost / s.requests) * 1000) / 1000 } : {}),
+        ...(meter
+          ? {
+              cost_per_request: Math.round((s.cost / s.requests) * 1000) / 1000,
+              cost_per_round: s.costs.map((c) => Math.round(c * 1000) / 1000),
+            }
+          : {}),
       },
     ]),
   );
@@ -109,33 +124,41 @@ export function throughputRatio(
  * round, so a drift in the box's load cancels in each round's ratio, and the median of them
  * is not moved by one disturbed round as the ratio of means is. Also their range, and `a`'s
  * cost per request over `b`'s when a meter measured one (CPU time: what a loaded box inflates
- * least).
+ * least), overall and as the median of the rounds' own cost ratios.
  */
 export function pairedRatios(
   results: Record<string, RoundsResult>,
   a: string,
   b: string,
   levels: readonly number[],
-): Record<string, { median: number; min: number; max: number; cost?: number }> {
+): Record<
+  string,
+  { median: number; min: number; max: number; cost?: number; cost_median?: number }
+> {
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  const medianOf = (values: number[]) => {
+    const sorted = [...values].sort((p, q) => p - q);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
   return Object.fromEntries(
     levels.map((c) => {
       const [x, y] = [results[`${a}/c${c}`], results[`${b}/c${c}`]];
-      const ratios = x.rps_per_round
-        .map((rps, i) => rps / y.rps_per_round[i])
-        .sort((p, q) => p - q);
-      const mid = ratios.length >> 1;
-      const median = ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+      const ratios = x.rps_per_round.map((rps, i) => rps / y.rps_per_round[i]);
+      const [xc, yc] = [x.cost_per_round, y.cost_per_round];
       const cost =
-        x.cost_per_request !== undefined && y.cost_per_request
-          ? { cost: round3(x.cost_per_request / y.cost_per_request) }
+        x.cost_per_request !== undefined && y.cost_per_request && xc && yc
+          ? {
+              cost: round3(x.cost_per_request / y.cost_per_request),
+              cost_median: round3(medianOf(xc.map((v, i) => v / yc[i]))),
+            }
           : {};
       return [
         `c${c}`,
         {
-          median: round3(median),
-          min: round3(ratios[0]),
-          max: round3(ratios.at(-1) ?? 0),
+          median: round3(medianOf(ratios)),
+          min: round3(Math.min(...ratios)),
+          max: round3(Math.max(...ratios)),
           ...cost,
         },
       ];

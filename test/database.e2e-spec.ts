@@ -49,6 +49,7 @@ const MIGRATIONS = [
   'RowSecurityPostingProbe1700000000016',
   'RowSecurityStableContactCheck1700000000017',
   'EmbeddingModelRecord1700000000018',
+  'ReembedProgress1700000000019',
   'LeanLookupIndexes1700000000020',
 ];
 
@@ -239,6 +240,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         'conversation_messages',
         'conversation_windows',
         'embedding_model',
+        'embedding_reembed',
         'erasure_key',
         'erasure_receipts',
         'history_rebuilds',

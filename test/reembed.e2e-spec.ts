@@ -256,6 +256,47 @@ describe(`reembed on a live store on ${TEST_ENGINE}`, () => {
     expect(dims?.d).toEqual([TO.dimension]);
   });
 
+  it('a same-size model change redoes what a stale replica wrote around the switch', async () => {
+    // Nothing refuses an old-model vector of the new column's size: this replica never polls.
+    t.app.get(StoreModelFollower).onApplicationShutdown();
+    const SAME = { provider: 'openai', model: 'text-embedding-ada-002', dimension: FROM.dimension };
+    const negated = (text: string, d: number) => fakeEmbedding(text, d).map((x) => -x);
+    const other = await startFakeOpenAi({ apiKey: 'sk-test', embed: negated });
+    const embedder = createEmbeddingProvider({
+      provider: 'openai',
+      model: SAME.model,
+      dimension: SAME.dimension,
+      openaiApiKey: 'sk-test',
+      openaiBaseUrl: other.baseURL,
+    });
+    await embedder.init();
+    const running = reembed({
+      database: db(),
+      target: SAME,
+      batch: 8,
+      embed: (x) => embedder.embedBatch(x),
+    });
+    await waitUntil('the switch', async () => {
+      const [row] = await db().query<{ model: string }>(`SELECT model FROM embedding_model`);
+      return row?.model === SAME.model;
+    });
+    const stale = await postJson(`${t.url}/ingest/conversations`, history(4, 60, 2));
+    expect(stale.status).toBe(200);
+    const report = await running;
+    await embedder.close();
+    await other.close();
+
+    expect(report.swept).toBeGreaterThan(0);
+    const rows = await db().query<{ content: string; v: string }>(
+      `SELECT content, embedding::text AS v FROM podium_conversations`,
+    );
+    for (const row of rows) {
+      const want = negated(row.content, SAME.dimension);
+      const got = JSON.parse(row.v) as number[];
+      expect(Math.max(...got.map((x, i) => Math.abs(x - want[i])))).toBeLessThan(1e-5);
+    }
+  });
+
   it('refuses the model the store is already on, and a dimension no index takes', async () => {
     const noEmbed = () => Promise.reject(new Error('must not embed'));
     await expect(

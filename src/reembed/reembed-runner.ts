@@ -8,6 +8,7 @@ import {
 } from '@app/database';
 import { toVectorLiteral } from '@app/vector';
 
+import { resweepSwitch } from './reembed-resweep';
 import {
   addShadowColumns,
   buildShadowIndexes,
@@ -64,7 +65,9 @@ export interface ReembedReport {
   embedded: number;
   resumed: boolean;
   elapsed_ms: number;
-  /** Where the time went: backfill, index build, catch-up passes plus the switch. */
+  /** Rows around a same-size switch embedded again (see {@link resweepSwitch}). */
+  swept: number;
+  /** Where the time went: backfill, index build, catch-up passes plus the switch (and sweep). */
   phases_ms: { backfill: number; index: number; switch: number };
 }
 
@@ -118,10 +121,16 @@ export async function reembed(options: ReembedOptions): Promise<ReembedReport> {
     }
     return catchUpAndSwitch(options);
   });
+  // Same size: stale replicas' writes were not refused, so the rows around the switch are redone.
+  const swept =
+    filled.from.dimension === target.dimension
+      ? await resweepSwitch(options, switched.switchedAt)
+      : 0;
   return {
     from: filled.from,
     to: target,
-    embedded: filled.embedded + switched,
+    embedded: filled.embedded + switched.embedded,
+    swept,
     resumed: filled.resumed,
     elapsed_ms: Date.now() - started,
     phases_ms: {
@@ -147,7 +156,9 @@ async function leading<T>(database: Database, work: () => Promise<T>): Promise<T
  * Passes over the rows the service wrote meanwhile until fewer than a batch are left, then
  * the transaction that fills those while writers wait and switches the columns.
  */
-async function catchUpAndSwitch(options: ReembedOptions): Promise<number> {
+async function catchUpAndSwitch(
+  options: ReembedOptions,
+): Promise<{ embedded: number; switchedAt: string }> {
   const { database, target } = options;
   let embedded = 0;
   for (let pass = 0; ; pass++) {
@@ -166,14 +177,16 @@ async function catchUpAndSwitch(options: ReembedOptions): Promise<number> {
       embedded += await backfill(options, table, 'catch-up');
     }
   }
-  await database.transaction(async (tx) => {
+  const switchedAt = await database.transaction(async (tx) => {
     await holdWriters(tx);
     for (const table of VECTOR_TABLES) {
       embedded += await backfill({ ...options, database: tx }, table, 'switch');
     }
     await switchColumns(tx, target);
+    const [at] = await tx.query<{ at: string }>(`SELECT now()::text AS at`);
+    return at?.at ?? new Date().toISOString();
   });
-  return embedded;
+  return { embedded, switchedAt };
 }
 
 /**

@@ -7,7 +7,11 @@ export {
 export { type Leadership, type LockScope, replicaGone } from './advisory-locks';
 export { DatabaseModule } from './database.module';
 export { readStoreModel, type StoreModel } from './embedding-model-record';
-export { isVectorSizeMismatch, StoreModelFollower } from './reembed/store-model-follower';
+export {
+  FOLLOW_INTERVAL_MS,
+  isVectorSizeMismatch,
+  StoreModelFollower,
+} from './reembed/store-model-follower';
 export { assertIndexableDimension, vectorColumnType } from './vector-column';
 export { createServerDataSource, serverStoreDimension } from './server-data-source';
 export * from './entities/all-entities';

@@ -69,9 +69,9 @@ let scopeParsed = false;
  * The app.locations value this session holds outside transactions (undefined: none yet, or
  * not known after a failed statement). Only this worker sends statements on the session, and
  * every one outside a transaction carries its scope (row-level security on), so it knows:
- * a statement whose scope the session holds is sent alone (the scope statement cost about
- * 0.05 ms of the WASM engine's time per statement). A transaction sets its own scope
- * (is_local), which its end gives back to this value.
+ * a statement whose scope the session holds is sent alone, sparing the engine the scope
+ * statement on nearly every statement (docs/benchmarks.md, "Row-level security on /context").
+ * A transaction sets its own scope (is_local), which its end gives back to this value.
  */
 let sessionScope;
 

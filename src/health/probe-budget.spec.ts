@@ -19,6 +19,14 @@ describe('ProbeBudget', () => {
     expect(sut.take('10.0.0.1')).toBe(true);
   });
 
+  it('counts an IPv6 client by its /64, so rotating source addresses in it gets no fresh share', () => {
+    for (let i = 0; i < READY_PROBES_PER_SECOND; i++) {
+      expect(sut.take(`2001:db8:1:2::${(i + 1).toString(16)}`)).toBe(true);
+    }
+    expect(sut.take('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe(false);
+    expect(sut.take('2001:db8:1:3::1')).toBe(true); // the next /64 is another client
+  });
+
   it('forgets the addresses of past windows, so hostile address churn cannot grow it', () => {
     for (let i = 0; i < 10_000; i++) {
       sut.take(`10.0.${i >> 8}.${i & 255}`);

@@ -1,4 +1,5 @@
 import { DomainError } from '@app/common';
+import { normalizeIp } from '@nestjs/throttler';
 
 /**
  * Readiness answers per client address per second. A kubelet or a load balancer asks a few
@@ -38,15 +39,20 @@ export class ProbeBudget {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Whether `address` may have another answer this second (counting this one). */
+  /**
+   * Whether `address` may have another answer this second (counting this one). An IPv6
+   * address counts by its /64, as the rate limiter counts it: one host holds a whole /64 and
+   * could otherwise take a fresh share with each source address.
+   */
   take(address: string): boolean {
+    const key = normalizeIp(address);
     const at = this.now();
     if (at - this.windowStart >= 1000) {
       this.windowStart = at;
       this.counts.clear();
     }
-    const used = (this.counts.get(address) ?? 0) + 1;
-    this.counts.set(address, used);
+    const used = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, used);
     return used <= this.perSecond;
   }
 

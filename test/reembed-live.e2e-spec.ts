@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { Client } from 'pg';
 
+import { generateApiKey } from '../src/config/api-key-entries';
 import { fakeEmbedding, type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
 import { type AppProcess, startAppProcess } from './support/app-process';
 import { engineEnv } from './support/postgres';
@@ -10,8 +11,15 @@ import { seededRandom } from './support/seeded';
 import { waitUntil } from './support/wait';
 
 const ROOT = join(__dirname, '..');
-const FROM = { provider: 'openai', model: 'text-embedding-3-small', dimension: 64 };
-const TO = { provider: 'openai', model: 'text-embedding-3-large', dimension: 96 };
+// The README's production path: OpenAI's models at their own sizes (3,072-d is halfvec).
+const FROM = { provider: 'openai', model: 'text-embedding-3-small', dimension: 1536 };
+const TO = { provider: 'openai', model: 'text-embedding-3-large', dimension: 3072 };
+const voice = generateApiKey('voice-agent', [], ['context:read']);
+const loader = generateApiKey('history-loader', [], ['ingest:write']);
+const bearer = (key: { key: string }) => ({
+  'content-type': 'application/json',
+  authorization: `Bearer ${key.key}`,
+});
 const CONTACTS = 30;
 const TOPICS = ['espresso boiler leak', 'standing desk motor', 'invoice refund', 'delivery date'];
 
@@ -36,8 +44,9 @@ function cli(args: string[], env: Record<string, string>) {
 }
 
 /**
- * The operator's path (issue 39): the service up on Postgres at 64-d, `context-bridge
- * reembed` to 96-d in another process, killed -9 mid-backfill and run again, while /context
+ * The README's production path (issue 39): the service up on Postgres in production mode
+ * (scoped keys, no CRM, no curriculum) on OpenAI-shaped embeddings at 1,536-d, `context-bridge
+ * reembed` to 3,072-d (halfvec) in another process, killed -9 mid-backfill and run again, while /context
  * is called in a loop: no 5xx, the rerun resumes, the service follows the switch, and every
  * window ends on the new model.
  */
@@ -60,8 +69,10 @@ describe('context-bridge reembed beside a running service (Postgres)', () => {
     release = engine.release;
     env = {
       ...engine.env,
-      NODE_ENV: 'test',
-      SEED_DEMO_DATA: 'false',
+      NODE_ENV: 'production',
+      API_KEYS: [voice.line, loader.line].join(','),
+      PODIUM_PROVIDER: 'none',
+      CURRICULUM_PROVIDER: 'none',
       EMBEDDING_PROVIDER: 'openai',
       EMBEDDING_MODEL: FROM.model,
       EMBEDDING_DIMENSION: String(FROM.dimension),
@@ -91,7 +102,7 @@ describe('context-bridge reembed beside a running service (Postgres)', () => {
       }));
       const r = await fetch(`${app.url}/ingest/conversations`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: bearer(loader),
         body: JSON.stringify(turns),
       });
       expect(r.status).toBe(200);
@@ -103,7 +114,7 @@ describe('context-bridge reembed beside a running service (Postgres)', () => {
         const c = Math.floor(random() * CONTACTS);
         const r = await fetch(`${app.url}/context`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: bearer(voice),
           body: JSON.stringify({ transcript: `${TOPICS[c % 4]} again`, contact_uid: `ctc_${c}` }),
         });
         await r.arrayBuffer();
@@ -165,11 +176,12 @@ describe('context-bridge reembed beside a running service (Postgres)', () => {
       const want = fakeEmbedding(row.content, TO.dimension);
       const got = JSON.parse(row.v) as number[];
       expect(got).toHaveLength(TO.dimension);
-      expect(Math.max(...got.map((x, i) => Math.abs(x - want[i])))).toBeLessThan(1e-5);
+      // halfvec keeps about three significant digits.
+      expect(Math.max(...got.map((x, i) => Math.abs(x - want[i])))).toBeLessThan(1e-3);
     }
     const after = await fetch(`${app.url}/context`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: bearer(voice),
       body: JSON.stringify({ transcript: 'standing desk motor', contact_uid: 'ctc_1' }),
     });
     expect(after.status).toBe(200);

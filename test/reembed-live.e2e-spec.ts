@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
+import { Database } from '@app/database';
 import { Client } from 'pg';
 
 import { generateApiKey } from '../src/config/api-key-entries';
+import { reembed } from '../src/reembed/reembed-runner';
 import { fakeEmbedding, type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
 import { type AppProcess, startAppProcess } from './support/app-process';
 import { engineEnv } from './support/postgres';
@@ -187,6 +189,57 @@ describe('context-bridge reembed beside a running service (Postgres)', () => {
     expect(after.status).toBe(200);
     const bundle = (await after.json()) as { historical_excerpts: unknown[] };
     expect(bundle.historical_excerpts.length).toBeGreaterThan(0);
+  });
+
+  it('a second run while one is under way is refused with reembed_running, not run twice', async () => {
+    // Two operators' processes (here two Database instances) on the store the first test left.
+    const BACK = { provider: 'openai', model: 'text-embedding-3-small', dimension: 512 };
+    const [first, second] = [0, 1].map(
+      () => new Database({ dataDir: 'memory://', databaseUrl: env.DATABASE_URL }),
+    );
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    try {
+      await Promise.all([first, second].map((db) => db.open(TO.dimension, TO)));
+      const embed = (texts: string[]) => texts.map((t) => fakeEmbedding(t, BACK.dimension));
+      const running = reembed({
+        database: first,
+        target: BACK,
+        batch: 64,
+        embed: async (texts) => {
+          entered();
+          await held;
+          return embed(texts);
+        },
+      });
+      await inside;
+      await expect(
+        reembed({
+          database: second,
+          target: BACK,
+          batch: 64,
+          embed: () => Promise.reject(new Error('must not embed')),
+        }),
+      ).rejects.toMatchObject({ code: 'reembed_running' });
+      release();
+      await expect(running).resolves.toMatchObject({ to: BACK, resumed: false });
+      await expect(modelOfStore()).resolves.toBe(BACK.model);
+      // The running service follows this switch too (another process again).
+      await waitUntil('the service answers on the new size', async () => {
+        const r = await fetch(`${app.url}/context`, {
+          method: 'POST',
+          headers: bearer(voice),
+          body: JSON.stringify({ transcript: 'standing desk motor', contact_uid: 'ctc_1' }),
+        });
+        const body = (await r.json()) as { historical_excerpts?: unknown[] };
+        return r.status === 200 && (body.historical_excerpts?.length ?? 0) > 0;
+      });
+    } finally {
+      release();
+      await Promise.all([first, second].map((db) => db.close()));
+    }
   });
 
   async function modelOfStore(): Promise<string | undefined> {

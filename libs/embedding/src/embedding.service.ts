@@ -179,8 +179,12 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
         if (cached) {
           return cached;
         }
-        const [vector] = await this.provider.embedBatch([key], signal, lane);
-        this.queryCache?.set(key, vector);
+        const provider = this.provider;
+        const [vector] = await provider.embedBatch([key], signal, lane);
+        // Switched meanwhile (switchModel): the old model's vector is never cached for the new.
+        if (this.provider === provider) {
+          this.queryCache?.set(key, vector);
+        }
         return vector;
       },
       undefined,

@@ -103,7 +103,9 @@ export async function openEngineDatabase(
  * A database that outlives one app, for restart tests. Every engine env does now (PGlite's is
  * a data dir on disk); the name says what such a test relies on.
  */
-export const persistentEngineEnv = engineEnv;
+export function persistentEngineEnv(): ReturnType<typeof engineEnv> {
+  return engineEnv();
+}
 
 /**
  * A database on this project's engine that a test can prepare with raw SQL before the

@@ -98,7 +98,11 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
       throw new ConfigurationError(`The store's embedding provider ${target.provider} is unknown.`);
     }
     const next = createEmbeddingProvider({ ...this.options, ...target, provider });
-    const info = await next.init();
+    // One that cannot start is closed too: the follower tries again every second.
+    const info = await next.init().catch(async (error: unknown) => {
+      await next.close().catch(() => undefined);
+      throw error;
+    });
     if (info.model !== target.model || info.dimension !== target.dimension) {
       await next.close();
       throw new ConfigurationError(

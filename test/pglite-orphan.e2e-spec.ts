@@ -95,13 +95,15 @@ describe('a PGlite transaction whose begin was given up (orphan transactions)', 
   });
 
   it('keeps answering after a transaction whose begin timed out while the engine was busy', async () => {
-    const sut = new Database({ dataDir: 'memory://', statementTimeoutMs: 50 });
+    // Long enough that the statements of open() fit on a loaded CI box, far shorter than
+    // the script below.
+    const sut = new Database({ dataDir: 'memory://', statementTimeoutMs: 300 });
     await sut.open(8);
     try {
       await sut.exec('CREATE TABLE probe (n int)');
       const order: string[] = [];
       // A script is not time-limited: it keeps the worker's thread busy well past the
-      // begin's 50 ms, so the begin times out on this side before the worker can start it,
+      // begin's 300 ms, so the begin times out on this side before the worker can start it,
       // and the worker starts it as soon as the script ends (before it reads the cancel).
       const busy = sut
         .exec(

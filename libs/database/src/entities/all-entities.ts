@@ -4,7 +4,7 @@ import {
   ConversationWindowEntity,
   HistoryTombstoneEntity,
 } from './conversation.entities';
-import { EmbeddingModelEntity } from './embedding-model.entity';
+import { EmbeddingModelEntity, EmbeddingReembedEntity } from './embedding-model.entity';
 import { ErasureKeyEntity, ErasureReceiptEntity, HistoryRebuildEntity } from './erasure.entities';
 import {
   LargeContactIndexEntity,
@@ -49,6 +49,7 @@ export const RELATIONAL_ENTITIES = [
   LargeContactIndexEntity,
   MigrationHistoryEntity,
   EmbeddingModelEntity,
+  EmbeddingReembedEntity,
 ];
 
 /** The whole schema as TypeORM entities, for a DataSource over a database of this dimension. */

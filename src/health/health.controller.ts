@@ -5,7 +5,12 @@ import { EmbeddingService } from '@app/embedding';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  type HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorService,
+} from '@nestjs/terminus';
 import { type FastifyRequest } from 'fastify';
 
 import { Public } from '../auth/public.decorator';
@@ -26,8 +31,10 @@ const READY_CACHE_MS = 1000;
 export class HealthController {
   /** The database and vector store round trips of readiness, shared for a second. */
   private readonly storage = new CachedCheck(() => this.checkStorage(), READY_CACHE_MS);
-  /** Readiness answers per client address per second (a flood is refused, slowly). */
+  /** Readiness checks per client address per second (past it, the last answer, slowly). */
   private readonly probes = new ProbeBudget();
+  /** Replays the last readiness answer (its result, or its 503) to probes over the budget. */
+  private lastReady?: () => HealthCheckResult;
 
   constructor(
     private readonly health: HealthCheckService,
@@ -55,9 +62,28 @@ export class HealthController {
   @HealthCheck()
   async ready(@Req() request: FastifyRequest) {
     if (!this.probes.take(String(request.ip))) {
+      // Over budget: held, then the last answer replayed, no check run. Not a 429: behind a
+      // proxy without TRUST_PROXY every caller shares one address, and a flood must not turn
+      // the load balancer's own checks into failures that take this replica out of rotation.
       await sleep(REFUSAL_HOLD_MS);
-      throw new ProbeRateLimitedError();
+      if (!this.lastReady) {
+        throw new ProbeRateLimitedError();
+      }
+      return this.lastReady();
     }
+    try {
+      const answer = await this.checkReady();
+      this.lastReady = () => answer;
+      return answer;
+    } catch (error) {
+      this.lastReady = () => {
+        throw error;
+      };
+      throw error;
+    }
+  }
+
+  private checkReady() {
     return this.health.check([
       async () => {
         const session = this.indicator.check('database');

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { Database, type DatabaseOptions } from '@app/database';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { Client } from 'pg';
-
-import { freshPgliteDir } from './pglite-template';
 
 export { type OwnServer, startOwnServer } from './postgres-server';
 
@@ -64,17 +65,15 @@ export async function createServerDatabase(adminUrl = serverUrl()): Promise<Serv
 }
 
 /**
- * Env that points an app at a fresh database on this project's engine: a data dir holding an
- * empty initdb'd cluster on PGlite (see `pglite-template.ts`), a new server database on
- * Postgres. `release` drops it.
+ * Env that points an app at a fresh database on this project's engine: nothing on PGlite
+ * (TEST_ENV's in-memory dir), a new server database on Postgres. `release` drops it.
  */
 export async function engineEnv(): Promise<{
   env: Record<string, string>;
   release(): Promise<void>;
 }> {
   if (TEST_ENGINE === 'pglite') {
-    const { dataDir, release } = await freshPgliteDir();
-    return { env: { DATA_DIR: dataDir }, release };
+    return { env: {}, release: () => Promise.resolve() };
   }
   const database = await createServerDatabase();
   return { env: { DATABASE_URL: database.url }, release: () => database.drop() };
@@ -86,7 +85,7 @@ export async function openEngineDatabase(
 ): Promise<{ database: Database; close(): Promise<void> }> {
   const { env, release } = await engineEnv();
   const database = new Database({
-    dataDir: env.DATA_DIR ?? 'memory://',
+    dataDir: 'memory://',
     databaseUrl: env.DATABASE_URL,
     ...options,
   });
@@ -100,11 +99,21 @@ export async function openEngineDatabase(
 }
 
 /**
- * A database that outlives one app, for restart tests. Every engine env does now (PGlite's is
- * a data dir on disk); the name says what such a test relies on.
+ * A database that outlives one app, for restart tests: a data dir on disk on PGlite, a
+ * server database on Postgres. `release` deletes it.
  */
-export function persistentEngineEnv(): ReturnType<typeof engineEnv> {
-  return engineEnv();
+export async function persistentEngineEnv(): Promise<{
+  env: Record<string, string>;
+  release(): Promise<void>;
+}> {
+  if (TEST_ENGINE === 'postgres') {
+    return engineEnv();
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'cb-db-'));
+  return {
+    env: { DATA_DIR: dataDir },
+    release: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })),
+  };
 }
 
 /**

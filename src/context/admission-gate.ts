@@ -1,3 +1,5 @@
+import { SlotQueue } from '@app/common';
+
 /**
  * Bounds the /context builds in flight. Past the bound, work only queues inside the event
  * loop, where it delays every timer, including the deadlines of requests already running:
@@ -5,54 +7,40 @@
  * wait budget is shed (answered at once as an empty partial bundle) instead.
  */
 export class AdmissionGate {
-  private inFlight = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: SlotQueue;
 
   constructor(
-    private readonly maxInFlight: number,
+    maxInFlight: number,
     /** Requests that may wait for a slot; past it one is refused at once. */
     private readonly maxWaiting = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    this.slots = new SlotQueue(maxInFlight);
+  }
 
   /** A release function once admitted, or `undefined` when no slot frees up within `waitMs`. */
   acquire(waitMs: number): Promise<(() => void) | undefined> {
-    if (this.inFlight < this.maxInFlight) {
-      this.inFlight++;
-      return Promise.resolve(this.releaser());
+    const release = this.slots.tryTake();
+    if (release) {
+      return Promise.resolve(release);
     }
-    if (waitMs <= 0 || this.waiting.length >= this.maxWaiting) {
+    if (waitMs <= 0 || this.slots.load.waiting >= this.maxWaiting) {
       return Promise.resolve(undefined);
     }
     return new Promise((resolve) => {
-      const admit = () => {
+      const leave = this.slots.wait((granted) => {
         clearTimeout(timer);
-        this.inFlight++;
-        resolve(this.releaser());
-      };
+        resolve(granted);
+      });
       const timer = setTimeout(() => {
-        const i = this.waiting.indexOf(admit);
-        if (i >= 0) {
-          this.waiting.splice(i, 1);
+        if (leave()) {
+          resolve(undefined);
         }
-        resolve(undefined);
       }, waitMs);
-      this.waiting.push(admit);
     });
   }
 
   get load(): { inFlight: number; waiting: number } {
-    return { inFlight: this.inFlight, waiting: this.waiting.length };
-  }
-
-  private releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) {
-        return;
-      }
-      released = true;
-      this.inFlight--;
-      this.waiting.shift()?.();
-    };
+    const { inUse, waiting } = this.slots.load;
+    return { inFlight: inUse, waiting };
   }
 }

@@ -10,3 +10,4 @@ export * from './startup-retry';
 export * from './cooperative';
 export * from './tracing';
 export * from './work-priority';
+export * from './slot-queue';

@@ -1,3 +1,5 @@
+import { SlotQueue } from '@app/common';
+
 /**
  * Background statements' turn on PGlite's one session. The worker runs statements first in,
  * first out, so a burst of background work (a `/chat` flood's knowledge-base searches) would
@@ -6,10 +8,11 @@
  * queues behind at most that many.
  */
 export class BackgroundLane {
-  private inWorker = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: SlotQueue;
 
-  constructor(private readonly maxInWorker = 1) {}
+  constructor(maxInWorker = 1) {
+    this.slots = new SlotQueue(maxInWorker);
+  }
 
   /**
    * Resolves with a release function once the caller may post; `signal` aborting while it
@@ -19,25 +22,20 @@ export class BackgroundLane {
     if (signal.aborted) {
       return Promise.reject(signal.reason as Error);
     }
-    if (this.inWorker < this.maxInWorker) {
-      this.inWorker++;
-      return Promise.resolve(this.releaser());
+    const release = this.slots.tryTake();
+    if (release) {
+      return Promise.resolve(release);
     }
     return new Promise((resolve, reject) => {
-      const admit = () => {
+      const leave = this.slots.wait((granted) => {
         signal.removeEventListener('abort', onAbort);
-        this.inWorker++;
-        resolve(this.releaser());
-      };
+        resolve(granted);
+      });
       const onAbort = () => {
-        const i = this.waiting.indexOf(admit);
-        if (i >= 0) {
-          this.waiting.splice(i, 1);
-        }
+        leave();
         reject(signal.reason as Error);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(admit);
     });
   }
 
@@ -62,18 +60,7 @@ export class BackgroundLane {
   }
 
   get load(): { inWorker: number; waiting: number } {
-    return { inWorker: this.inWorker, waiting: this.waiting.length };
-  }
-
-  private releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) {
-        return;
-      }
-      released = true;
-      this.inWorker--;
-      this.waiting.shift()?.();
-    };
+    const { inUse, waiting } = this.slots.load;
+    return { inWorker: inUse, waiting };
   }
 }

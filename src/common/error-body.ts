@@ -67,6 +67,7 @@ export const ERROR_CODES: Record<string, string> = {
   unsupported_media_type: '415: use application/json (or application/x-ndjson for /ingest/*)',
   rate_limited: '429: per-key or per-IP rate limit; see Retry-After',
   ingest_busy: '429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After',
+  forget_busy: '429: the forgets this replica runs at once are running and queued; see Retry-After',
   probe_rate_limited:
     '429: over 60 /health/ready probes a second from one address; see Retry-After',
   too_many_calls: '429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 
 import { RelationalModule } from '../relational/relational.module';
 import { ConversationMemory } from './conversation-memory.service';
+import { ForgetGate } from './forget-gate';
 import { HistoryController } from './history.controller';
 import { HistoryPurge } from './history-purge';
 import { HistoryRetention } from './history-retention';
@@ -13,7 +14,7 @@ import { HistoryRetention } from './history-retention';
 @Module({
   imports: [RelationalModule],
   controllers: [HistoryController],
-  providers: [ConversationMemory, HistoryRetention, HistoryPurge],
+  providers: [ConversationMemory, HistoryRetention, HistoryPurge, ForgetGate],
   exports: [ConversationMemory, HistoryRetention, HistoryPurge],
 })
 export class ConversationsModule {}

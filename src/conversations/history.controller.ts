@@ -5,6 +5,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { RequireScope } from '../auth/scopes';
 import { ConversationMemory } from './conversation-memory.service';
+import { ForgetGate } from './forget-gate';
 import {
   ContactHistoryParams,
   ErasureReceiptDto,
@@ -21,14 +22,17 @@ export class ReceiptNotFoundError extends DomainError {
 }
 
 const FORGET_DESCRIPTION =
-  'Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent.';
+  'Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent. A few forgets run at once per replica; a burst waits up to 2 s for a turn, then gets 429 `forget_busy` (Retry-After).';
 
 /** Forget on request: a contact's stored history goes, and stays gone. */
 @ApiTags('history')
 @RequireScope('history:delete')
 @Controller('contacts')
 export class HistoryController {
-  constructor(private readonly memory: ConversationMemory) {}
+  constructor(
+    private readonly memory: ConversationMemory,
+    private readonly gate: ForgetGate,
+  ) {}
 
   @Post('forget')
   @HttpCode(200)
@@ -82,6 +86,8 @@ export class HistoryController {
     contactUid: string,
     scope: LocationScope,
   ): Promise<ForgetHistoryResponse> {
-    return { contact_uid: contactUid, ...(await this.memory.forgetContact(contactUid, scope)) };
+    // Admitted per process (ForgetGate): a burst of forgets waits or gets 429 `forget_busy`.
+    const report = await this.gate.run(() => this.memory.forgetContact(contactUid, scope));
+    return { contact_uid: contactUid, ...report };
   }
 }

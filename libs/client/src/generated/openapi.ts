@@ -386,7 +386,7 @@ export interface paths {
         put?: never;
         /**
          * Forget a contact's conversation history (the id in the body)
-         * @description Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent. Prefer this route: the id never appears in a URL.
+         * @description Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent. A few forgets run at once per replica; a burst waits up to 2 s for a turn, then gets 429 `forget_busy` (Retry-After). Prefer this route: the id never appears in a URL.
          */
         post: operations["History_forgetByBody"];
         delete?: never;
@@ -407,7 +407,7 @@ export interface paths {
         post?: never;
         /**
          * Forget a contact's conversation history
-         * @description Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent.
+         * @description Removes every message of the contact stored before the request (whatever its date), every window that holds one of them, the postings and statistics derived from them, the contact’s own index, the webhook inbox’s copies and the live-contact cache, and writes a tombstone so that no route (a late webhook, a re-ingested export) stores those messages again; messages sent after the request are stored as usual. A location-bound key forgets only its own locations. Answers within about a second whatever the history’s size: a large history is unreadable at once and deleted in the background (`pending: true`), resumed after a restart. The answer carries a deletion receipt. Idempotent. A few forgets run at once per replica; a burst waits up to 2 s for a turn, then gets 429 `forget_busy` (Retry-After).
          */
         delete: operations["History_forget"];
         options?: never;
@@ -1104,6 +1104,7 @@ export interface components {
              *     - `unsupported_media_type` (415: use application/json (or application/x-ndjson for /ingest/*))
              *     - `rate_limited` (429: per-key or per-IP rate limit; see Retry-After)
              *     - `ingest_busy` (429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After)
+             *     - `forget_busy` (429: the forgets this replica runs at once are running and queued; see Retry-After)
              *     - `probe_rate_limited` (429: over 60 /health/ready probes a second from one address; see Retry-After)
              *     - `too_many_calls` (429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked)
              *     - `internal_error` (500: unexpected; quote request_id)

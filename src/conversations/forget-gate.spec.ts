@@ -1,0 +1,105 @@
+import { toErrorResponse } from '../common/error-body';
+import { type ConversationMemory } from './conversation-memory.service';
+import {
+  FORGET_MAX_INFLIGHT,
+  FORGET_MAX_WAITING,
+  FORGET_WAIT_MS,
+  ForgetBusyError,
+  ForgetGate,
+} from './forget-gate';
+import { type ForgetReport } from './forgotten-history';
+import { HistoryController } from './history.controller';
+
+const report: ForgetReport = {
+  receipt_id: 'rcpt_1',
+  location_uids: null,
+  conversations: 0,
+  windows_removed: 0,
+  pending: false,
+};
+
+/** A memory whose forgets run until released, counting how many run at once. */
+function hangingMemory() {
+  const releases: Array<() => void> = [];
+  let running = 0;
+  let peak = 0;
+  const memory = {
+    forgetContact: jest.fn(async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      running--;
+      return report;
+    }),
+  } as unknown as ConversationMemory;
+  return { memory, releases, peak: () => peak };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('HistoryController forget admission (ForgetGate)', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('runs at most FORGET_MAX_INFLIGHT forgets at once; the rest wait their turn', async () => {
+    const { memory, releases, peak } = hangingMemory();
+    const sut = new HistoryController(memory, new ForgetGate());
+    const calls = Array.from({ length: FORGET_MAX_INFLIGHT + 3 }, (_, i) =>
+      sut.forget({ contact_uid: `ctc_${i}` }, undefined),
+    );
+    await flush();
+    expect(memory.forgetContact).toHaveBeenCalledTimes(FORGET_MAX_INFLIGHT);
+    while (
+      (memory.forgetContact as jest.Mock).mock.calls.length < calls.length ||
+      releases.length > 0
+    ) {
+      releases.shift()?.();
+      await flush();
+    }
+    const answers = await Promise.all(calls);
+    expect(answers.map((a) => a.contact_uid)).toEqual(calls.map((_, i) => `ctc_${i}`));
+    expect(peak()).toBe(FORGET_MAX_INFLIGHT);
+  });
+
+  it('refuses a forget past the waiting bound at once with 429 forget_busy while others run', async () => {
+    const { memory, releases } = hangingMemory();
+    const sut = new HistoryController(memory, new ForgetGate());
+    const admitted = Array.from({ length: FORGET_MAX_INFLIGHT + FORGET_MAX_WAITING }, (_, i) =>
+      sut.forgetByBody({ contact_uid: `ctc_${i}` }, undefined),
+    );
+    await flush();
+    const refused = sut.forget({ contact_uid: 'ctc_hostile' }, undefined);
+    await expect(refused).rejects.toBeInstanceOf(ForgetBusyError);
+    const error = await refused.catch((e: ForgetBusyError) => e);
+    const [status, body] = toErrorResponse(error, 'req-1');
+    expect(status).toBe(429);
+    expect(body).toMatchObject({ error: 'forget_busy', details: { retry_after_s: 1 } });
+    expect(memory.forgetContact).not.toHaveBeenCalledWith('ctc_hostile', undefined);
+    // The admitted ones all finish: nothing was lost to the refusal.
+    while ((memory.forgetContact as jest.Mock).mock.calls.length < admitted.length) {
+      releases.splice(0).forEach((r) => r());
+      await flush();
+    }
+    releases.splice(0).forEach((r) => r());
+    await expect(Promise.all(admitted)).resolves.toHaveLength(admitted.length);
+  });
+
+  it('gives up on a waiting forget after FORGET_WAIT_MS with forget_busy', async () => {
+    jest.useFakeTimers();
+    const { memory, releases } = hangingMemory();
+    const sut = new HistoryController(memory, new ForgetGate());
+    const running = Array.from({ length: FORGET_MAX_INFLIGHT }, (_, i) =>
+      sut.forget({ contact_uid: `ctc_${i}` }, undefined),
+    );
+    const waiting = sut.forget({ contact_uid: 'ctc_late' }, undefined);
+    const outcome = waiting.catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(FORGET_WAIT_MS - 1);
+    expect(memory.forgetContact).toHaveBeenCalledTimes(FORGET_MAX_INFLIGHT);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await outcome).toMatchObject({ code: 'forget_busy', httpStatus: 429 });
+    releases.splice(0).forEach((r) => r());
+    await expect(Promise.all(running)).resolves.toHaveLength(FORGET_MAX_INFLIGHT);
+    expect(memory.forgetContact).not.toHaveBeenCalledWith('ctc_late', undefined);
+  });
+});

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+
+import { TooManyRequestsError } from '../auth/auth.errors';
+import { AdmissionGate } from '../context/admission-gate';
+
+/**
+ * Forgets running at once per process. Each holds a lock session and a pooled connection and
+ * keeps Postgres backends and the main thread busy; fifty at once took the cores live
+ * `/context` needs (docs/benchmarks.md, bench:abuse). Two keep a contact's erasure within
+ * about a second while leaving the rest of a pool of 10 to live reads.
+ */
+export const FORGET_MAX_INFLIGHT = 2;
+/** Forgets that may wait for a slot; past it one is refused at once. */
+export const FORGET_MAX_WAITING = 32;
+/**
+ * How long a forget waits for a slot. Held rather than refused at once: a flood that is
+ * answered at once comes straight back, and the refusals then cost more than the work.
+ */
+export const FORGET_WAIT_MS = 2000;
+export const FORGET_RETRY_AFTER_S = 1;
+
+/** Too many forgets already running or waiting (429 `forget_busy`, Retry-After). */
+export class ForgetBusyError extends TooManyRequestsError {
+  constructor(inFlight: number, waiting: number) {
+    super(
+      'forget_busy',
+      `${inFlight} forget(s) running and ${waiting} waiting; retry in ${FORGET_RETRY_AFTER_S} s.`,
+      FORGET_RETRY_AFTER_S,
+    );
+  }
+}
+
+/** Bounds the HTTP forgets in flight, so a burst of them is a background share of the box. */
+@Injectable()
+export class ForgetGate {
+  private readonly gate = new AdmissionGate(FORGET_MAX_INFLIGHT, FORGET_MAX_WAITING);
+
+  /** Runs `work` once admitted. @throws ForgetBusyError when no slot frees up in time. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.gate.acquire(FORGET_WAIT_MS);
+    if (!release) {
+      const { inFlight, waiting } = this.gate.load;
+      throw new ForgetBusyError(inFlight, waiting);
+    }
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  get load(): { inFlight: number; waiting: number } {
+    return this.gate.load;
+  }
+}

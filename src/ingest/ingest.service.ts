@@ -90,7 +90,10 @@ export class IngestService {
     const messages: (typeof valid)[number]['value'][] = [];
     for (const { value } of valid) {
       await cooperative.turn();
-      messages.push({ ...value, text: (await this.redaction.redact(value.text)).text });
+      messages.push({
+        ...value,
+        text: (await this.redaction.redact(value.text, 'background')).text,
+      });
     }
     // Messages are stored once; each touched conversation's windows are rebuilt from all its
     // stored messages, so only windows whose content changed are embedded.

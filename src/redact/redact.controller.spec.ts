@@ -1,5 +1,9 @@
 import { InvalidInputError } from '@app/common';
-import { RedactionModule } from '@app/redaction';
+import {
+  BACKGROUND_REDACTION_NICE,
+  RedactionModule,
+  RedactionOffloadService,
+} from '@app/redaction';
 import { Test, type TestingModule } from '@nestjs/testing';
 
 import { RedactController } from './redact.controller';
@@ -34,6 +38,13 @@ describe('RedactController', () => {
     expect(result.entities).toEqual([
       { type: 'PHONE', start: MAX_REDACT_TEXT_LENGTH - 14, end: MAX_REDACT_TEXT_LENGTH },
     ]);
+  });
+
+  it('redacts a large text on the niced background pool, never the live one', async () => {
+    const offload = moduleRef.get(RedactionOffloadService);
+    await sut.redact({ text: 'Weg 1 ' + 'A-'.repeat(30_000) });
+    expect(offload.started.background?.workerNice).toEqual([BACKGROUND_REDACTION_NICE]);
+    expect(offload.started.live).toBeUndefined();
   });
 
   it('rejects a text one character over the limit with text_too_large', async () => {

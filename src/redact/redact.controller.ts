@@ -16,7 +16,7 @@ export class RedactController {
    * Masks PII in `text`. Answers 200 (nothing is created). A non-string `text` fails
    * validation (`validation_failed`); a text over {@link MAX_REDACT_TEXT_LENGTH} is
    * rejected with `text_too_large` before any scanning. Large texts are redacted on a
-   * worker thread; when its queue is full the answer is 503 `redaction_busy`.
+   * low-priority worker thread; when its queue is full the answer is 503 `redaction_busy`.
    */
   @Post()
   @HttpCode(200)
@@ -30,6 +30,7 @@ export class RedactController {
         { length: body.text.length, limit: MAX_REDACT_TEXT_LENGTH },
       );
     }
-    return this.redaction.redact(body.text);
+    // Below live requests: a flood of large texts waits on its own niced worker (and queue).
+    return this.redaction.redact(body.text, 'background');
   }
 }

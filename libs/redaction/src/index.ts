@@ -6,7 +6,11 @@ export {
   PLACEHOLDERS,
 } from './entity-types';
 export { type CountryCode, DEFAULT_PHONE_REGIONS, parsePhoneRegions } from './phone-regions';
-export { OFFLOAD_MIN_CHARS, RedactionOffloadService } from './redaction-offload.service';
+export {
+  BACKGROUND_REDACTION_NICE,
+  OFFLOAD_MIN_CHARS,
+  RedactionOffloadService,
+} from './redaction-offload.service';
 export { RedactionModule } from './redaction.module';
 export { type RedactionModuleOptions } from './redaction.module-definition';
 export { RedactionService } from './redaction.service';

@@ -1,3 +1,4 @@
+import { isBackgroundWork } from '@app/common';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { REDACTION_OPTIONS, type RedactionModuleOptions } from './redaction.module-definition';
@@ -12,6 +13,19 @@ import { RedactionPool } from './worker/redaction-pool';
 export const OFFLOAD_MIN_CHARS = 8 * 1024;
 
 /**
+ * Which worker pool a large text goes to: `live` (a caller's bundle in `/context/prompt`,
+ * normal priority) or `background` (`/redact`, ingest, background work such as MCP: a
+ * thread at {@link BACKGROUND_REDACTION_NICE} with a short queue of its own, so a flood of
+ * adversarial texts neither takes the cores from live requests nor fills the live queue).
+ */
+export type RedactionPriority = 'live' | 'background';
+
+/** The background pool's thread priority: that of the embedder's background workers. */
+export const BACKGROUND_REDACTION_NICE = 10;
+/** Large background redactions waiting before more are refused (503 `redaction_busy`). */
+export const BACKGROUND_REDACTION_QUEUE = 8;
+
+/**
  * Redaction for caller-supplied texts that may be large (`/redact`, a caller's bundle in
  * `/context/prompt`, ingested and webhook messages): the same result as
  * {@link RedactionService}, but texts, or bundles, of {@link OFFLOAD_MIN_CHARS} or more run
@@ -20,19 +34,25 @@ export const OFFLOAD_MIN_CHARS = 8 * 1024;
  */
 @Injectable()
 export class RedactionOffloadService implements OnModuleDestroy {
-  private pool: RedactionPool | undefined;
+  private readonly pools: Partial<Record<RedactionPriority, RedactionPool>> = {};
 
   constructor(
     private readonly inline: RedactionService,
     @Inject(REDACTION_OPTIONS) private readonly options: RedactionModuleOptions,
   ) {}
 
-  /** @throws RedactionBusyError (503 `redaction_busy`) when the workers' queue is full. */
-  async redact(text: string): Promise<RedactionResult> {
+  /**
+   * @param priority the pool a large text runs on; background work defaults to `background`.
+   * @throws RedactionBusyError (503 `redaction_busy`) when that pool's queue is full.
+   */
+  async redact(
+    text: string,
+    priority: RedactionPriority = isBackgroundWork() ? 'background' : 'live',
+  ): Promise<RedactionResult> {
     if (text.length < OFFLOAD_MIN_CHARS) {
       return this.inline.redact(text);
     }
-    return this.workers().redact(text);
+    return this.workers(priority).redact(text);
   }
 
   /**
@@ -51,16 +71,32 @@ export class RedactionOffloadService implements OnModuleDestroy {
     if (chars < OFFLOAD_MIN_CHARS) {
       return this.inline.redactBundle(excerpts);
     }
-    return bundleOf(excerpts, await this.workers().redactAll(excerpts.map((e) => e.content)));
+    const priority = isBackgroundWork() ? 'background' : 'live';
+    const texts = excerpts.map((e) => e.content);
+    return bundleOf(excerpts, await this.workers(priority).redactAll(texts));
   }
 
-  private workers(): RedactionPool {
+  /** Each pool starts on first use: a replica that never sees a large text starts neither. */
+  private workers(priority: RedactionPriority): RedactionPool {
     const { entities, phoneRegions } = this.options;
-    this.pool ??= new RedactionPool({ redactor: { entities, phoneRegions } });
-    return this.pool;
+    const redactor = { entities, phoneRegions };
+    this.pools[priority] ??=
+      priority === 'live'
+        ? new RedactionPool({ redactor })
+        : new RedactionPool({
+            redactor,
+            nice: BACKGROUND_REDACTION_NICE,
+            maxQueue: BACKGROUND_REDACTION_QUEUE,
+          });
+    return this.pools[priority];
+  }
+
+  /** The pools started so far, for tests and gauges. */
+  get started(): Partial<Record<RedactionPriority, RedactionPool>> {
+    return { ...this.pools };
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool?.close();
+    await Promise.all(Object.values(this.pools).map((p) => p.close()));
   }
 }

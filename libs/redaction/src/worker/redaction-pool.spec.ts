@@ -38,6 +38,16 @@ describe('RedactionPool', () => {
     });
   });
 
+  it('runs its worker thread at the nice it was given, and at 0 by default', async () => {
+    sut = new RedactionPool({ redactor: {}, nice: 10 });
+    await sut.redact('x'.repeat(10));
+    expect(sut.workerNice).toEqual([10]);
+    await sut.close();
+    sut = new RedactionPool({ redactor: {} });
+    await sut.redact('x'.repeat(10));
+    expect(sut.workerNice).toEqual([0]);
+  });
+
   it('refuses a call past its bounded queue with redaction_busy', async () => {
     sut = new RedactionPool({ size: 1, maxQueue: 2, redactor: {} });
     const text = 'call 415 555 0134 '.repeat(2000);

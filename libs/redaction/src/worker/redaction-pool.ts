@@ -19,6 +19,11 @@ export interface RedactionPoolOptions {
   size?: number;
   /** Texts waiting for a worker before new ones are refused (default 16). */
   maxQueue?: number;
+  /**
+   * OS priority (nice) of the workers' threads (default 0). A background pool at a higher
+   * nice yields the cores to live requests under contention and runs at full speed otherwise.
+   */
+  nice?: number;
   redactor: RedactorOptions;
 }
 
@@ -30,7 +35,9 @@ interface Job {
 }
 
 interface Reply {
-  id: number;
+  /** The worker's first message: the nice its thread runs at. */
+  nice?: number;
+  id?: number;
   results?: RedactionResult[];
   error?: string;
 }
@@ -47,6 +54,7 @@ export class RedactionPool {
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
+  private readonly niceOf = new Map<Worker, number>();
   private started = 0;
   private nextId = 0;
   private closed = false;
@@ -77,6 +85,11 @@ export class RedactionPool {
       this.queue.push({ id: this.nextId++, texts, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** The nice each started worker reported for its thread (empty until one has). */
+  get workerNice(): number[] {
+    return [...this.niceOf.values()];
   }
 
   /** Stops every worker; queued and running calls fail. */
@@ -111,9 +124,14 @@ export class RedactionPool {
         redactorPath: require.resolve('../redactor'),
         registerPath: require.resolve('@swc-node/register'),
         options: this.options.redactor,
+        nice: this.options.nice ?? 0,
       },
     });
     worker.on('message', (reply: Reply) => {
+      if (reply.id === undefined) {
+        this.niceOf.set(worker, reply.nice ?? 0);
+        return;
+      }
       const job = this.running.get(worker);
       this.running.delete(worker);
       if (job && job.id === reply.id) {
@@ -145,6 +163,7 @@ export class RedactionPool {
     }
     const job = this.running.get(worker);
     this.running.delete(worker);
+    this.niceOf.delete(worker);
     this.started--;
     job?.reject(new Error('A redaction worker stopped'));
     if (!this.closed) {

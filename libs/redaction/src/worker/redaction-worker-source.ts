@@ -4,14 +4,26 @@
  * `.ts` file and the worker registers swc first). Module paths arrive resolved from the
  * main thread.
  *
- * Protocol: main → worker `{ id, texts }`; worker → main `{ id, results }` (in the order of
- * `texts`) or `{ id, error }` (a message only: redaction errors are bugs, never data).
+ * Protocol: the worker first posts `{ nice }` (its thread's OS priority); then main → worker
+ * `{ id, texts }`; worker → main `{ id, results }` (in the order of `texts`) or `{ id, error }`
+ * (a message only: redaction errors are bugs, never data).
  */
 export const REDACTION_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 if (workerData.redactorPath.endsWith('.ts')) {
   require(workerData.registerPath);
 }
+// A background pool lowers its own thread's priority (Linux: nice is per thread, as in the
+// embedding worker), so under contention an attacker's redactions yield to live requests.
+let nice = 0;
+if (workerData.nice) {
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    require('node:os').setPriority(tid, workerData.nice);
+    nice = require('node:os').getPriority(tid);
+  } catch {}
+}
+parentPort.postMessage({ nice });
 const { Redactor } = require(workerData.redactorPath);
 const redactor = new Redactor(workerData.options);
 parentPort.on('message', ({ id, texts }) => {

@@ -40,14 +40,29 @@ describe('US_SSN', () => {
     expect(findings(text)).toEqual(expected);
   });
 
+  // Once the customer says it is their SSN, validity rules would only let typos, ITINs and
+  // the numbers test suites use ("my SSN is 123-45-6789") through.
+  it.each<[string, string, string]>([
+    ['area 000', 'ssn 000-12-3456', '000-12-3456'],
+    ['area 666', 'ssn 666-12-3456', '666-12-3456'],
+    ['an ITIN (area 9xx)', 'my ITIN is 912-70-1234', '912-70-1234'],
+    ['group 00', 'ssn 536-00-1234', '536-00-1234'],
+    ['serial 0000', 'ssn 536-22-0000', '536-22-0000'],
+    ['the 123-45-6789 sample', 'my SSN is 123-45-6789', '123-45-6789'],
+    ['the Woolworth sample', 'social security number: 078-05-1120', '078-05-1120'],
+    ['mixed delimiters (dash then space)', 'ssn 536-22 1234', '536-22 1234'],
+    ['mixed delimiters (space then dash)', 'ssn 536 22-1234', '536 22-1234'],
+  ])('masks %s near an SSN keyword', (_name, text, value) => {
+    expect(findings(text)).toEqual([['US_SSN', value]]);
+  });
+
   it.each<[string, string]>([
-    ['area 000', 'ssn 000-12-3456'],
-    ['area 666', 'ssn 666-12-3456'],
-    ['area 900+', 'ssn 912-12-3456'],
-    ['group 00', 'ssn 536-00-1234'],
-    ['serial 0000', 'ssn 536-22-0000'],
-    ['mixed delimiters (dash then space)', 'ssn 536-22 1234'],
-    ['mixed delimiters (space then dash)', 'ssn 536 22-1234'],
+    ['area 000', 'ref 000-12-3456'],
+    ['area 666', 'ref 666-12-3456'],
+    ['area 900+', 'ref 912-12-3456'],
+    ['group 00', 'ref 536-00-1234'],
+    ['serial 0000', 'ref 536-22-0000'],
+    ['mixed delimiters without a keyword', 'ref 536-22 1234'],
     ['the Woolworth sample 078-05-1120', 'e.g. 078-05-1120'],
     ['the SSA sample 219-09-9999', 'e.g. 219-09-9999'],
     ['the 123-45-6789 sample', 'e.g. 123-45-6789'],

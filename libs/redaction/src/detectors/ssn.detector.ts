@@ -39,14 +39,12 @@ export function isSsn(digits: string, from = 0, to = digits.length): boolean {
 const DELIMITED = linear(/(?<![\w.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\w]|[.-]\d)/g);
 
 /**
- * Near an SSN keyword, any way of writing nine digits counts: bare, dotted, slashed, or in
- * an unusual grouping (3-3-3, 3-6, 5-4). Up to four groups joined by one separator, the
- * same one throughout (mixed separators are a typo as often as a number);
- * bounded and deterministic, so matching is linear.
+ * Near an SSN keyword, any way of writing nine digits counts: bare, dotted, slashed, mixed
+ * ("536-22 1234"), or in an unusual grouping (3-3-3, 3-6, 5-4). Up to four groups joined
+ * by single separators; bounded, so matching is linear.
  */
-const CONTEXT_RUN = linear(
-  /(?<![\w.,/-])\d{1,9}(?:([ ./-])\d{1,9}(?:\1\d{1,9}){0,2})?(?![\w]|[.,/-]\d)/g,
-);
+const CONTEXT_RUN = linear(/(?<![\w.,/-])\d{1,9}(?:[ ./-]\d{1,9}){0,3}(?![\w]|[.,/-]\d)/g);
+const NINE_DIGITS = /^\d{9}$/;
 const NON_DIGITS = /\D/g;
 
 /** Words that announce an SSN; without one, nine bare digits are more often an id. */
@@ -55,8 +53,11 @@ const SSN_CONTEXT = linear(
 );
 
 /**
- * Written SSNs: delimited 3-2-4 anywhere; any other layout of nine digits only near an SSN
- * keyword. Both use the same validity ranges ({@link isSsn}).
+ * Written SSNs: a valid ({@link isSsn}) delimited 3-2-4 anywhere; near an SSN keyword, any
+ * nine digits in any layout. The validity ranges and the sample list keep ids and docs'
+ * examples out where nothing says "SSN"; once the customer says it is their SSN (or ITIN,
+ * whose area is 9xx), an out-of-range or sample-looking number is still theirs, or a typo
+ * one digit away from it, so it is masked.
  */
 export function detectSsns(text: string, _options: DetectorOptions, out: Detection[]): void {
   for (const m of text.matchAll(DELIMITED)) {
@@ -77,7 +78,7 @@ export function detectSsns(text: string, _options: DetectorOptions, out: Detecti
     if (
       m[0].length >= 9 &&
       m[0].length <= 12 &&
-      isSsn(m[0].replace(NON_DIGITS, '')) &&
+      NINE_DIGITS.test(m[0].replace(NON_DIGITS, '')) &&
       hasContext(text, m.index, end, SSN_CONTEXT, 40, 24)
     ) {
       out.push({ type: 'US_SSN', start: m.index, end, score: BASE_CONFIDENCE.US_SSN - 0.05 });

@@ -48,6 +48,10 @@ const POSITIVES: Record<string, Case[]> = {
     ['SSN 536-221234', 'US_SSN', '536-221234'],
     ['ssn 536.22.1234', 'US_SSN', '536.22.1234'],
     ['078.05.1123', 'US_SSN', '078.05.1123'],
+    // Said to be an SSN: masked even out of the SSA's ranges, a sample or mixed-delimited.
+    ['ssn 000-22-1234', 'US_SSN', '000-22-1234'],
+    ['my ssn is 123456789', 'US_SSN', '123456789'],
+    ['ssn 536-22 1234', 'US_SSN', '536-22 1234'],
   ],
   'IBAN with dashes': [
     ['IBAN DE89-3704-0044-0532-0130-00', 'IBAN', 'DE89-3704-0044-0532-0130-00'],
@@ -106,12 +110,7 @@ const NEGATIVES: Record<string, Negative[]> = {
     ['the rue is 5 Euros'],
     ['rated at 4.2 - it costs 1150 Euros'],
   ],
-  'SSN (unusual layout near a keyword)': [
-    ['ssn 000-22-1234'],
-    ['my ssn is 123456789'],
-    ['order 536221234'],
-    ['ssn 536-22 1234'],
-  ],
+  'SSN (unusual layout near a keyword)': [['order 536221234'], ['order 000-22-1234']],
   'IBAN with dashes': [['ref DE89-3704-0044-0532-0130-01']],
   'email (IDN, punycode, spoken, obfuscated)': [
     ['user@localhost is default'],

@@ -58,6 +58,17 @@ describe('EMAIL', () => {
     ],
     ['a bracketed at with a written domain', 'jane [at] example.com', 'jane [at] example.com'],
     ['an upper-case AT', 'ALICE.JONES AT EXAMPLE.COM', 'ALICE.JONES AT EXAMPLE.COM'],
+    // Ways to hide an address from scrapers that leave it readable to anyone.
+    ['a defanged dot', 'mail alice[at]example[.]com', 'alice[at]example[.]com'],
+    ['curly brackets', 'mail alice{at}example{dot}com', 'alice{at}example{dot}com'],
+    ['a bracketed @', 'alice [@] example [.] com', 'alice [@] example [.] com'],
+    ['a spaced @', 'reply to alice @ example.com', 'alice @ example.com'],
+    ['an @ with a space after it', 'reply to alice@ example.com', 'alice@ example.com'],
+    ['an @ before a spoken dot', 'reply to alice@example dot com', 'alice@example dot com'],
+    ['an HTML entity @', 'alice&#64;example.com', 'alice&#64;example.com'],
+    ['a hex HTML entity @', 'alice&#x40;example.com', 'alice&#x40;example.com'],
+    ['named HTML entities', 'alice&commat;example&period;com', 'alice&commat;example&period;com'],
+    ['a URL-encoded @', 'to=alice%40example.com', 'alice%40example.com'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['EMAIL', expected]]);
   });
@@ -75,6 +86,7 @@ describe('EMAIL', () => {
     ['a plain word at a website', 'it is sold at amazon.com'],
     ['a plain name at a website, no e-mail word', 'ask alice at example.com tomorrow'],
     ['a written domain with an unknown TLD', 'alice.jones at example.banana'],
+    ['a pronoun at a spaced @', 'meet me @ home.com'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

@@ -10,15 +10,23 @@ import { type Detection, hasContext } from './detector';
  * - a written domain after a spoken "at" ("alice.jones at example.com") also needs a local
  *   part shaped like a mailbox (a dot, digit, `_`, `+` or `-` in it, or a spoken "dot"), a
  *   common mailbox provider ("alice at gmail.com"), an e-mail word shortly before ("email
- *   alice at example.com") or the bracketed "[at]". A pronoun or place word is never a
+ *   alice at example.com"), the bracketed "[at]", or an "@" written as a symbol or entity
+ *   ("alice @ example.com", "alice&#64;example.com"). A pronoun or place word is never a
  *   local part: "meet me at home.com" and "find us at shop.com" stay as they are.
  * A two-word local part ("john smith at …") masks only its last word, which is the part
  * that identifies the mailbox.
  */
 
 const TLD = String.raw`(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|es|it|nl|br|mx|in|au|info|biz|me|ai|app|dev)`;
-const AT = String.raw`(?:\s{1,4}at\s{1,4}|\s{0,4}[[(]\s{0,2}at\s{0,2}[\])]\s{0,4})`;
-const DOT = String.raw`(?:\s{1,4}dot\s{1,4}|\s{0,4}[[(]\s{0,2}dot\s{0,2}[\])]\s{0,4})`;
+/**
+ * The "@" as a word, bracketed ("[at]", "{at}", "[@]"), spaced ("alice @ example.com") or
+ * encoded as an HTML entity or in a URL ("&#64;", "&commat;", "%40"): all ways people and
+ * web forms hide it from scrapers, and all still an address to whoever reads the text.
+ */
+const AT_MARK = String.raw`(?:@|&#0{0,4}64;|&#[xX]0{0,4}40;|&commat;|%40)`;
+const AT = String.raw`(?:\s{1,4}at\s{1,4}|\s{0,4}[[({]\s{0,2}(?:at|@)\s{0,2}[\])}]\s{0,4}|\s{0,4}${AT_MARK}\s{0,4})`;
+/** The dot as a word, bracketed ("[dot]", "[.]"), or an HTML entity. */
+const DOT = String.raw`(?:\s{1,4}dot\s{1,4}|\s{0,4}[[({]\s{0,2}(?:dot|\.)\s{0,2}[\])}]\s{0,4}|&#0{0,4}46;|&#[xX]0{0,4}2[eE];|&period;)`;
 /**
  * A match starts only where no local-part character precedes, so each word is tried once;
  * every part is bounded (local part 64, labels 63), so each attempt reads a bounded window.
@@ -29,12 +37,17 @@ const SPOKEN_DOT_EMAIL = linear(
     'gi',
   ),
 );
-const HAS_SPOKEN_DOT = linear(/\bdot\b/i);
+const HAS_SPOKEN_DOT = linear(/\bdot\b|[[({]\s{0,2}\.\s{0,2}[\])}]|&#0{0,4}46;|&#x0{0,4}2e;|&period;/i);
 
 /** A spoken "at" (or "[at]"); the local part is found by walking back from it. */
 const SPOKEN_AT = linear(new RegExp(AT, 'gi'));
-const HAS_AT_WORD = linear(/\bat\b/i);
-const BRACKET = /[[(]/;
+const HAS_AT_WORD = linear(/\bat\b|@|&#0{0,4}64;|&#x0{0,4}40;|&commat;|%40/i);
+/** A bracketed "at": itself evidence of an address. */
+const BRACKET = /[[({]/;
+/** An "@" symbol or entity: evidence unless spaced out around a number ("4.5 @ x.com"). */
+const SYMBOL_AT = /[@&%]/;
+const SPACED = /\s/;
+const LETTER = /[a-z]/i;
 /** A written domain right after the "at": dotted labels and a common TLD, ending there. */
 const WRITTEN_DOMAIN = linear(
   new RegExp(
@@ -101,16 +114,17 @@ function mailboxEvidence(
   text: string,
   local: { start: number; spokenDot: boolean },
   localText: string,
-  bracketed: boolean,
+  at: string,
   domain: string,
 ): boolean {
-  if (bracketed) {
+  if (BRACKET.test(at)) {
     return true;
   }
   if (NOT_A_MAILBOX.has(localText.toLowerCase())) {
     return false;
   }
   return (
+    (SYMBOL_AT.test(at) && (!SPACED.test(at) || LETTER.test(localText))) ||
     local.spokenDot ||
     MAILBOX_MARK.test(localText) ||
     MAILBOX_PROVIDER.test(domain) ||
@@ -140,7 +154,7 @@ export function detectSpokenEmails(text: string, out: Detection[]): void {
     const lastWord = localText.slice(localText.lastIndexOf(' ') + 1);
     if (
       LOCAL_SHAPE.test(lastWord) &&
-      mailboxEvidence(text, local, lastWord, BRACKET.test(at[0]), domain[0])
+      mailboxEvidence(text, local, lastWord, at[0], domain[0])
     ) {
       const end = WRITTEN_DOMAIN.lastIndex;
       out.push({ type: 'EMAIL', start: local.start, end, score });

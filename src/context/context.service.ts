@@ -244,7 +244,12 @@ export class ContextService implements OnModuleDestroy {
    * An interim chunk (`is_final: false`): searched ahead of its final when stable, never
    * answered with a bundle. 429 `too_many_calls` when the call is new and a bound is reached.
    */
-  interim(request: ContextFetchRequestDto, scope: LocationScope, caller: string): InterimOutcome {
+  interim(
+    request: ContextFetchRequestDto,
+    scope: LocationScope,
+    caller: string,
+    onPrepared?: (prepared: PreparedEvidence) => void,
+  ): InterimOutcome {
     const locations = scopedLocations(scope, request.location_uid);
     const call = CallTurns.identity(request, scope, caller) as CallIdentity;
     const poolK = this.evidence.poolSize(request.final_k, request.pool_k);
@@ -254,7 +259,15 @@ export class ContextService implements OnModuleDestroy {
     const filter = historyFilter(request, locations);
     const work = { poolK, coalescerKey: coalescerKey(call) as string, filter, busy };
     const prepare = PreparedEvidence.preparer(this.evidence, request.final_k, maxTokens);
-    return this.calls.interim(call, request.transcript, work, prepare);
+    // A stream pushes the evidence as soon as it is ready (its final then only confirms it).
+    const announce: typeof prepare = onPrepared
+      ? (query, ranked) => {
+          const prepared = prepare(query, ranked) as PreparedEvidence;
+          onPrepared(prepared);
+          return prepared;
+        }
+      : prepare;
+    return this.calls.interim(call, request.transcript, work, announce);
   }
 
   /** Overloaded: answer now with nothing rather than late with something (the spec's rule). */

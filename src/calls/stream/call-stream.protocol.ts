@@ -1,0 +1,109 @@
+import { PickType } from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min, validateSync } from 'class-validator';
+
+import { ContextRequestDto } from '../../context/context.dto';
+
+/** Largest frame a client may send (a transcript is at most 8,000 characters). */
+export const MAX_FRAME_BYTES = 40 * 1024;
+/** Frames one stream may send per second: a speech engine sends 4 to 10. */
+export const MAX_FRAMES_PER_SECOND = 50;
+/** A stream with no frame from the client this long is closed (the call went away). */
+export const STREAM_IDLE_MS = 60_000;
+/**
+ * Bytes the socket may hold unsent. A speculative update finding more is dropped (a newer one
+ * supersedes it); a final's answer finding more closes the stream: the client does not read.
+ */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+
+/**
+ * Close codes (RFC 6455 private range 4000-4999 mirror the HTTP status they stand for).
+ * 1009 (a frame over {@link MAX_FRAME_BYTES}) is sent by the WebSocket layer itself.
+ */
+export const STREAM_CLOSE = {
+  /** A frame that is not a JSON object of text (binary, bad JSON, nesting). */
+  bad_frame: 4400,
+  /** No frame for {@link STREAM_IDLE_MS}. */
+  stream_idle: 4408,
+  /** A newer stream for the same call took over. */
+  stream_replaced: 4409,
+  /** Over {@link MAX_FRAMES_PER_SECOND}. */
+  stream_rate_limited: 4429,
+  /** The client does not read its answers ({@link MAX_BUFFERED_BYTES} unsent). */
+  slow_consumer: 4413,
+  /** The call ended (`end` event, POST /calls/end, or the server shutting down). */
+  call_ended: 1000,
+  shutting_down: 1001,
+} as const;
+
+export type StreamCloseReason = keyof typeof STREAM_CLOSE;
+
+/**
+ * One client event: an interim or final transcript chunk of the stream's call, with the same
+ * bounds as `POST /context`; or `end`. `seq` is echoed on the answer to a final.
+ */
+export class CallStreamEventDto extends PickType(ContextRequestDto, [
+  'transcript',
+  'timeout_ms',
+  'pool_k',
+  'final_k',
+  'max_tokens',
+] as const) {
+  @IsIn(['interim', 'final'])
+  type!: 'interim' | 'final';
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2 ** 31 - 1)
+  seq?: number;
+}
+
+/** The stream's call, from the upgrade's query string (the path names the call id). */
+export class CallStreamQueryDto extends PickType(ContextRequestDto, [
+  'contact_uid',
+  'location_uid',
+  'call_id',
+] as const) {}
+
+/** What a frame turned out to be. */
+export type ParsedFrame =
+  | { kind: 'event'; event: CallStreamEventDto }
+  | { kind: 'end' }
+  | { kind: 'invalid'; message: string; seq?: number }
+  | { kind: 'bad_frame' };
+
+const VALIDATION = { whitelist: true, forbidNonWhitelisted: true } as const;
+
+/** Field problems as the HTTP routes list them (`validation_failed`); no value is echoed. */
+export function validationProblems(target: object): string | undefined {
+  const errors = validateSync(target, VALIDATION);
+  return errors.length === 0
+    ? undefined
+    : errors.flatMap((e) => Object.values(e.constraints ?? { [e.property]: 'invalid' })).join('; ');
+}
+
+/** Parses and validates one text frame. Anything but a flat JSON object is a bad frame. */
+export function parseFrame(data: string): ParsedFrame {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    return { kind: 'bad_frame' };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { kind: 'bad_frame' };
+  }
+  const fields = raw as Record<string, unknown>;
+  if (fields.type === 'end' && Object.keys(fields).length === 1) {
+    return { kind: 'end' };
+  }
+  // Nested values are never valid here: refused before class-transformer walks them.
+  if (Object.values(fields).some((v) => typeof v === 'object' && v !== null)) {
+    return { kind: 'invalid', message: 'event fields must be strings or numbers' };
+  }
+  const event = plainToInstance(CallStreamEventDto, fields);
+  const problems = validationProblems(event);
+  const seq = Number.isSafeInteger(fields.seq) ? (fields.seq as number) : undefined;
+  return problems ? { kind: 'invalid', message: problems, seq } : { kind: 'event', event };
+}

@@ -1,0 +1,161 @@
+import { InvalidInputError } from '@app/common';
+import fastifyWebsocket from '@fastify/websocket';
+import { Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+import { API_KEY_CHALLENGE, type ApiKeyService } from '../../auth/api-key.service';
+import { InsufficientScopeError } from '../../auth/auth.errors';
+import { principalOf, scopeOf, setPrincipal } from '../../auth/principal';
+import { callerTracker } from '../../auth/rate-limiter';
+import { hasScope } from '../../auth/scopes';
+import { scopedLocations } from '../../auth/tenant';
+import { sendProblem, toErrorResponse } from '../../common/error-body';
+import { type CallIdentity, CallSessions } from '../../context/speculative/call-sessions';
+import {
+  CallStreamConnection,
+  type StreamDeps,
+  type StreamSocket,
+  type StreamStats,
+} from './call-stream.connection';
+import { CallStreamQueryDto, MAX_FRAME_BYTES, validationProblems } from './call-stream.protocol';
+
+/** The stream's path; `:call_id` names the call. */
+export const CALL_STREAM_PATH = '/calls/:call_id/stream';
+
+/** What the route needs: auth as the HTTP routes have it, the call registry, the pipeline. */
+export interface CallStreamRouteDeps extends StreamDeps {
+  keys: ApiKeyService;
+  sessions: CallSessions;
+}
+
+/**
+ * The per-call streams of this process: one per call (a newer stream of the same caller's call
+ * replaces the older, closed with `stream_replaced`: an agent reconnecting after a network
+ * blip must not wait out the idle timeout).
+ */
+@Injectable()
+export class CallStreams {
+  private readonly open = new Map<string, CallStreamConnection>();
+  readonly stats: StreamStats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  attach(
+    socket: StreamSocket,
+    identity: CallIdentity,
+    requestId: string,
+    deps: StreamDeps,
+  ): CallStreamConnection {
+    const key = CallSessions.keyOf(identity);
+    this.open.get(key)?.close('stream_replaced');
+    const connection = new CallStreamConnection(socket, identity, requestId, deps, this.stats);
+    this.open.set(key, connection);
+    socket.on('close', () => {
+      if (this.open.get(key) === connection) {
+        this.open.delete(key);
+      }
+    });
+    return connection;
+  }
+
+  closeAll(): void {
+    for (const connection of this.open.values()) {
+      connection.close('shutting_down');
+    }
+  }
+}
+
+/**
+ * The upgrade is authorised as `POST /context` is: an API key with `context:read`, its
+ * location binding holding the named location, and the call opened in the registry (429
+ * `too_many_calls` past its bounds). Refusals are HTTP problems before any upgrade.
+ */
+async function authorise(
+  request: FastifyRequest<{ Params: { call_id: string }; Querystring: Record<string, unknown> }>,
+  reply: FastifyReply,
+  deps: CallStreamRouteDeps,
+): Promise<CallIdentity | undefined> {
+  try {
+    const identity = deps.keys.identify(request);
+    const rejection = deps.keys.rejection(identity);
+    if (rejection) {
+      void reply.header('www-authenticate', API_KEY_CHALLENGE);
+      throw rejection;
+    }
+    if (identity.kind === 'key') {
+      setPrincipal(request, identity.principal);
+      if (!hasScope(identity.principal, 'context:read')) {
+        throw new InsufficientScopeError('context:read');
+      }
+    }
+    const query = plainToInstance(CallStreamQueryDto, {
+      ...request.query,
+      call_id: request.params.call_id,
+    });
+    const problems = validationProblems(query);
+    if (problems) {
+      throw new InvalidInputError('validation_failed', problems);
+    }
+    const scope = scopeOf(principalOf(request));
+    scopedLocations(scope, query.location_uid); // 403 location_forbidden outside the binding
+    const call: CallIdentity = {
+      caller: callerTracker(request),
+      callId: query.call_id as string,
+      contactUid: query.contact_uid,
+      locationUid: query.location_uid,
+      scope,
+    };
+    deps.sessions.open(call); // 429 too_many_calls past CALLS_MAX(_PER_CALLER)
+    return call;
+  } catch (error) {
+    const [status, body] = toErrorResponse(error, request.id);
+    await sendProblem(reply, status, body);
+    return undefined;
+  }
+}
+
+/**
+ * `GET /calls/{call_id}/stream` (WebSocket), registered on Fastify itself: Nest's router has
+ * no upgrade. Frames over {@link MAX_FRAME_BYTES} close the stream with 1009.
+ */
+export function registerCallStream(
+  fastify: FastifyInstance,
+  streams: CallStreams,
+  deps: CallStreamRouteDeps,
+): void {
+  const identities = new WeakMap<FastifyRequest, CallIdentity>();
+  void fastify.register(async (instance) => {
+    await instance.register(fastifyWebsocket, {
+      options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false },
+      preClose: (done) => {
+        streams.closeAll();
+        done();
+      },
+    });
+    instance.get<{ Params: { call_id: string }; Querystring: Record<string, unknown> }>(
+      CALL_STREAM_PATH,
+      {
+        websocket: true,
+        preValidation: async (request, reply) => {
+          const identity = await authorise(request, reply, deps);
+          if (identity) {
+            identities.set(request, identity);
+          }
+        },
+      },
+      (ws, request) => {
+        // `ws` ships no types of its own: the part used is StreamSocket.
+        const socket = ws as unknown as StreamSocket;
+        const identity = identities.get(request);
+        if (!identity) {
+          socket.close(1011);
+          return;
+        }
+        streams.attach(socket, identity, request.id, deps);
+      },
+    );
+  });
+}

@@ -88,6 +88,22 @@ const POSITIVES: Record<string, Case[]> = {
     ['card 4111.1111.1111.1111', 'CREDIT_CARD', '4111.1111.1111.1111'],
     ['card 4111/1111/1111/1111', 'CREDIT_CARD', '4111/1111/1111/1111'],
     [`ssn 536${ZW}-22-1234`, 'US_SSN', `536${ZW}-22-1234`],
+    // Spaced separators in a run of groups, and dot look-alikes between digits or labels.
+    ['card 4111 - 1111 - 1111 - 1111', 'CREDIT_CARD', '4111 - 1111 - 1111 - 1111'],
+    ['card 4111  /  1111 / 1111 / 1111', 'CREDIT_CARD', '4111  /  1111 / 1111 / 1111'],
+    ['card 4111 .\n1111 . 1111 . 1111', 'CREDIT_CARD', '4111 .\n1111 . 1111 . 1111'],
+    ['call 1 - 800 - 555 - 0199 now', 'PHONE', '1 - 800 - 555 - 0199'],
+    ['ssn 536 - 22 - 1234', 'US_SSN', '536 - 22 - 1234'],
+    // One spaced separator is prose: the house number stays its own.
+    ['rated 4.2 - 1150 Northwest 9th Avenue', 'STREET_ADDRESS', '1150 Northwest 9th Avenue'],
+    [
+      'card 4111\u00b71111\u00b71111\u00b71111',
+      'CREDIT_CARD',
+      '4111\u00b71111\u00b71111\u00b71111',
+    ],
+    ['call 415\u2022555\u20220134', 'PHONE', '415\u2022555\u20220134'],
+    ['mail alice@example\u3002com', 'EMAIL', 'alice@example\u3002com'],
+    ['mail alice@example\u2024com', 'EMAIL', 'alice@example\u2024com'],
   ],
 };
 
@@ -122,6 +138,9 @@ const NEGATIVES: Record<string, Negative[]> = {
     ['(973\u20131048 CE)'],
     ['price 1\u00a0234,56 €'],
     ['at 10:30 on 03.14.2024'],
+    ['pages 1 - 5 and 6 - 10'],
+    ['score 3 - 2 - 1'],
+    ['Home \u00b7 About \u00b7 Contact'],
   ],
 };
 

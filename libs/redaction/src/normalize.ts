@@ -13,10 +13,15 @@
  *   by one still reads whole; so is a combining mark (Mn, Me) on an ASCII character
  *   ("4̸1" reads as "41"), while marks on other scripts' letters stay part of their words;
  * - between two digits, a gap of tabs, a line break or several spaces becomes one space,
- *   since a number keeps being a number however it is spaced.
+ *   since a number keeps being a number however it is spaced; in a run of digit groups
+ *   with two or more separators, a spaced dash, dot or slash ("4111 - 1111 - 1111 - 1111")
+ *   loses its spaces;
+ * - a dot look-alike between two ASCII letters or digits (middle dot, bullet, one-dot
+ *   leader, ideographic full stop, …) becomes `.`: "4111·1111·…", "alice@example。com".
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
  */
 
+import { dropSeparatorSpaces, foldDotLikes, isBlank, isDigit } from './number-separators';
 import { COMBINING, foldCodePoint } from './unicode-fold';
 
 /** The folded text and, per folded UTF-16 unit, the `[start, end)` it came from. */
@@ -26,17 +31,17 @@ export interface Normalized {
   ends: Int32Array;
 }
 
-/** Cheap test for text that needs folding: non-ASCII, or an odd gap after a digit. */
-const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d \s/;
+/**
+ * Cheap test for text that needs folding: non-ASCII, an odd gap after a digit, or a spaced
+ * separator between digits.
+ */
+const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d/;
 /**
  * En-dash, em-dash and horizontal bar: typography uses them for ranges ("973–1048",
  * "1998–2002"), which must not become phone numbers or SSNs. One between two numbers stays
  * a range; two or more in one digit run ("415–555–0134") are a number's separators.
  */
 const RANGE_DASHES = new Set([0x2013, 0x2014, 0x2015]);
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isBlank = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
 /** Folds `input`; returns undefined when nothing would change. */
 export function normalize(input: string): Normalized | undefined {
@@ -74,6 +79,8 @@ export function normalize(input: string): Normalized | undefined {
     i += width;
   }
   foldSeparatorDashes(chars, n);
+  foldDotLikes(chars, n);
+  n = dropSeparatorSpaces(chars, from, to, n);
   // Pass 2: gaps between two digits. Each gap is visited once, so this stays linear.
   const out = new Uint16Array(n);
   const starts = new Int32Array(n);

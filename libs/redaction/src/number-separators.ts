@@ -1,0 +1,136 @@
+/**
+ * Separators inside numbers that detectors would not read as such, folded in place on the
+ * arrays `normalize` builds (see there): dot look-alikes, and blanks around a dash, dot or
+ * slash between digit groups.
+ */
+
+/**
+ * Dots in other clothes: middle dot, bullet, one-dot leader, hyphenation point, bullet and
+ * dot operators, katakana middle dots, ideographic and small full stops (IDNA reads U+3002
+ * and U+FF61 as a domain's dot).
+ */
+// prettier-ignore
+const DOT_LIKE = new Set([0x00b7, 0x2022, 0x2024, 0x2027, 0x2219, 0x22c5, 0x30fb, 0xff65, 0x3002,
+  0xff61, 0xfe52]);
+
+export const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isAsciiAlnum = (c: number): boolean =>
+  isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+export const isBlank = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+
+/** A dot look-alike between two ASCII letters or digits becomes `.`. */
+export function foldDotLikes(chars: Uint16Array, length: number): void {
+  for (let i = 1; i + 1 < length; i++) {
+    if (DOT_LIKE.has(chars[i]) && isAsciiAlnum(chars[i - 1]) && isAsciiAlnum(chars[i + 1])) {
+      chars[i] = 46;
+    }
+  }
+}
+
+const isSeparator = (c: number): boolean => c === 45 || c === 46 || c === 47;
+
+/** Blanks allowed on each side of a separator: a few spaces or tabs, one line break. */
+const MAX_SEPARATOR_BLANKS = 4;
+
+/** Where the blanks starting at `at` end (at most {@link MAX_SEPARATOR_BLANKS}, one break). */
+function blanksEnd(chars: Uint16Array, length: number, at: number): number {
+  let i = at;
+  let breaks = 0;
+  while (i < length && i - at < MAX_SEPARATOR_BLANKS && isBlank(chars[i])) {
+    breaks += chars[i] === 10 ? 1 : 0;
+    i++;
+  }
+  return breaks > 1 ? at : i;
+}
+
+/**
+ * The end of a separator between digit groups starting at `at` (blanks, or a dash, dot or
+ * slash with a few blanks on either side, followed by a digit), or -1. Sets `spaced.is`
+ * when it is a visible separator with blanks.
+ */
+function separatorEnd(
+  chars: Uint16Array,
+  length: number,
+  at: number,
+  spaced: { is: boolean },
+): number {
+  let i = blanksEnd(chars, length, at);
+  const before = i > at;
+  if (i < length && isSeparator(chars[i])) {
+    const after = blanksEnd(chars, length, i + 1);
+    spaced.is = before || after > i + 1;
+    i = after;
+  } else {
+    spaced.is = false;
+    if (!before) {
+      return -1;
+    }
+  }
+  return i < length && isDigit(chars[i]) ? i : -1;
+}
+
+/**
+ * In a run of digit groups with two or more dashes, dots or slashes that have blanks around
+ * them, drops the blanks next to every such separator ("415 - 555 - 2671" reads
+ * "415-555-2671"), compacting the arrays in place; returns the new length. A lone spaced
+ * separator stays: "rated 4.2 - 1150 Northwest 9th Avenue" is prose before an address.
+ * Each run is read twice: linear.
+ */
+export function dropSeparatorSpaces(
+  chars: Uint16Array,
+  from: Int32Array,
+  to: Int32Array,
+  length: number,
+): number {
+  const drop = new Uint8Array(length);
+  const spaced = { is: false };
+  let any = false;
+  for (let i = 0; i < length;) {
+    if (!isDigit(chars[i])) {
+      i++;
+      continue;
+    }
+    // First read: find the run's end and count its spaced separators.
+    let spacedOnes = 0;
+    let end = i;
+    for (;;) {
+      while (end < length && isDigit(chars[end])) {
+        end++;
+      }
+      const next = separatorEnd(chars, length, end, spaced);
+      if (next < 0) {
+        break;
+      }
+      spacedOnes += spaced.is ? 1 : 0;
+      end = next;
+    }
+    if (spacedOnes >= 2) {
+      // Second read: mark the blanks on both sides of each visible separator.
+      for (let k = i; k < end; k++) {
+        if (!isSeparator(chars[k])) {
+          continue;
+        }
+        for (let l = k - 1; l > i && isBlank(chars[l]); l--) {
+          drop[l] = 1;
+        }
+        for (let r = k + 1; r < end && isBlank(chars[r]); r++) {
+          drop[r] = 1;
+        }
+        any = true;
+      }
+    }
+    i = Math.max(end, i + 1);
+  }
+  if (!any) {
+    return length;
+  }
+  let m = 0;
+  for (let k = 0; k < length; k++) {
+    if (!drop[k]) {
+      chars[m] = chars[k];
+      from[m] = from[k];
+      to[m++] = to[k];
+    }
+  }
+  return m;
+}

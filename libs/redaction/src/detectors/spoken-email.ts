@@ -144,6 +144,9 @@ export function detectSpokenEmails(text: string, out: Detection[]): void {
     return;
   }
   for (const at of text.matchAll(SPOKEN_AT)) {
+    if (at[0] === '@') {
+      continue; // a plain "@" before a written domain is the written detector's
+    }
     WRITTEN_DOMAIN.lastIndex = at.index + at[0].length;
     const domain = WRITTEN_DOMAIN.exec(text);
     const local = domain && localStart(text, at.index);

@@ -14,6 +14,10 @@
  * pool's ceiling (`:pool`, every window whole).
  *
  *   TUNE='{"k30":{"poolK":30}}' node -r @swc-node/register bench/locomo-tune.ts --live
+ *
+ * `--misses pools.jsonl`: where the default bundle's missed evidence turns are (trimmed, in
+ * the pool unchosen, not in the pool) and how far from a returned turn. `--legs pools.jsonl`:
+ * the evidence other first-stage legs would hold beside the pool's (see `probeLegs`).
  */
 import { readFileSync } from 'node:fs';
 
@@ -27,12 +31,32 @@ import {
   type EvidenceOptions,
 } from '../src/context/evidence/select-evidence';
 import { benchContext } from './support/app-context';
+import { loadLocomo } from './support/locomo';
+import { probeLegs } from './support/locomo-legs';
 import { type LiveVariant, locomoLive } from './support/locomo-live';
+import { MissTally } from './support/locomo-misses';
 import { bundlesFor, type MemoryPool, MemoryTally } from './support/memory-metrics';
 import { printJson } from './support/stats';
 
 /** LoCoMo contacts sort as `locomo-conv-<n>`: the first three files are half a. */
 const HALF_B = 'locomo-conv-42';
+
+function deps(maxExcerpts = 12) {
+  const redactor = new Redactor({});
+  const prompt = new PromptService(new TokenCounter(), {});
+  const config = { context: { finalK: 5, maxExcerpts } } as AppConfig;
+  return { assembler: new EvidenceAssembler(config, redactor, prompt), redactor, prompt };
+}
+
+/** The default bundle of every pool, and where each evidence turn it missed is. */
+function misses(pools: MemoryPool[]) {
+  const d = deps();
+  const tally = new MissTally(loadLocomo(), d.redactor);
+  for (const p of pools) {
+    tally.add(p, bundlesFor(p, d, { v: { finalK: undefined, options: {} } }).v);
+  }
+  return tally.result();
+}
 
 function run(
   pools: MemoryPool[],
@@ -41,14 +65,11 @@ function run(
   finalK?: number,
   tokens = 1500,
 ) {
-  const redactor = new Redactor({});
-  const prompt = new PromptService(new TokenCounter(), {});
-  const config = { context: { finalK: 5, maxExcerpts } } as AppConfig;
-  const deps = { assembler: new EvidenceAssembler(config, redactor, prompt), redactor, prompt };
+  const assembly = deps(maxExcerpts);
   const tally = new MemoryTally();
   const halves = new MemoryTally();
   for (const p of pools) {
-    const b = bundlesFor(p, deps, { v: { finalK, options } }, tokens).v;
+    const b = bundlesFor(p, assembly, { v: { finalK, options } }, tokens).v;
     tally.add('v', p, b);
     // Per half of the contacts (`half_a`: the first three files), to tune on one, check on the other.
     const contact = p.pool[0]?.candidate.payload.contact_uid ?? '';
@@ -106,10 +127,24 @@ function main() {
     });
     return;
   }
-  const pools = readFileSync(process.argv[2], 'utf8')
+  const mode = process.argv[2];
+  const pools = readFileSync(mode.startsWith('--') ? process.argv[3] : mode, 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as MemoryPool);
+  if (mode === '--misses') {
+    printJson(misses(pools));
+    return;
+  }
+  if (mode === '--legs') {
+    probeLegs(loadLocomo(), pools, (m) => process.stderr.write(`${m}\n`))
+      .then(printJson)
+      .catch((error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+    return;
+  }
   const trim = DEFAULT_EVIDENCE_OPTIONS.trim!;
   const grid: Record<string, unknown> = {};
   const spec = JSON.parse(process.env.TUNE ?? '{}') as Record<

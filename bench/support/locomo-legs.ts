@@ -1,0 +1,147 @@
+import { BM25_B, BM25_K1, termFrequencies, terms } from '@app/common';
+import { createEmbeddingProvider } from '@app/embedding';
+import { Redactor } from '@app/redaction';
+
+import { chunkConversations } from '../../src/conversations/conversation-windows';
+import { dot, embedCached, normalize } from './embedding-cache';
+import { type LocomoSet } from './locomo';
+import { type MemoryPool, MemoryTally } from './memory-metrics';
+
+/** Rocchio weights of the feedback centroid tried (0: the query alone). */
+const BETAS = [0.3, 0.6, 1];
+/** Pool windows (best fused first) whose centroid is the feedback. */
+const FEEDBACK = 3;
+const POOL = 20;
+const RRF_K = 60;
+
+interface Unit {
+  text: string;
+  vector: Float32Array;
+  tf: { length: number; tf: Map<string, number> };
+}
+
+/** Top `n` texts of `units` by `score`, best first. */
+const top = (units: readonly Unit[], score: (u: Unit) => number, n: number) =>
+  units
+    .map((u) => ({ u, s: score(u) }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, n)
+    .map((x) => x.u.text);
+
+/** Okapi BM25 of `query` over `units` (IDF over those units). */
+function bm25(query: string, units: readonly Unit[]): (u: Unit) => number {
+  const q = [...new Set(terms(query))];
+  const avg = units.reduce((n, u) => n + u.tf.length, 0) / Math.max(1, units.length);
+  const idf = new Map(
+    q.map((t) => {
+      const df = units.filter((u) => u.tf.tf.has(t)).length;
+      return [t, Math.log(1 + (units.length - df + 0.5) / (df + 0.5))];
+    }),
+  );
+  return (u) =>
+    q.reduce((s, t) => {
+      const f = u.tf.tf.get(t) ?? 0;
+      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * u.tf.length) / avg);
+      return s + (idf.get(t) ?? 0) * ((f * (BM25_K1 + 1)) / (f + norm));
+    }, 0);
+}
+
+/** Reciprocal-rank fusion of ranked text lists, cut at `n`. */
+function rrf(lists: ReadonlyArray<readonly string[]>, n: number): string[] {
+  const score = new Map<string, number>();
+  lists.forEach((list) =>
+    list.forEach((t, i) => score.set(t, (score.get(t) ?? 0) + 1 / (RRF_K + i + 1))),
+  );
+  return [...score.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([t]) => t);
+}
+
+/**
+ * First-stage legs the service does not have, measured by the evidence each list holds (no
+ * budget: the ceiling any assembly of it could reach), beside the service's own pool from a
+ * `BENCH_POOLS` dump: dense over whole windows, a dense Rocchio step (the query moved toward
+ * the centroid of the pool's best windows) alone and fused with the pool's lexical list, and
+ * single turns as units (dense, BM25). Vectors by the local embedder, cached in bench/.cache.
+ * Rows per half (`@a`: the first three contacts), as `locomo-tune` tallies them.
+ */
+export async function probeLegs(set: LocomoSet, pools: MemoryPool[], log: (m: string) => void) {
+  const redactor = new Redactor({});
+  // Stored history is redacted at ingest: the windows embedded are the ones the store holds.
+  const messages = set.messages.map((m) => ({ ...m, text: redactor.redact(m.text).text }));
+  const windows = chunkConversations(messages);
+  const lines = messages.map((m) => `${m.sender}: ${m.text.trim()}`);
+  const questions = pools.map((p) => p.question.question);
+  const provider = createEmbeddingProvider({ provider: 'local', workers: 2 });
+  const info = await provider.init();
+  const embed = async (name: string, texts: string[]) =>
+    (await embedCached(provider, info.model, name, texts, log)).map(normalize);
+  let vectors: Float32Array[][];
+  try {
+    vectors = [
+      await embed('locomo-probe-windows', windows.map((w) => w.content)),
+      await embed('locomo-probe-turns', lines),
+      await embed('locomo-probe-questions', questions),
+    ];
+  } finally {
+    await provider.close();
+  }
+  const [windowVectors, turnVectors, questionVectors] = vectors;
+  const byContact = (texts: string[], contacts: string[], vs: Float32Array[]) => {
+    const out = new Map<string, Unit[]>();
+    texts.forEach((text, i) => {
+      const list = out.get(contacts[i]) ?? [];
+      list.push({ text, vector: vs[i], tf: termFrequencies(text) });
+      out.set(contacts[i], list);
+    });
+    return out;
+  };
+  const windowUnits = byContact(
+    windows.map((w) => w.content),
+    windows.map((w) => w.contact_uid),
+    windowVectors,
+  );
+  const turnUnits = byContact(
+    lines,
+    messages.map((m) => m.contact_uid),
+    turnVectors,
+  );
+  const contacts = [...windowUnits.keys()].sort();
+  const tally = new MemoryTally();
+  pools.forEach((p, qi) => {
+    const contact = p.pool[0]?.candidate.payload.contact_uid ?? '';
+    const half = contacts.indexOf(contact) < Math.ceil(contacts.length / 2) ? 'a' : 'b';
+    const add = (name: string, contents: string[]) => {
+      const bundle = { contents: contents.map((c) => redactor.redact(c).text), ids: [], tokens: 0 };
+      tally.add(name, p, bundle);
+      tally.add(`${name}@${half}`, p, bundle);
+    };
+    const ws = windowUnits.get(contact) ?? [];
+    const ts = turnUnits.get(contact) ?? [];
+    const q = questionVectors[qi];
+    const byText = new Map(p.pool.map((c) => [c.id, c.content]));
+    const lexical = p.lexical.map((id) => byText.get(id)).filter((t) => t !== undefined);
+    add('service_pool', p.pool.map((c) => c.content));
+    add('dense_windows', top(ws, (u) => dot(q, u.vector), POOL));
+    const best = [...p.pool].sort((a, b) => b.score - a.score).slice(0, FEEDBACK);
+    const feedback = best
+      .map((c) => ws.find((u) => u.text === c.content)?.vector)
+      .filter((v) => v !== undefined);
+    for (const beta of BETAS) {
+      const moved = normalize(
+        q.map((x, i) => x + (beta / Math.max(1, feedback.length)) * sum(feedback, i)),
+      );
+      const dense = top(ws, (u) => dot(moved, u.vector), POOL);
+      add(`rocchio_${beta}`, dense);
+      add(`rrf_rocchio_${beta}_lexical`, rrf([dense, lexical], POOL));
+      add(`pool_plus_rocchio_${beta}_top10`, [...p.pool.map((c) => c.content), ...dense.slice(0, 10)]);
+    }
+    add('dense_turns_20', top(ts, (u) => dot(q, u.vector), 20));
+    add('bm25_turns_20', top(ts, bm25(p.question.question, ts), 20));
+    add('dense_turns_40', top(ts, (u) => dot(q, u.vector), 40));
+  });
+  return tally.report();
+}
+
+const sum = (vs: readonly Float32Array[], i: number) => vs.reduce((n, v) => n + v[i], 0);

@@ -3,7 +3,7 @@
  * contact): each turn is a slot question, sent as interim hypotheses growing word by word every
  * 150–250 ms (jittered, seeded), then the final after one more such gap. Per concurrency level
  * (calls at once) and mode (`final_only`: the same timing, finals only; `speculative`: interims
- * too), it prints end-of-turn → bundle latency at the client (p50/p95/p99), the share of
+ * too, as HTTP requests; `stream`: the same events on one WebSocket per call), it prints end-of-turn → bundle latency at the client (p50/p95/p99), the share of
  * turns served from speculation, late (past the deadline) and partial counts, server CPU per
  * turn, and the evidence hit rate (the answer's value in the first five excerpts). Each mode
  * has its own server process and store copy (neither warms the other's caches); the modes
@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { EmbeddingService } from '@app/embedding';
 import { Redactor } from '@app/redaction';
 
-import { type ContextBundle } from '../src/context/context.dto';
+import { type ContextBundle, type HistoricalExcerpt } from '../src/context/context.dto';
 import { IngestService } from '../src/ingest/ingest.service';
 import { benchContext } from './support/app-context';
 import { JsonClient } from './support/http-client';
@@ -35,6 +35,7 @@ import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support
 import { buildSlotQuestions } from './support/sgd-questions';
 import { printJson, summarize } from './support/stats';
 import { compareModes, type Mode, type VoiceLevel } from './support/voice-compare';
+import { replayStreamCall, type TurnResult } from './support/voice-stream';
 
 const GROUP = 8;
 const K = 5;
@@ -43,6 +44,7 @@ const BASELINE = process.env.BENCH_BASELINE_ROOT;
 const MODES: Mode[] = [
   'final_only',
   'speculative',
+  'stream',
   ...(BASELINE ? ['speculative_baseline' as const] : []),
 ];
 interface Turn {
@@ -219,7 +221,18 @@ async function replayLevel(
     const mine = [];
     for (let i = w; i < chosen.length; i += c) {
       const callId = `${mode}-c${c}-${i}`;
-      mine.push(...(await replayCall(server, mode, callId, chosen[i], random)));
+      const turns = chosen[i];
+      mine.push(
+        ...(mode === 'stream'
+          ? await replayStreamCall(
+              server.url,
+              callId,
+              turns,
+              () => sleep(gap(random)),
+              (n, excerpts) => hits(turns[n], excerpts),
+            )
+          : await replayCall(server, mode, callId, turns, random)),
+      );
     }
     return mine;
   });
@@ -231,6 +244,9 @@ async function replayLevel(
     turns: turns.length,
     latency_ms: summarize(turns.map((t) => t.ms)),
     served_from_speculation: Number((served.length / turns.length).toFixed(3)),
+    ...(mode === 'stream'
+      ? { confirmed: Number((turns.filter((t) => t.confirmed).length / turns.length).toFixed(3)) }
+      : {}),
     speculative_latency_ms: served.length ? summarize(served.map((t) => t.ms)) : null,
     speculative_searches_per_turn: Number((searched / turns.length).toFixed(2)),
     late: turns.filter((t) => t.late).length,
@@ -240,8 +256,11 @@ async function replayLevel(
   };
 }
 
+/** The answer's value is in the first {@link K} excerpts. */
+const hits = (turn: Turn, excerpts: HistoricalExcerpt[]) =>
+  excerpts.slice(0, K).some((e) => e.content.includes(turn.value));
 const gap = (random: () => number) => 150 + random() * 100;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function replayCall(
   { client, interims }: Pick<ModeServer, 'client' | 'interims'>,
@@ -250,13 +269,7 @@ async function replayCall(
   turns: Turn[],
   random: () => number,
 ) {
-  const out: Array<{
-    ms: number;
-    speculative: boolean;
-    late: boolean;
-    partial: boolean;
-    hit: boolean;
-  }> = [];
+  const out: TurnResult[] = [];
   for (const turn of turns) {
     const words = turn.q.split(/\s+/);
     for (let n = 1; n <= words.length; n++) {
@@ -284,7 +297,7 @@ async function replayCall(
       speculative: body.meta.speculative,
       late: ms > body.meta.timeout_ms,
       partial: body.meta.partial,
-      hit: body.historical_excerpts.slice(0, K).some((e) => e.content.includes(turn.value)),
+      hit: hits(turn, body.historical_excerpts),
     });
   }
   await client.post('/calls/end', { call_id: callId, contact_uid: turns[0].contact });

@@ -1,13 +1,18 @@
 import { type LatencySummary } from './stats';
 
-/** bench:voice's modes: finals only, interims too, interims too on the baseline checkout. */
-export type Mode = 'final_only' | 'speculative' | 'speculative_baseline';
+/**
+ * bench:voice's modes: finals only, interims too (HTTP), interims too on one WebSocket per call,
+ * interims too on the baseline checkout.
+ */
+export type Mode = 'final_only' | 'speculative' | 'stream' | 'speculative_baseline';
 
 /** What bench:voice measures for one mode at one concurrency level. */
 export interface VoiceLevel {
   latency_ms: LatencySummary;
   speculative_latency_ms: LatencySummary | null;
   served_from_speculation: number;
+  /** Stream mode: share of finals answered `confirmed` (the pushed excerpts held already). */
+  confirmed?: number;
   late: number;
   partial: number;
   hit_rate: number;
@@ -34,6 +39,7 @@ export function compareModes(
       all_p50_ms: r.latency_ms.p50,
       all_p99_ms: r.latency_ms.p99,
       served_from_speculation: r.served_from_speculation,
+      ...(r.confirmed === undefined ? {} : { confirmed: r.confirmed }),
       hit_rate: r.hit_rate,
       hit_rate_final_only: base.hit_rate,
       late: r.late,

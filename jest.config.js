@@ -4,10 +4,9 @@
  * pgvector (the production path), so a driver difference fails a test, not a deployment.
  */
 const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'))];
-const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
-/** e2e: a new in-memory PGlite loads an initdb snapshot instead of running initdb (see the file). */
-const e2eModuleNameMapper = {
-  ...moduleNameMapper,
+// A new in-memory PGlite loads an initdb snapshot instead of running initdb (see the file).
+const moduleNameMapper = {
+  '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
   '^@electric-sql/pglite$': '<rootDir>/test/support/pglite-initdb-snapshot.cjs',
 };
 // jose 6 is ESM-only: Node ≥ 20.19 `require`s it natively, jest needs it compiled to CommonJS.
@@ -70,14 +69,12 @@ module.exports = {
     {
       ...shared,
       displayName: 'e2e',
-      moduleNameMapper: e2eModuleNameMapper,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       testPathIgnorePatterns: SERVER_ONLY_SUITES,
     },
     {
       ...shared,
       displayName: 'e2e-postgres',
-      moduleNameMapper: e2eModuleNameMapper,
       testMatch: [...DATABASE_SUITES, ...SERVER_ONLY_SUITES],
       setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
       globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',

@@ -4,6 +4,7 @@
  *
  *   node -r @swc-node/register bench/locomo-tune.ts pools.jsonl
  *   TUNE='{"r2":{"o":{"trim":{"above":4,"radius":2,"anchorShare":0.5}}}}'  # extra rows
+ *   TUNE='{"norecency":{"o":{},"f":{"recencyWeight":0}}}'  # the pool rescored by fusion
  *
  * Every row is also tallied per half of the contacts (`half_a`: the first three files), to
  * choose a setting on one half and check it on the other.
@@ -23,6 +24,7 @@ import { readFileSync } from 'node:fs';
 
 import { PromptService, TokenCounter } from '@app/prompt';
 import { Redactor } from '@app/redaction';
+import { type FusionOptions, fusionScores } from '@app/rerank';
 
 import { type AppConfig } from '../src/config/app-config';
 import { EvidenceAssembler } from '../src/context/evidence/evidence-assembler';
@@ -58,17 +60,33 @@ function misses(pools: MemoryPool[]) {
   return tally.result();
 }
 
-function run(
-  pools: MemoryPool[],
-  maxExcerpts: number,
-  options: Partial<EvidenceOptions>,
-  finalK?: number,
-  tokens = 1500,
-) {
-  const assembly = deps(maxExcerpts);
+/** One replayed setting: excerpt cap, `final_k`, budget, evidence and fusion overrides. */
+interface Row {
+  max?: number;
+  k?: number;
+  tokens?: number;
+  o: Partial<EvidenceOptions>;
+  /** Fusion weights to rescore the saved pool with (the dump holds every input fusion reads). */
+  f?: Partial<FusionOptions>;
+}
+
+/** The pool scored again by fusion, `f` over its defaults (how `/context` would rank it). */
+function rescored(p: MemoryPool, f: Partial<FusionOptions>): MemoryPool {
+  const scores = fusionScores(
+    p.question.question,
+    p.pool.map((c) => c.candidate),
+    f,
+  );
+  return { ...p, pool: p.pool.map((c, i) => ({ ...c, score: scores[i] })) };
+}
+
+function run(pools: MemoryPool[], row: Row) {
+  const { max = 12, k: finalK, tokens = 1500, o: options, f } = row;
+  const assembly = deps(max);
   const tally = new MemoryTally();
   const halves = new MemoryTally();
-  for (const p of pools) {
+  for (const saved of pools) {
+    const p = f ? rescored(saved, f) : saved;
     const b = bundlesFor(p, assembly, { v: { finalK, options } }, tokens).v;
     tally.add('v', p, b);
     // Per half of the contacts (`half_a`: the first three files), to tune on one, check on the other.
@@ -147,14 +165,8 @@ function main() {
   }
   const trim = DEFAULT_EVIDENCE_OPTIONS.trim!;
   const grid: Record<string, unknown> = {};
-  const spec = JSON.parse(process.env.TUNE ?? '{}') as Record<
-    string,
-    { max?: number; k?: number; tokens?: number; o: Partial<EvidenceOptions> }
-  >;
-  const all: Record<
-    string,
-    { max?: number; k?: number; tokens?: number; o: Partial<EvidenceOptions> }
-  > = {
+  const spec = JSON.parse(process.env.TUNE ?? '{}') as Record<string, Row>;
+  const all: Record<string, Row> = {
     base: { o: {} },
     k5: { k: 5, o: {} },
     fill0: { o: { fillMargin: 0 } },
@@ -165,7 +177,7 @@ function main() {
     ...spec,
   };
   for (const [name, v] of Object.entries(all)) {
-    grid[name] = run(pools, v.max ?? 12, v.o, v.k, v.tokens);
+    grid[name] = run(pools, v);
     process.stderr.write(`${name} ${JSON.stringify(grid[name])}\n`);
   }
   printJson(grid);

@@ -103,6 +103,14 @@ const POSITIVES: Record<string, Case[]> = {
     ],
     ['call 415\u2022555\u20220134', 'PHONE', '415\u2022555\u20220134'],
     ['mail alice@example\u3002com', 'EMAIL', 'alice@example\u3002com'],
+    // A number split over two turns of one window ("sender: text" lines).
+    [
+      'customer: my card is 4111 1111\ncustomer: 1111 1111',
+      'CREDIT_CARD',
+      '4111 1111\ncustomer: 1111 1111',
+    ],
+    ['customer: ssn 536-22-\ncustomer: 1234', 'US_SSN', '536-22-\ncustomer: 1234'],
+    ['customer: call me on 415 555\ncustomer: 0134', 'PHONE', '415 555\ncustomer: 0134'],
     ['mail alice@example\u2024com', 'EMAIL', 'alice@example\u2024com'],
   ],
 };
@@ -141,6 +149,8 @@ const NEGATIVES: Record<string, Negative[]> = {
     ['pages 1 - 5 and 6 - 10'],
     ['score 3 - 2 - 1'],
     ['Home \u00b7 About \u00b7 Contact'],
+    ['agent: your total is 45\ncustomer: 12 items please'],
+    ['customer: 4111 1111\n\ncustomer: 1111 1111'],
   ],
 };
 

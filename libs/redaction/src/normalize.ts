@@ -21,7 +21,14 @@
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
  */
 
-import { dropSeparatorSpaces, foldDotLikes, isBlank, isDigit } from './number-separators';
+import {
+  dropSeparatorSpaces,
+  foldDotLikes,
+  isBlank,
+  isDigit,
+  isSeparator,
+  speakerLabelEnd,
+} from './number-separators';
 import { COMBINING, foldCodePoint } from './unicode-fold';
 
 /** The folded text and, per folded UTF-16 unit, the `[start, end)` it came from. */
@@ -35,7 +42,7 @@ export interface Normalized {
  * Cheap test for text that needs folding: non-ASCII, an odd gap after a digit, or a spaced
  * separator between digits.
  */
-const NEEDS_FOLDING = /[^\t-~]|\d[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d/;
+const NEEDS_FOLDING = /[^\t-~]|\d[-/]?[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d/;
 /**
  * En-dash, em-dash and horizontal bar: typography uses them for ranges ("973–1048",
  * "1998–2002"), which must not become phone numbers or SSNs. One between two numbers stays
@@ -91,13 +98,18 @@ export function normalize(input: string): Normalized | undefined {
     out[m] = c;
     starts[m] = from[i];
     ends[m++] = to[i];
-    if (isDigit(c) && i + 1 < n && isBlank(chars[i + 1])) {
+    const afterSeparator = isSeparator(c) && i > 0 && isDigit(chars[i - 1]);
+    if ((isDigit(c) || afterSeparator) && i + 1 < n && isBlank(chars[i + 1])) {
       const gap = digitGap(chars, n, i + 1);
-      if (gap) {
+      if (gap && !afterSeparator) {
         out[m] = gap.sep;
         starts[m] = from[i + 1];
         ends[m++] = to[gap.end - 1];
         i = gap.end;
+        continue;
+      }
+      if (gap?.crossesLine) {
+        i = gap.end; // "536-22-" at a line's end: the number goes on on the next line
         continue;
       }
     }
@@ -148,21 +160,28 @@ function foldSeparatorDashes(chars: Uint16Array, length: number): void {
 }
 
 /**
- * A gap starting at `at` that joins two digits: blanks holding at most one line break.
- * Returns the separator to write and where the gap ends, or undefined when the gap is a
- * single space already or does not reach a digit. (" - " between numbers stays: in prose
- * it is punctuation, "rated 4.2 - 1150 Northwest 9th Avenue".)
+ * A gap starting at `at` that joins two digits: blanks holding at most one line break, and
+ * after that break a window's speaker label ({@link speakerLabelEnd}). Returns the
+ * separator to write, where the gap ends and whether it crosses a line, or undefined when
+ * the gap is a single space already or does not reach a digit. (" - " between numbers
+ * stays: in prose it is punctuation, "rated 4.2 - 1150 Northwest 9th Avenue".)
  */
 function digitGap(
   chars: Uint16Array,
   length: number,
   at: number,
-): { sep: number; end: number } | undefined {
+): { sep: number; end: number; crossesLine: boolean } | undefined {
   let i = at;
   let breaks = 0;
   while (i < length && isBlank(chars[i])) {
     breaks += chars[i] === 10 ? 1 : 0;
     i++;
+  }
+  if (breaks === 1 && chars[i - 1] === 10 && i < length && !isDigit(chars[i])) {
+    i = speakerLabelEnd(chars, length, i);
+    if (i < 0) {
+      return undefined;
+    }
   }
   if (i >= length || !isDigit(chars[i]) || breaks > 1) {
     return undefined;
@@ -170,5 +189,5 @@ function digitGap(
   if (i - at === 1 && chars[at] === 32) {
     return undefined;
   }
-  return { sep: 32, end: i };
+  return { sep: 32, end: i, crossesLine: breaks === 1 };
 }

@@ -14,7 +14,7 @@ const DOT_LIKE = new Set([0x00b7, 0x2022, 0x2024, 0x2027, 0x2219, 0x22c5, 0x30fb
   0xff61, 0xfe52]);
 
 export const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isAsciiAlnum = (c: number): boolean =>
+export const isAsciiAlnum = (c: number): boolean =>
   isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 export const isBlank = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 
@@ -27,7 +27,36 @@ export function foldDotLikes(chars: Uint16Array, length: number): void {
   }
 }
 
-const isSeparator = (c: number): boolean => c === 45 || c === 46 || c === 47;
+export const isSeparator = (c: number): boolean => c === 45 || c === 46 || c === 47;
+
+/** Longest speaker label a window line starts with ("customer: ", "agent: "). */
+const MAX_LABEL = 32;
+
+/**
+ * Where the speaker label starting at `at` ends (after its ": " and blanks), or -1.
+ * Conversation windows join turns as "sender: text" lines, so a number the customer split
+ * over two messages ("4111 1111" then "1111 1111") reads "4111 1111\ncustomer: 1111 1111"
+ * in one excerpt; the label is part of the gap between its halves.
+ */
+export function speakerLabelEnd(chars: Uint16Array, length: number, at: number): number {
+  let i = at;
+  while (
+    i < length &&
+    i - at < MAX_LABEL &&
+    (isAsciiAlnum(chars[i]) || chars[i] === 95 || chars[i] === 45 || chars[i] === 32)
+  ) {
+    i++;
+  }
+  if (i === at || i >= length || chars[i] !== 58) {
+    return -1;
+  }
+  i++;
+  const end = i;
+  while (i < length && i - end < 4 && (chars[i] === 32 || chars[i] === 9)) {
+    i++;
+  }
+  return i;
+}
 
 /** Blanks allowed on each side of a separator: a few spaces or tabs, one line break. */
 const MAX_SEPARATOR_BLANKS = 4;

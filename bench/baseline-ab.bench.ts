@@ -14,6 +14,10 @@
  * with an API key bound to that location (the demo's is loc_demo_downtown). BENCH_DATABASE_ROLE
  * makes each Postgres database owned by that role (created, no superuser, no BYPASSRLS) and
  * connects as it: row-level security never applies to the superuser a test server hands out.
+ * BENCH_BASELINE_BYPASSRLS=true gives the baseline side its own role with BYPASSRLS instead
+ * (`<role>_bypassrls`), to whom no policy applies: with DATABASE_ROW_SECURITY=false in its env
+ * that is row-level security entirely off (no scope statement, no policy evaluated), where the
+ * owner with the setting off still runs every policy (they pass every row).
  * BENCH_NODE in a side's env runs that side's server on another Node binary
  * (BENCH_BASELINE_ROOT=. BENCH_BASELINE_ENV=BENCH_NODE=/usr/bin/node: Node 24 against 20).
  *
@@ -50,6 +54,12 @@ const LEVELS = [1, 8];
 /** Times a shed (503) request is sent again before the run fails. */
 const MAX_RETRIES = 20;
 const ROLE = process.env.BENCH_DATABASE_ROLE;
+const BYPASS = process.env.BENCH_BASELINE_BYPASSRLS === 'true';
+/** Each side's role (see the header): the baseline's may bypass row-level security. */
+const ROLES: Record<'current' | 'baseline', string | undefined> = {
+  current: ROLE,
+  baseline: BYPASS ? `${ROLE ?? 'cb_bench_owner'}_bypassrls` : ROLE,
+};
 const BOUND = process.env.BENCH_BOUND_LOCATION;
 const KEY = BOUND ? generateApiKey('bench', [BOUND]) : undefined;
 
@@ -85,24 +95,28 @@ async function storeEnv(
   const admin = new Client({ connectionString: DATABASE_URL });
   await admin.connect();
   const name = databaseName(checkout);
+  const role = ROLES[checkout];
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  if (ROLE) {
-    await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}')
-      THEN CREATE ROLE ${ROLE} LOGIN NOSUPERUSER NOBYPASSRLS; END IF; END $$`);
+  if (role) {
+    // ALTER as well: a role left by an older run keeps the attribute this run asks for.
+    const bypass = role === ROLE ? 'NOBYPASSRLS' : 'BYPASSRLS';
+    await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}')
+      THEN CREATE ROLE ${role} LOGIN NOSUPERUSER; END IF; END $$;
+      ALTER ROLE ${role} ${bypass}`);
   }
-  await admin.query(`CREATE DATABASE ${name}${ROLE ? ` OWNER ${ROLE}` : ''}`);
+  await admin.query(`CREATE DATABASE ${name}${role ? ` OWNER ${role}` : ''}`);
   await admin.end();
   const url = new URL(DATABASE_URL as string);
   url.pathname = `/${name}`;
-  if (ROLE) {
+  if (role) {
     // pgvector is installed by a superuser; the role owns the rest.
     const owner = new Client({ connectionString: url.toString() });
     await owner.connect();
     await owner.query(
-      `CREATE EXTENSION IF NOT EXISTS vector; GRANT ALL ON SCHEMA public TO ${ROLE}`,
+      `CREATE EXTENSION IF NOT EXISTS vector; GRANT ALL ON SCHEMA public TO ${role}`,
     );
     await owner.end();
-    url.username = ROLE;
+    url.username = role;
     url.password = '';
   }
   return { DATABASE_URL: url.toString() };
@@ -228,6 +242,10 @@ async function main() {
   if (!BASELINE) {
     throw new Error('BENCH_BASELINE_ROOT: a checkout of the baseline with its own node_modules');
   }
+  if (BYPASS && !ROLE) {
+    // The current side would connect as the test server's superuser: nothing to compare.
+    throw new Error('BENCH_BASELINE_BYPASSRLS needs BENCH_DATABASE_ROLE (a role without it)');
+  }
   // Servers inherit process.env: a DATABASE_URL left there would take PGlite's place.
   delete process.env.DATABASE_URL;
   const engines = DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
@@ -242,6 +260,7 @@ async function main() {
     env: EXTRA_ENV,
     bound_location: BOUND ?? null,
     role: ROLE ?? null,
+    baseline_role: ROLES.baseline ?? null,
     runs,
   });
 }

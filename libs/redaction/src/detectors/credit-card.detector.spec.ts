@@ -80,6 +80,10 @@ describe('CREDIT_CARD', () => {
         ['CREDIT_CARD', '5105105105105100'],
       ],
     ],
+    ['underscores', 'card 4111_1111_1111_1111', [['CREDIT_CARD', '4111_1111_1111_1111']]],
+    ['bars', 'card 4111|1111|1111|1111', [['CREDIT_CARD', '4111|1111|1111|1111']]],
+    ['colons', 'card 4111:1111:1111:1111', [['CREDIT_CARD', '4111:1111:1111:1111']]],
+    ['commas', 'card 4111,1111,1111,1111', [['CREDIT_CARD', '4111,1111,1111,1111']]],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual(expected);
   });
@@ -93,6 +97,8 @@ describe('CREDIT_CARD', () => {
     ['a price', 'total $4,111.11'],
     ['digits glued to letters', 'SKU4111111111111111X'],
     ['a decimal', 'pi is 3.530111333300000'],
+    ['a thousands grouping', 'population 1,234,567,890,123,456'],
+    ['a time with a long fraction', 'at 10:30:45:123456789012'],
   ])('leaves %s alone', (_name, text) => {
     expect(sut.redact(text).text).toBe(text);
   });

@@ -80,15 +80,16 @@ function usualGrouping(lengths: readonly number[]): boolean {
 }
 
 /**
- * A run of digit groups joined by single spaces, dashes, dots or slashes (people type
- * `4111.1111.1111.1111` and `4111/1111/…` to dodge filters; the grouping and Luhn checks
- * below keep decimals and dates out), not glued to letters, decimals
+ * A run of digit groups joined by single spaces, dashes, dots, slashes, underscores, bars,
+ * colons or commas (people type `4111.1111.1111.1111`, `4111_1111_…` and `4111|1111|…` to
+ * dodge filters; the grouping and Luhn checks below keep decimals, dates, times and
+ * thousands groupings out), not glued to letters, decimals
  * or another dash-number (so `ABC-4111…` and `1.5` are not starts). Group sizes are bounded
  * and separators mandatory between groups, so matching is linear; the look-ahead for 13
  * digits rejects ordinary numbers inside the engine, before a match is allocated.
  */
 const GROUP_RUN = linear(
-  /(?=\d)(?<![\w.,/-])(?=(?:[ ./-]?\d){13})\d{1,19}(?:[ ./-]\d{1,19}){0,7}(?![\w]|[.,/-]\d)/g,
+  /(?=\d)(?<![\w.,/-])(?=(?:[ ./_|:,-]?\d){13})\d{1,19}(?:[ ./_|:,-]\d{1,19}){0,7}(?![\w]|[.,/-]\d)/g,
 );
 const GROUP = /\d+/g;
 

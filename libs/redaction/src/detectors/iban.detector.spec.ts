@@ -34,6 +34,9 @@ describe('IBAN', () => {
     ],
     ['a lower-case IBAN', 'nl91 abna 0417 1643 00 thanks', 'nl91 abna 0417 1643 00'],
     ['a Belgian IBAN followed by a word', 'BE68 5390 0754 7034 then', 'BE68 5390 0754 7034'],
+    ['dotted blocks', 'iban DE89.3704.0044.0532.0130.00.', 'DE89.3704.0044.0532.0130.00'],
+    ['slashed blocks', 'iban DE89/3704/0044/0532/0130/00', 'DE89/3704/0044/0532/0130/00'],
+    ['a spaced check', 'iban DE 89 3704 0044 0532 0130 00', 'DE 89 3704 0044 0532 0130 00'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['IBAN', expected]]);
   });
@@ -43,6 +46,7 @@ describe('IBAN', () => {
     ['a wrong length for the country', 'DE89 3704 0044 0532 0130 0'],
     ['a product code', 'model AB12 CDEF 3456'],
     ['a postcode', 'SW1A 1AA London'],
+    ['a two-letter word before a dotted number', 'in 12.2024.0044.0532.0130'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

@@ -52,15 +52,16 @@ export function isIban(compact: string): boolean {
 }
 
 /**
- * Country code and check digits, then alphanumerics, then up to nine blocks separated
- * by a space or a dash (`DE89-3704-0044-…`). Every part is bounded by the longest IBAN
- * (34) and must end its word, so an attempt reads a bounded window. It may swallow a
- * following word, which {@link detectIbans} trims off again.
+ * Country code and check digits (`DE 89` spaced too), then alphanumerics, then up to nine
+ * blocks separated by a space, dash, dot or slash (`DE89-3704-0044-…`, `DE89.3704.…`: the
+ * mod-97 check keeps look-alikes out whatever joins the blocks). Every part is bounded by
+ * the longest IBAN (34) and must end its word, so an attempt reads a bounded window. It may
+ * swallow a following word, which {@link detectIbans} trims off again.
  */
 const RUN = linear(
-  /\b[A-Z]{2}\d{2}[A-Z0-9]{0,30}(?![A-Z0-9])(?:[ -][A-Z0-9]{1,34}(?![A-Z0-9])){0,9}/gi,
+  /\b[A-Z]{2}[ ./-]?\d{2}[A-Z0-9]{0,30}(?![A-Z0-9])(?:[ ./-][A-Z0-9]{1,34}(?![A-Z0-9])){0,10}/gi,
 );
-const SEPARATOR = /[ -]/;
+const SEPARATOR = /[ ./-]/;
 
 /** IBANs, contiguous or in blocks, upper or lower case, validated by length and mod 97. */
 export function detectIbans(text: string, _options: DetectorOptions, out: Detection[]): void {

@@ -3,6 +3,7 @@ import { type ConversationMemory } from './conversation-memory.service';
 import {
   FORGET_MAX_INFLIGHT,
   FORGET_MAX_WAITING,
+  FORGET_REFUSAL_HOLD_MS,
   FORGET_WAIT_MS,
   ForgetBusyError,
   ForgetGate,
@@ -62,16 +63,25 @@ describe('HistoryController forget admission (ForgetGate)', () => {
     expect(peak()).toBe(FORGET_MAX_INFLIGHT);
   });
 
-  it('refuses a forget past the waiting bound at once with 429 forget_busy while others run', async () => {
+  it('refuses a forget past the waiting bound with 429 forget_busy, held, while others run', async () => {
+    jest.useFakeTimers();
     const { memory, releases } = hangingMemory();
     const sut = new HistoryController(memory, new ForgetGate());
     const admitted = Array.from({ length: FORGET_MAX_INFLIGHT + FORGET_MAX_WAITING }, (_, i) =>
       sut.forgetByBody({ contact_uid: `ctc_${i}` }, undefined),
     );
-    await flush();
-    const refused = sut.forget({ contact_uid: 'ctc_hostile' }, undefined);
-    await expect(refused).rejects.toBeInstanceOf(ForgetBusyError);
-    const error = await refused.catch((e: ForgetBusyError) => e);
+    await jest.advanceTimersByTimeAsync(0);
+    let settled = false;
+    const refused = sut
+      .forget({ contact_uid: 'ctc_hostile' }, undefined)
+      .catch((e: unknown) => e)
+      .finally(() => (settled = true));
+    // Held, not answered at once: a flood's 429 loop would cost more than the wait.
+    await jest.advanceTimersByTimeAsync(FORGET_REFUSAL_HOLD_MS - 1);
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    const error = await refused;
+    expect(error).toBeInstanceOf(ForgetBusyError);
     const [status, body] = toErrorResponse(error, 'req-1');
     expect(status).toBe(429);
     expect(body).toMatchObject({ error: 'forget_busy', details: { retry_after_s: 1 } });
@@ -79,7 +89,7 @@ describe('HistoryController forget admission (ForgetGate)', () => {
     // The admitted ones all finish: nothing was lost to the refusal.
     while ((memory.forgetContact as jest.Mock).mock.calls.length < admitted.length) {
       releases.splice(0).forEach((r) => r());
-      await flush();
+      await jest.advanceTimersByTimeAsync(0);
     }
     releases.splice(0).forEach((r) => r());
     await expect(Promise.all(admitted)).resolves.toHaveLength(admitted.length);

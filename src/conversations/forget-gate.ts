@@ -1,3 +1,4 @@
+import { sleep } from '@app/common';
 import { Injectable } from '@nestjs/common';
 
 import { TooManyRequestsError } from '../auth/auth.errors';
@@ -10,13 +11,21 @@ import { AdmissionGate } from '../context/admission-gate';
  * about a second while leaving the rest of a pool of 10 to live reads.
  */
 export const FORGET_MAX_INFLIGHT = 2;
-/** Forgets that may wait for a slot; past it one is refused at once. */
-export const FORGET_MAX_WAITING = 32;
+/**
+ * Forgets that may wait for a slot. A waiting forget is a promise and a socket, no work, so
+ * the bound is about memory: past it one is refused (after {@link FORGET_REFUSAL_HOLD_MS}).
+ */
+export const FORGET_MAX_WAITING = 64;
 /**
  * How long a forget waits for a slot. Held rather than refused at once: a flood that is
  * answered at once comes straight back, and the refusals then cost more than the work.
  */
 export const FORGET_WAIT_MS = 2000;
+/**
+ * A refusal past the waiting bound is held this long before it is sent: a flood answered at
+ * once comes straight back, and a 429 loop costs the main thread more than a timer.
+ */
+export const FORGET_REFUSAL_HOLD_MS = 500;
 export const FORGET_RETRY_AFTER_S = 1;
 
 /** Too many forgets already running or waiting (429 `forget_busy`, Retry-After). */
@@ -37,9 +46,13 @@ export class ForgetGate {
 
   /** Runs `work` once admitted. @throws ForgetBusyError when no slot frees up in time. */
   async run<T>(work: () => Promise<T>): Promise<T> {
+    const full = this.gate.load.waiting >= FORGET_MAX_WAITING;
     const release = await this.gate.acquire(FORGET_WAIT_MS);
     if (!release) {
       const { inFlight, waiting } = this.gate.load;
+      if (full) {
+        await sleep(FORGET_REFUSAL_HOLD_MS);
+      }
       throw new ForgetBusyError(inFlight, waiting);
     }
     try {

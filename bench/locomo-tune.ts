@@ -155,7 +155,10 @@ function main() {
     return;
   }
   if (mode === '--legs') {
-    probeLegs(loadLocomo(), pools, (m) => process.stderr.write(`${m}\n`))
+    const d = deps();
+    const bundleOf = (p: MemoryPool) =>
+      bundlesFor(p, d, { v: { finalK: undefined, options: {} } }).v;
+    probeLegs(loadLocomo(), pools, (m) => process.stderr.write(`${m}\n`), bundleOf)
       .then(printJson)
       .catch((error: unknown) => {
         console.error(error);

@@ -1,11 +1,12 @@
 import { BM25_B, BM25_K1, termFrequencies, terms } from '@app/common';
 import { createEmbeddingProvider } from '@app/embedding';
 import { Redactor } from '@app/redaction';
+import { fusionScores } from '@app/rerank';
 
 import { chunkConversations } from '../../src/conversations/conversation-windows';
 import { dot, embedCached, normalize } from './embedding-cache';
 import { type LocomoSet } from './locomo';
-import { type MemoryPool, MemoryTally } from './memory-metrics';
+import { type Bundle, type MemoryPool, MemoryTally } from './memory-metrics';
 
 /** Rocchio weights of the feedback centroid tried (0: the query alone). */
 const BETAS = [0.3, 0.6, 1];
@@ -63,10 +64,17 @@ function rrf(lists: ReadonlyArray<readonly string[]>, n: number): string[] {
  * budget: the ceiling any assembly of it could reach), beside the service's own pool from a
  * `BENCH_POOLS` dump: dense over whole windows, a dense Rocchio step (the query moved toward
  * the centroid of the pool's best windows) alone and fused with the pool's lexical list, and
- * single turns as units (dense, BM25). Vectors by the local embedder, cached in bench/.cache.
+ * single turns as units (dense, BM25); and the Rocchio cosine as fusion's dense signal over the
+ * pool, assembled as the defaults do (`rerank_rocchio_*`, a bundle, not a ceiling). Vectors by the local embedder, cached in bench/.cache.
  * Rows per half (`@a`: the first three contacts), as `locomo-tune` tallies them.
  */
-export async function probeLegs(set: LocomoSet, pools: MemoryPool[], log: (m: string) => void) {
+export async function probeLegs(
+  set: LocomoSet,
+  pools: MemoryPool[],
+  log: (m: string) => void,
+  /** The default bundle of a pool (rows `rerank_rocchio_*`: the pool rescored, then assembled). */
+  bundleOf: (p: MemoryPool) => Bundle,
+) {
   const redactor = new Redactor({});
   // Stored history is redacted at ingest: the windows embedded are the ones the store holds.
   const messages = set.messages.map((m) => ({ ...m, text: redactor.redact(m.text).text }));
@@ -80,7 +88,10 @@ export async function probeLegs(set: LocomoSet, pools: MemoryPool[], log: (m: st
   let vectors: Float32Array[][];
   try {
     vectors = [
-      await embed('locomo-probe-windows', windows.map((w) => w.content)),
+      await embed(
+        'locomo-probe-windows',
+        windows.map((w) => w.content),
+      ),
       await embed('locomo-probe-turns', lines),
       await embed('locomo-probe-questions', questions),
     ];
@@ -112,8 +123,12 @@ export async function probeLegs(set: LocomoSet, pools: MemoryPool[], log: (m: st
   pools.forEach((p, qi) => {
     const contact = p.pool[0]?.candidate.payload.contact_uid ?? '';
     const half = contacts.indexOf(contact) < Math.ceil(contacts.length / 2) ? 'a' : 'b';
-    const add = (name: string, contents: string[]) => {
-      const bundle = { contents: contents.map((c) => redactor.redact(c).text), ids: [], tokens: 0 };
+    const add = (name: string, contents: string[], assembled?: Bundle) => {
+      const bundle = assembled ?? {
+        contents: contents.map((c) => redactor.redact(c).text),
+        ids: [],
+        tokens: 0,
+      };
       tally.add(name, p, bundle);
       tally.add(`${name}@${half}`, p, bundle);
     };
@@ -122,26 +137,63 @@ export async function probeLegs(set: LocomoSet, pools: MemoryPool[], log: (m: st
     const q = questionVectors[qi];
     const byText = new Map(p.pool.map((c) => [c.id, c.content]));
     const lexical = p.lexical.map((id) => byText.get(id)).filter((t) => t !== undefined);
-    add('service_pool', p.pool.map((c) => c.content));
-    add('dense_windows', top(ws, (u) => dot(q, u.vector), POOL));
+    add(
+      'service_pool',
+      p.pool.map((c) => c.content),
+    );
+    add(
+      'dense_windows',
+      top(ws, (u) => dot(q, u.vector), POOL),
+    );
     const best = [...p.pool].sort((a, b) => b.score - a.score).slice(0, FEEDBACK);
     const feedback = best
       .map((c) => ws.find((u) => u.text === c.content)?.vector)
       .filter((v) => v !== undefined);
-    for (const beta of BETAS) {
+    for (const beta of [0, ...BETAS]) {
       const moved = normalize(
         q.map((x, i) => x + (beta / Math.max(1, feedback.length)) * sum(feedback, i)),
       );
+      // The Rocchio cosine as fusion's dense signal over the same pool; β 0 is the control
+      // (every window gets a dense rank here, as BM25-only hits do not in the service).
+      add(`rerank_rocchio_${beta}`, [], bundleOf(rescoredBy(p, moved, ws)));
+      if (beta === 0) {
+        continue;
+      }
       const dense = top(ws, (u) => dot(moved, u.vector), POOL);
       add(`rocchio_${beta}`, dense);
       add(`rrf_rocchio_${beta}_lexical`, rrf([dense, lexical], POOL));
-      add(`pool_plus_rocchio_${beta}_top10`, [...p.pool.map((c) => c.content), ...dense.slice(0, 10)]);
+      add(`pool_plus_rocchio_${beta}_top10`, [
+        ...p.pool.map((c) => c.content),
+        ...dense.slice(0, 10),
+      ]);
     }
-    add('dense_turns_20', top(ts, (u) => dot(q, u.vector), 20));
+    add(
+      'dense_turns_20',
+      top(ts, (u) => dot(q, u.vector), 20),
+    );
     add('bm25_turns_20', top(ts, bm25(p.question.question, ts), 20));
-    add('dense_turns_40', top(ts, (u) => dot(q, u.vector), 40));
+    add(
+      'dense_turns_40',
+      top(ts, (u) => dot(q, u.vector), 40),
+    );
   });
   return tally.report();
+}
+
+/** The pool scored by fusion with `query`'s cosine (and its rank) standing for the dense leg. */
+function rescoredBy(p: MemoryPool, query: Float32Array, windows: readonly Unit[]): MemoryPool {
+  const cosine = p.pool.map((c) => {
+    const v = windows.find((u) => u.text === c.content)?.vector;
+    return v ? dot(query, v) : (c.candidate.denseScore ?? 0);
+  });
+  const order = [...cosine.keys()].sort((a, b) => cosine[b] - cosine[a]);
+  const candidates = p.pool.map((c, i) => ({
+    ...c.candidate,
+    denseScore: cosine[i],
+    denseRank: order.indexOf(i) + 1,
+  }));
+  const scores = fusionScores(p.question.question, candidates);
+  return { ...p, pool: p.pool.map((c, i) => ({ ...c, score: scores[i] })) };
 }
 
 const sum = (vs: readonly Float32Array[], i: number) => vs.reduce((n, v) => n + v[i], 0);

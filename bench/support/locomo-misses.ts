@@ -81,7 +81,8 @@ export class MissTally {
       }
       const at = this.position.get(line);
       const near = returned.filter((r) => r.session === at?.session);
-      const d = at && near.length > 0 ? Math.min(...near.map((r) => Math.abs(r.turn - at.turn))) : -1;
+      const d =
+        at && near.length > 0 ? Math.min(...near.map((r) => Math.abs(r.turn - at.turn))) : -1;
       const distance = d < 0 ? 'other_session' : d <= 2 ? String(d) : '3+';
       bump(this.report.distance, `${place}:${distance}`);
     }

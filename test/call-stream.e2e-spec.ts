@@ -1,3 +1,4 @@
+import { BridgeError, ContextBridgeClient } from '../libs/client/src';
 import { type ContextBundle } from '../src/context/context.dto';
 import { ContextService } from '../src/context/context.service';
 import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
@@ -27,7 +28,10 @@ describe('call stream (WebSocket, e2e)', () => {
     request(`${a.t.url}/context`, 'POST', auth(key), body);
   /** Speculation starts only once finals have left the process idle for a moment. */
   const quiet = () =>
-    waitUntil('finals to leave the process idle', () => !a.t.app.get(ContextService).speculationHeld);
+    waitUntil(
+      'finals to leave the process idle',
+      () => !a.t.app.get(ContextService).speculationHeld,
+    );
   /** Sends `sentence` word by word as interims, then the final; returns the final's answer. */
   const speak = async (client: StreamClient, sentence: string, seq: number) => {
     await quiet();
@@ -98,6 +102,43 @@ describe('call stream (WebSocket, e2e)', () => {
     client.close();
   });
 
+  it('the TypeScript client: the turn’s bundle is in hand when the turn ends', async () => {
+    const client = new ContextBridgeClient({ baseUrl: a.t.url, apiKey: tenantB.key });
+    const updates: number[] = [];
+    const stream = await client.openCallStream({
+      callId: 'call_client',
+      contactUid: 'ctc_b1',
+      deadlineMs: 5000,
+      onSpeculative: (update) => updates.push(update.bundle_id),
+    });
+    const sentence = 'a technician visits your espresso machine';
+    await quiet();
+    const words = sentence.split(' ');
+    for (let n = 1; n <= words.length; n++) {
+      stream.interim(words.slice(0, n).join(' '));
+    }
+    await waitUntil('a speculative update', () => updates.length > 0);
+    const sent = stream.final(sentence);
+    const bundle = await stream.turnBundle();
+    expect(await sent).toBe(bundle);
+    expect(bundle?.meta.speculative).toBe(true);
+    const http = await context(tenantB, {
+      transcript: sentence,
+      contact_uid: 'ctc_b1',
+      call_id: 'call_client_http',
+    });
+    const expected = http.json() as unknown as ContextBundle;
+    expect(bundle?.historical_excerpts).toEqual(expected.historical_excerpts);
+    expect(bundle?.contact).toEqual(expected.contact);
+    // Without a pending final, the turn's text is sent now.
+    const late = await stream.turnBundle('espresso machine gasket');
+    expect(late?.meta.query).toContain('gasket');
+    await stream.end();
+    await expect(
+      client.openCallStream({ callId: 'call_client', contactUid: 'ctc_b1', locationUid: 'loc_a' }),
+    ).rejects.toBeInstanceOf(BridgeError);
+  });
+
   it('hostile frames: wrong types answer validation_failed and the stream goes on', async () => {
     const client = await open('call_types');
     for (const event of [
@@ -121,7 +162,12 @@ describe('call stream (WebSocket, e2e)', () => {
   it.each([
     ['bad JSON', '{"type": "final",', 4400, 'bad_frame'],
     ['a JSON array', '[1,2]', 4400, 'bad_frame'],
-    ['a frame over 40 KiB', JSON.stringify({ type: 'final', transcript: 'a'.repeat(50_000) }), 1009, ''],
+    [
+      'a frame over 40 KiB',
+      JSON.stringify({ type: 'final', transcript: 'a'.repeat(50_000) }),
+      1009,
+      '',
+    ],
   ])('%s closes the stream with its code', async (_what, frame, code, reason) => {
     const client = await open(`call_frame_${code}_${reason.length}_${frame.length % 97}`);
     client.send(frame);
@@ -161,8 +207,9 @@ describe('call stream (WebSocket, e2e)', () => {
     client.send({ type: 'final', transcript: 'my locker combination is nine one eight', seq: 1 });
     await client.next(['bundle', 'confirmed']);
     client.send({ type: 'final', transcript: 'what was my locker combination', seq: 2 });
-    const before = (await client.next(['bundle', 'confirmed']));
-    const recalled = (before.bundle as ContextBundle | undefined)?.call_memory ?? before.call_memory;
+    const before = await client.next(['bundle', 'confirmed']);
+    const recalled =
+      (before.bundle as ContextBundle | undefined)?.call_memory ?? before.call_memory;
     expect(JSON.stringify(recalled)).toContain('locker combination is nine');
 
     const forget = await request(`${a.t.url}/contacts/forget`, 'POST', auth(ops), {

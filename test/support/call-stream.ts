@@ -48,7 +48,9 @@ export class StreamClient {
         }
       }
       if (this.socket.readyState >= WebSocket.CLOSING || Date.now() > deadline) {
-        throw new Error(`no ${types.join('/')} message (got ${this.received.map((m) => m.type).join(',')})`);
+        throw new Error(
+          `no ${types.join('/')} message (got ${this.received.map((m) => m.type).join(',')})`,
+        );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));

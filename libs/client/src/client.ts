@@ -1,4 +1,5 @@
 import { type BridgeApi, createBridgeApi } from './api';
+import { CallStream, type CallStreamOptions } from './call-stream';
 import { BridgeAbortedError, BridgeError, BridgeTimeoutError } from './errors';
 import { type paths } from './generated/openapi';
 import { sseData } from './sse';
@@ -68,6 +69,17 @@ export class ContextBridgeClient {
   /** `POST /context`: the bundle for a final transcript chunk (interims: `api`). */
   fetchContext(request: ContextRequest, options: CallOptions = {}): Promise<ContextBundle> {
     return this.postJson('/context', this.withServerTimeout(request, options), options);
+  }
+
+  /**
+   * `GET /calls/{call_id}/stream`: one WebSocket for the call's interim and final transcripts;
+   * each final's bundle is usually held before the turn ends (see {@link CallStream}).
+   */
+  openCallStream(options: CallStreamOptions): Promise<CallStream> {
+    return CallStream.open(this.baseUrl, this.options.apiKey, {
+      deadlineMs: this.options.deadlineMs,
+      ...options,
+    });
   }
 
   /** `POST /context/prompt`: a ready-to-send system + user prompt. */

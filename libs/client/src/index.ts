@@ -1,5 +1,11 @@
 export { type BridgeApi, type BridgeApiOptions, createBridgeApi, unwrap } from './api';
 export {
+  CallStream,
+  type CallStreamOptions,
+  type SpeculativeUpdate,
+  type WebSocketLike,
+} from './call-stream';
+export {
   type CallOptions,
   type ChatOptions,
   ContextBridgeClient,
@@ -9,6 +15,7 @@ export { BridgeAbortedError, BridgeError, BridgeTimeoutError } from './errors';
 export type * from './generated/openapi';
 export {
   addBridgeContext,
+  addStreamContext,
   bridgeTurnHook,
   formatBundle,
   type LiveKitBridgeOptions,

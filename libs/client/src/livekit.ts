@@ -1,5 +1,6 @@
 import type { llm } from '@livekit/agents';
 
+import { type CallStream } from './call-stream';
 import { type ContextBridgeClient } from './client';
 import { type ContextBundle, type ContextRequest } from './types';
 
@@ -72,6 +73,36 @@ export async function addBridgeContext(
     bundle = await options.client.fetchContext(request, {
       deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
     });
+  } catch (error) {
+    options.onError?.(error);
+    return false;
+  }
+  const content = (options.format ?? formatBundle)(bundle);
+  if (!content) {
+    return false;
+  }
+  turnCtx.addMessage({ role: 'assistant', content });
+  return true;
+}
+
+/**
+ * `addBridgeContext` over the call's stream: the bundle of the final transcript sent with
+ * `stream.final` when the engine finalised it (feed `user_input_transcribed` events to
+ * `stream.interim` / `stream.final`), so it is usually in hand when the turn completes; else
+ * the turn's text is sent now. Adds nothing when late, failed or empty.
+ */
+export async function addStreamContext(
+  turnCtx: llm.ChatContext,
+  newMessage: llm.ChatMessage,
+  options: Pick<LiveKitBridgeOptions, 'format' | 'onError'> & { stream: CallStream },
+): Promise<boolean> {
+  const pending = options.stream.turnBundle(newMessage.textContent?.trim() || undefined);
+  if (!pending) {
+    return false;
+  }
+  let bundle: ContextBundle;
+  try {
+    bundle = await pending;
   } catch (error) {
     options.onError?.(error);
     return false;

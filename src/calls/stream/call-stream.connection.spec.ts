@@ -3,7 +3,11 @@ import { type ContextBundle } from '../../context/context.dto';
 import { type ContextService } from '../../context/context.service';
 import { type AssembledEvidence } from '../../context/evidence/evidence-assembler';
 import { PreparedEvidence } from '../../context/speculative/prepared-evidence';
-import { CallStreamConnection, type StreamSocket, type StreamStats } from './call-stream.connection';
+import {
+  CallStreamConnection,
+  type StreamSocket,
+  type StreamStats,
+} from './call-stream.connection';
 import { MAX_BUFFERED_BYTES, STREAM_CLOSE, STREAM_IDLE_MS } from './call-stream.protocol';
 
 /** A socket that records what is sent and closed, with a settable unsent-bytes count. */
@@ -60,7 +64,13 @@ describe('CallStreamConnection', () => {
       build: () => Promise.resolve(finalBundle),
     });
     const identity = { caller: 'key:a', callId: 'c1', contactUid: 'ctc', scope: undefined };
-    sut = new CallStreamConnection(socket, identity, 'req-1', { context, endCall: jest.fn() }, stats);
+    sut = new CallStreamConnection(
+      socket,
+      identity,
+      'req-1',
+      { context, endCall: jest.fn() },
+      stats,
+    );
   });
 
   afterEach(() => jest.useRealTimers());
@@ -109,7 +119,10 @@ describe('CallStreamConnection', () => {
     socket.bufferedAmount = MAX_BUFFERED_BYTES + 1;
     socket.frame({ type: 'final', transcript: 'hello there', seq: 1 });
     await jest.advanceTimersByTimeAsync(0);
-    expect(socket.closedWith).toEqual({ code: STREAM_CLOSE.slow_consumer, reason: 'slow_consumer' });
+    expect(socket.closedWith).toEqual({
+      code: STREAM_CLOSE.slow_consumer,
+      reason: 'slow_consumer',
+    });
   });
 
   it('closes an idle stream, and any frame keeps it open', () => {

@@ -199,7 +199,14 @@ export class CallStreamConnection {
       this.stats.confirmed++;
       // The client holds the excerpts: everything else (live fields re-checked, meta) is sent.
       const { contact, call_memory, meta } = bundle;
-      return this.send({ type: 'confirmed', seq, bundle_id: pushed.id, contact, call_memory, meta });
+      return this.send({
+        type: 'confirmed',
+        seq,
+        bundle_id: pushed.id,
+        contact,
+        call_memory,
+        meta,
+      });
     }
     this.stats.fresh++;
     this.send({ type: 'bundle', seq, bundle_id: ++this.nextId, bundle });

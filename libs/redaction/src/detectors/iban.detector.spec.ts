@@ -36,7 +36,6 @@ describe('IBAN', () => {
     ['a Belgian IBAN followed by a word', 'BE68 5390 0754 7034 then', 'BE68 5390 0754 7034'],
     ['dotted blocks', 'iban DE89.3704.0044.0532.0130.00.', 'DE89.3704.0044.0532.0130.00'],
     ['slashed blocks', 'iban DE89/3704/0044/0532/0130/00', 'DE89/3704/0044/0532/0130/00'],
-    ['a spaced check', 'iban DE 89 3704 0044 0532 0130 00', 'DE 89 3704 0044 0532 0130 00'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['IBAN', expected]]);
   });
@@ -47,6 +46,9 @@ describe('IBAN', () => {
     ['a product code', 'model AB12 CDEF 3456'],
     ['a postcode', 'SW1A 1AA London'],
     ['a two-letter word before a dotted number', 'in 12.2024.0044.0532.0130'],
+    // A two-letter word and a number: mod 97 alone would pass one in 97 of these.
+    ['a year after "in"', 'in 1974 a national maximum'],
+    ['a year after "In"', 'In 1916 the college'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

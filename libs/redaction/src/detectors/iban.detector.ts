@@ -52,14 +52,15 @@ export function isIban(compact: string): boolean {
 }
 
 /**
- * Country code and check digits (`DE 89` spaced too), then alphanumerics, then up to nine
+ * Country code and check digits (never spaced apart: "in 1974 a …" would pass mod 97 one
+ * time in 97), then alphanumerics, then up to ten
  * blocks separated by a space, dash, dot or slash (`DE89-3704-0044-…`, `DE89.3704.…`: the
  * mod-97 check keeps look-alikes out whatever joins the blocks). Every part is bounded by
  * the longest IBAN (34) and must end its word, so an attempt reads a bounded window. It may
  * swallow a following word, which {@link detectIbans} trims off again.
  */
 const RUN = linear(
-  /\b[A-Z]{2}[ ./-]?\d{2}[A-Z0-9]{0,30}(?![A-Z0-9])(?:[ ./-][A-Z0-9]{1,34}(?![A-Z0-9])){0,10}/gi,
+  /\b[A-Z]{2}\d{2}[A-Z0-9]{0,30}(?![A-Z0-9])(?:[ ./-][A-Z0-9]{1,34}(?![A-Z0-9])){0,10}/gi,
 );
 const SEPARATOR = /[ ./-]/;
 

@@ -14,6 +14,9 @@ const BETAS = [0.3, 0.6, 1];
 const FEEDBACK = 3;
 const POOL = 20;
 const RRF_K = 60;
+/** Expansion terms RM3 adds, and the weights of the expansion tried. */
+const RM3_TERMS = 10;
+const RM3_LAMBDAS = [0.3, 0.6];
 
 interface Unit {
   text: string;
@@ -29,22 +32,45 @@ const top = (units: readonly Unit[], score: (u: Unit) => number, n: number) =>
     .slice(0, n)
     .map((x) => x.u.text);
 
-/** Okapi BM25 of `query` over `units` (IDF over those units). */
-function bm25(query: string, units: readonly Unit[]): (u: Unit) => number {
-  const q = [...new Set(terms(query))];
+/** Okapi BM25 over `units` (IDF over those units), each query term weighted. */
+function bm25(query: string | ReadonlyMap<string, number>, units: readonly Unit[]) {
+  const q = typeof query === 'string' ? new Map(terms(query).map((t) => [t, 1])) : query;
   const avg = units.reduce((n, u) => n + u.tf.length, 0) / Math.max(1, units.length);
   const idf = new Map(
-    q.map((t) => {
+    [...q.keys()].map((t) => {
       const df = units.filter((u) => u.tf.tf.has(t)).length;
       return [t, Math.log(1 + (units.length - df + 0.5) / (df + 0.5))];
     }),
   );
-  return (u) =>
-    q.reduce((s, t) => {
+  return (u: Unit) => {
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * u.tf.length) / avg);
+    let s = 0;
+    q.forEach((w, t) => {
       const f = u.tf.tf.get(t) ?? 0;
-      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * u.tf.length) / avg);
-      return s + (idf.get(t) ?? 0) * ((f * (BM25_K1 + 1)) / (f + norm));
-    }, 0);
+      s += w * (idf.get(t) ?? 0) * ((f * (BM25_K1 + 1)) / (f + norm));
+    });
+    return s;
+  };
+}
+
+/**
+ * RM3: the query's terms (weight 1) plus the `RM3_TERMS` terms most frequent in the feedback
+ * windows (by mean relative frequency), weighted `lambda` × their frequency over the top one.
+ */
+function rm3(query: string, feedback: readonly Unit[], lambda: number): Map<string, number> {
+  const q = new Map(terms(query).map((t) => [t, 1]));
+  const p = new Map<string, number>();
+  for (const u of feedback) {
+    u.tf.tf.forEach((f, t) => {
+      if (!q.has(t)) {
+        p.set(t, (p.get(t) ?? 0) + f / Math.max(1, u.tf.length) / feedback.length);
+      }
+    });
+  }
+  const expansion = [...p.entries()].sort((a, b) => b[1] - a[1]).slice(0, RM3_TERMS);
+  const best = expansion[0]?.[1] ?? 1;
+  expansion.forEach(([t, w]) => q.set(t, (lambda * w) / best));
+  return q;
 }
 
 /** Reciprocal-rank fusion of ranked text lists, cut at `n`. */
@@ -64,7 +90,8 @@ function rrf(lists: ReadonlyArray<readonly string[]>, n: number): string[] {
  * budget: the ceiling any assembly of it could reach), beside the service's own pool from a
  * `BENCH_POOLS` dump: dense over whole windows, a dense Rocchio step (the query moved toward
  * the centroid of the pool's best windows) alone and fused with the pool's lexical list, and
- * single turns as units (dense, BM25); and the Rocchio cosine as fusion's dense signal over the
+ * single turns as units (dense, BM25); RM3 on a BM25 over the windows (and that BM25 alone, the
+ * control), alone and fused with the dense list; and the Rocchio cosine as fusion's dense signal over the
  * pool, assembled as the defaults do (`rerank_rocchio_*`, a bundle, not a ceiling). Vectors by the local embedder, cached in bench/.cache.
  * Rows per half (`@a`: the first three contacts), as `locomo-tune` tallies them.
  */
@@ -146,9 +173,21 @@ export async function probeLegs(
       top(ws, (u) => dot(q, u.vector), POOL),
     );
     const best = [...p.pool].sort((a, b) => b.score - a.score).slice(0, FEEDBACK);
-    const feedback = best
-      .map((c) => ws.find((u) => u.text === c.content)?.vector)
-      .filter((v) => v !== undefined);
+    const feedbackUnits = best
+      .map((c) => ws.find((u) => u.text === c.content))
+      .filter((u) => u !== undefined);
+    const feedback = feedbackUnits.map((u) => u.vector);
+    // Lexical PRF: the windows' own BM25 (the store's normaliser and constants) as the control.
+    const denseList = top(ws, (u) => dot(q, u.vector), POOL);
+    const bm25List = top(ws, bm25(p.question.question, ws), POOL);
+    add('dense_windows', denseList);
+    add('bm25_windows', bm25List);
+    add('rrf_dense_bm25_windows', rrf([denseList, bm25List], POOL));
+    for (const lambda of RM3_LAMBDAS) {
+      const expanded = top(ws, bm25(rm3(p.question.question, feedbackUnits, lambda), ws), POOL);
+      add(`rm3_${lambda}`, expanded);
+      add(`rrf_dense_rm3_${lambda}`, rrf([denseList, expanded], POOL));
+    }
     for (const beta of [0, ...BETAS]) {
       const moved = normalize(
         q.map((x, i) => x + (beta / Math.max(1, feedback.length)) * sum(feedback, i)),

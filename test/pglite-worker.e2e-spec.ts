@@ -66,17 +66,24 @@ describe('the embedded PGlite worker (replacement, timeouts, liveness)', () => {
   let workers: ReturnType<typeof watchWorkers>;
   let database: Database;
 
-  beforeEach(async () => {
+  // One data dir (an initdb and every migration) for the suite; each test opens it anew, in
+  // workers it watches from the start. No test leaves a row in `probe` beside the first.
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cb-pglite-'));
+    const setup = new Database({ dataDir });
+    await setup.open(DIMENSION);
+    await setup.exec('CREATE TABLE probe (n int); INSERT INTO probe VALUES (1)');
+    await setup.close();
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  beforeEach(async () => {
     workers = watchWorkers();
     database = new Database({ dataDir, statementTimeoutMs: 1000 });
     await database.open(DIMENSION);
-    await database.exec('CREATE TABLE probe (n int); INSERT INTO probe VALUES (1)');
   });
   afterEach(async () => {
     workers.restore();
     await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('fails the calls in flight when the worker dies, then reopens the same data dir in a new one', async () => {

@@ -25,6 +25,8 @@ describe('DATE_OF_BIRTH', () => {
       'June 2nd, 1979',
     ],
     ['upper-case context', 'BORN 07/04/1976', '07/04/1976'],
+    ['year first with slashes', 'date of birth: 1985/07/04', '1985/07/04'],
+    ['year first with dots', 'DOB 1985.07.04.', '1985.07.04'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['DATE_OF_BIRTH', expected]]);
   });
@@ -40,6 +42,7 @@ describe('DATE_OF_BIRTH', () => {
     ['a context far away', `born in Ohio. ${'x'.repeat(60)} then 03/14/1985`],
     ['a month-year only', 'born in March 1985'],
     ['a year only', 'born in 1985'],
+    ['year first with mixed separators', 'DOB 1985/07-04'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

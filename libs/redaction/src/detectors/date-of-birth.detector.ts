@@ -16,8 +16,11 @@ const YEAR = "(?:(\\d{4})|'?(\\d{2}))";
 
 /** `03/14/1985`, `14.03.1985`, `3-14-85`: one separator used twice. */
 const NUMERIC = linear(/(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)/g);
-/** ISO `1985-03-14`; a `T` after the day (a timestamp) is a word character and fails. */
-const ISO = linear(/(?<![\w/.-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w]|[/.-]\d)/g);
+/**
+ * Year first: ISO `1985-03-14`, and `1985/03/14` or `1985.03.14` (one separator used twice);
+ * a `T` after the day (a timestamp) is a word character and fails.
+ */
+const ISO = linear(/(?<![\w/.-])(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?![\w]|[/.-]\d)/g);
 /** `March 14th, 1985`, `Mar 14 85`, `March 14th` (the year is optional in this form). */
 const MONTH_FIRST = linear(
   new RegExp(`\\b${MONTH}\\s{1,8}${DAY}(?:,?\\s{1,8}${YEAR})?(?![\\w])`, 'gi'),
@@ -80,7 +83,7 @@ function findDates(text: string): DateSpan[] {
     }
   }
   for (const m of text.matchAll(ISO)) {
-    if (validDay(Number(m[2]), Number(m[3])) && validYear(m[1])) {
+    if (validDay(Number(m[3]), Number(m[4])) && validYear(m[1])) {
       add(m);
     }
   }

@@ -129,6 +129,7 @@ const verdict = (side: string, quiet: PhaseRow, attack: PhaseRow) => ({
   s5xx: attack.live.s5xx,
   loop_block_max_ms: attack.loop_block_max_ms,
   rss_max_mb: attack.rss_max_mb,
+  memory_at_peak: attack.memory_at_peak,
   attacker: attack.attacker,
 });
 

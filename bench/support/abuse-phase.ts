@@ -7,6 +7,7 @@ import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 
 import { type AttackName, type Statuses } from './abuse-attacks';
+import { type MemorySample, peakOf, scrapeMemory } from './abuse-memory';
 import { LATE_SLACK_MS, scrapeGauges, type Shot } from './load-steps';
 import { summarize } from './stats';
 
@@ -79,6 +80,8 @@ export interface PhaseResult {
   probes: number[];
   serverLoopMaxMs: number;
   rssMaxMb: number;
+  /** The memory breakdown at the phase's RSS peak. */
+  memoryAtPeak?: MemorySample;
   attacker?: Statuses;
 }
 
@@ -96,7 +99,12 @@ export async function runPhase(options: {
   // Each scrape resets the server's loop histogram, so its maximum is the max over scrapes.
   let rssMaxMb = 0;
   let loopMaxMs = 0;
+  let memoryAtPeak: MemorySample | undefined;
   const sampler = setInterval(() => {
+    void scrapeMemory(url).then(
+      (m) => (memoryAtPeak = peakOf(memoryAtPeak, m)),
+      () => undefined,
+    );
     void scrapeGauges(url).then(
       (g) => {
         rssMaxMb = Math.max(rssMaxMb, g.rssMb);
@@ -117,6 +125,7 @@ export async function runPhase(options: {
     probes,
     serverLoopMaxMs: Math.max(loopMaxMs, gauges.eventLoopMaxMs),
     rssMaxMb: Math.max(rssMaxMb, gauges.rssMb),
+    memoryAtPeak,
     attacker,
   };
 }
@@ -152,6 +161,9 @@ export function phaseRow(name: string, seconds: number, phases: PhaseResult[]) {
     probe_ms: summarize(probes),
     server_loop_max_ms: Math.max(...phases.map((p) => p.serverLoopMaxMs)),
     rss_max_mb: Math.max(...phases.map((p) => p.rssMaxMb)),
+    memory_at_peak: phases
+      .map((p) => p.memoryAtPeak)
+      .reduce<MemorySample | undefined>((a, b) => (b ? peakOf(a, b) : a), undefined),
     attacker,
   };
 }

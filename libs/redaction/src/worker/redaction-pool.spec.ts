@@ -1,6 +1,6 @@
 import { ADVERSARIAL_CASES, adversarialText } from '../adversarial';
 import { Redactor } from '../redactor';
-import { RedactionBusyError, RedactionPool } from './redaction-pool';
+import { REDACTION_WORKER_LIMITS, RedactionBusyError, RedactionPool } from './redaction-pool';
 
 describe('RedactionPool', () => {
   let sut: RedactionPool;
@@ -46,6 +46,17 @@ describe('RedactionPool', () => {
     sut = new RedactionPool({ redactor: {} });
     await sut.redact('x'.repeat(10));
     expect(sut.workerNice).toEqual([0]);
+  });
+
+  it('bounds each worker heap (REDACTION_WORKER_LIMITS), still redacting a worst-case 64 KB text', async () => {
+    sut = new RedactionPool({ redactor: {} });
+    const hostile = 'Weg 1 ' + 'A-'.repeat(32_000);
+    await expect(sut.redact(hostile)).resolves.toEqual(new Redactor().redact(hostile));
+    const { maxOldGenerationSizeMb = 0, maxYoungGenerationSizeMb = 0 } = REDACTION_WORKER_LIMITS;
+    const [limit] = sut.workerHeapLimitMb;
+    // V8 adds its own reserve on top of old + young generation; an unbounded worker gets GBs.
+    expect(limit).toBeGreaterThan(maxOldGenerationSizeMb);
+    expect(limit).toBeLessThanOrEqual(2 * (maxOldGenerationSizeMb + maxYoungGenerationSizeMb));
   });
 
   it('refuses a call past its bounded queue with redaction_busy', async () => {

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 import { DomainError } from '@app/common';
 
@@ -24,8 +24,20 @@ export interface RedactionPoolOptions {
    * nice yields the cores to live requests under contention and runs at full speed otherwise.
    */
   nice?: number;
+  /** V8 heap limits of each worker (default {@link REDACTION_WORKER_LIMITS}). */
+  resourceLimits?: ResourceLimits;
   redactor: RedactorOptions;
 }
+
+/**
+ * A worker's heap bounds. A redaction holds one text of at most 64 Ki characters and its
+ * matches, a few MB; without limits V8 sized the worker's young generation for a large heap
+ * and a worker took ~115 MB of RSS after a flood of 60 KB texts (docs/benchmarks.md).
+ */
+export const REDACTION_WORKER_LIMITS: ResourceLimits = {
+  maxYoungGenerationSizeMb: 8,
+  maxOldGenerationSizeMb: 96,
+};
 
 interface Job {
   id: number;
@@ -35,8 +47,9 @@ interface Job {
 }
 
 interface Reply {
-  /** The worker's first message: the nice its thread runs at. */
+  /** The worker's first message: the nice its thread runs at, and its V8 heap limit. */
   nice?: number;
+  heapLimitMb?: number;
   id?: number;
   results?: RedactionResult[];
   error?: string;
@@ -54,7 +67,7 @@ export class RedactionPool {
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
-  private readonly niceOf = new Map<Worker, number>();
+  private readonly workerInfo = new Map<Worker, { nice: number; heapLimitMb: number }>();
   private started = 0;
   private nextId = 0;
   private closed = false;
@@ -89,7 +102,12 @@ export class RedactionPool {
 
   /** The nice each started worker reported for its thread (empty until one has). */
   get workerNice(): number[] {
-    return [...this.niceOf.values()];
+    return [...this.workerInfo.values()].map((w) => w.nice);
+  }
+
+  /** The V8 heap limit (MB) each started worker reported. */
+  get workerHeapLimitMb(): number[] {
+    return [...this.workerInfo.values()].map((w) => w.heapLimitMb);
   }
 
   /** Stops every worker; queued and running calls fail. */
@@ -120,6 +138,7 @@ export class RedactionPool {
     this.started++;
     const worker = new Worker(REDACTION_WORKER_SOURCE, {
       eval: true,
+      resourceLimits: this.options.resourceLimits ?? REDACTION_WORKER_LIMITS,
       workerData: {
         redactorPath: require.resolve('../redactor'),
         registerPath: require.resolve('@swc-node/register'),
@@ -129,7 +148,7 @@ export class RedactionPool {
     });
     worker.on('message', (reply: Reply) => {
       if (reply.id === undefined) {
-        this.niceOf.set(worker, reply.nice ?? 0);
+        this.workerInfo.set(worker, { nice: reply.nice ?? 0, heapLimitMb: reply.heapLimitMb ?? 0 });
         return;
       }
       const job = this.running.get(worker);
@@ -163,7 +182,7 @@ export class RedactionPool {
     }
     const job = this.running.get(worker);
     this.running.delete(worker);
-    this.niceOf.delete(worker);
+    this.workerInfo.delete(worker);
     this.started--;
     job?.reject(new Error('A redaction worker stopped'));
     if (!this.closed) {

@@ -4,7 +4,8 @@
  * `.ts` file and the worker registers swc first). Module paths arrive resolved from the
  * main thread.
  *
- * Protocol: the worker first posts `{ nice }` (its thread's OS priority); then main → worker
+ * Protocol: the worker first posts `{ nice, heapLimitMb }` (its thread's OS priority and V8
+ * heap limit); then main → worker
  * `{ id, texts }`; worker → main `{ id, results }` (in the order of `texts`) or `{ id, error }`
  * (a message only: redaction errors are bugs, never data).
  */
@@ -23,7 +24,8 @@ if (workerData.nice) {
     nice = require('node:os').getPriority(tid);
   } catch {}
 }
-parentPort.postMessage({ nice });
+const heapLimitMb = Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20);
+parentPort.postMessage({ nice, heapLimitMb });
 const { Redactor } = require(workerData.redactorPath);
 const redactor = new Redactor(workerData.options);
 parentPort.on('message', ({ id, texts }) => {

@@ -1,0 +1,35 @@
+/**
+ * Where a bench:abuse server's memory is, from its /metrics: the main thread's V8 heap and
+ * external memory, and the rest of the RSS (worker threads' heaps and WASM memory, the
+ * embedded database, native code). The bench keeps the sample taken at a phase's RSS peak.
+ */
+export interface MemorySample {
+  rss_mb: number;
+  main_heap_total_mb: number;
+  main_heap_used_mb: number;
+  main_external_mb: number;
+  /** RSS outside the main thread's heap and external memory: workers, WASM, native. */
+  rest_mb: number;
+}
+
+export async function scrapeMemory(url: string): Promise<MemorySample> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const mb = (name: string) =>
+    Math.round(
+      Number(new RegExp(`^context_bridge_${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? NaN) / 1e6,
+    );
+  const rss = mb('process_resident_memory_bytes');
+  const heapTotal = mb('nodejs_heap_size_total_bytes');
+  const external = mb('nodejs_external_memory_bytes');
+  return {
+    rss_mb: rss,
+    main_heap_total_mb: heapTotal,
+    main_heap_used_mb: mb('nodejs_heap_size_used_bytes'),
+    main_external_mb: external,
+    rest_mb: rss - heapTotal - external,
+  };
+}
+
+/** The sample with the larger RSS (the first when neither has one yet). */
+export const peakOf = (a: MemorySample | undefined, b: MemorySample): MemorySample =>
+  !a || b.rss_mb > a.rss_mb ? b : a;

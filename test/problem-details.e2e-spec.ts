@@ -72,6 +72,13 @@ describe('errors as RFC 9457 problems', () => {
     expect(answer.body.detail).toBe(answer.body.message);
   });
 
+  it('an unknown route does not echo its path, which may hold a contact id', async () => {
+    const answer = await call('/contacts/jane.roe@example.com/whatever');
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe('not_found');
+    expect(JSON.stringify(answer.body)).not.toContain('jane.roe');
+  });
+
   it('a rate-limited caller gets 429 with Retry-After', async () => {
     let answer = await post('/redact', '{"text":"hello"}');
     for (let i = 0; i < 3 && answer.status !== 429; i++) {

@@ -157,6 +157,8 @@ const CODES_BY_STATUS: Record<number, string> = {
   503: 'service_unavailable',
 };
 
+const ROUTE_NOT_FOUND = 'No route matches this method and path.';
+
 /** Fastify's own error codes (raised before Nest sees the request) mapped to ours. */
 const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON: 'invalid_json',
@@ -219,7 +221,9 @@ function toLegacyBody(error: unknown, requestId: string): [number, LegacyBody] {
     const validation = status === 400 ? validationMessage(response) : undefined;
     const body: LegacyBody = {
       error: validation ? 'validation_failed' : (CODES_BY_STATUS[status] ?? `http_${status}`),
-      message: validation ?? error.message,
+      // The router's miss ("Cannot GET /contacts/<id>/…") would echo the path, and paths
+      // carry contact ids, which are phone numbers or e-mail addresses under Podium.
+      message: validation ?? (status === 404 ? ROUTE_NOT_FOUND : error.message),
       request_id: requestId,
     };
     // Health checks answer 503 with per-indicator details that probes and operators read.

@@ -103,6 +103,15 @@ const POSITIVES: Record<string, Case[]> = {
     ],
     ['call 415\u2022555\u20220134', 'PHONE', '415\u2022555\u20220134'],
     ['mail alice@example\u3002com', 'EMAIL', 'alice@example\u3002com'],
+    // Keywords spelled with Cyrillic or Greek look-alikes, and a hyphen bullet.
+    ['my \u0405\u0405N is 536221234', 'US_SSN', '536221234'],
+    ['s\u043ecial security 536221234', 'US_SSN', '536221234'],
+    ['alice \u0430t gmail d\u043et com', 'EMAIL', 'alice \u0430t gmail d\u043et com'],
+    [
+      'card 4111\u20431111\u20431111\u20431111',
+      'CREDIT_CARD',
+      '4111\u20431111\u20431111\u20431111',
+    ],
     // A number split over two turns of one window ("sender: text" lines).
     [
       'customer: my card is 4111 1111\ncustomer: 1111 1111',
@@ -150,6 +159,9 @@ const NEGATIVES: Record<string, Negative[]> = {
     ['score 3 - 2 - 1'],
     ['Home \u00b7 About \u00b7 Contact'],
     ['agent: your total is 45\ncustomer: 12 items please'],
+    [
+      '\u041c\u043e\u0439 \u0437\u0430\u043a\u0430\u0437 \u0412\u041e\u0422 \u0433\u043e\u0442\u043e\u0432',
+    ],
     ['customer: 4111 1111\n\ncustomer: 1111 1111'],
   ],
 };

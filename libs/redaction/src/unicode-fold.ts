@@ -17,8 +17,29 @@ const NFKC_DIGITS = /^\d{1,2}$/;
 // prettier-ignore
 const SPACES = new Set([0x00a0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
   0x2007, 0x2008, 0x2009, 0x200a, 0x202f, 0x205f, 0x3000]);
-/** Hyphens that only ever join: always folded. */
-const DASHES = new Set([0x2010, 0x2011, 0x2012, 0x2212, 0xfe58, 0xfe63]);
+/** Hyphens that only ever join: always folded (U+2043 hyphen bullet, U+02D7 modifier minus). */
+const DASHES = new Set([0x2010, 0x2011, 0x2012, 0x2043, 0x02d7, 0x2212, 0x2796, 0xfe58, 0xfe63]);
+/**
+ * Cyrillic and Greek letters drawn exactly like a Latin one: "ЅЅN", "ѕѕn" or "emаil" read
+ * as the keyword they imitate, so a contextual detector (SSN, phone and e-mail words) is not
+ * dodged by one swapped letter. Only same-glyph pairs: a Russian or Greek word folds to
+ * nonsense that matches no keyword, and addresses with such letters stay addresses.
+ */
+// prettier-ignore
+const CONFUSABLES = new Map<number, string>([
+  // Cyrillic lower: а е о р с у х ѕ і ј ԁ һ ԛ ԝ ӏ
+  [0x0430, 'a'], [0x0435, 'e'], [0x043e, 'o'], [0x0440, 'p'], [0x0441, 'c'], [0x0443, 'y'],
+  [0x0445, 'x'], [0x0455, 's'], [0x0456, 'i'], [0x0458, 'j'], [0x0501, 'd'], [0x04bb, 'h'],
+  [0x051b, 'q'], [0x051d, 'w'], [0x04cf, 'l'],
+  // Cyrillic upper: А В Е К М Н О Р С Т Х Ѕ І Ј
+  [0x0410, 'A'], [0x0412, 'B'], [0x0415, 'E'], [0x041a, 'K'], [0x041c, 'M'], [0x041d, 'H'],
+  [0x041e, 'O'], [0x0420, 'P'], [0x0421, 'C'], [0x0422, 'T'], [0x0425, 'X'], [0x0405, 'S'],
+  [0x0406, 'I'], [0x0408, 'J'],
+  // Greek: ο ν (lower); Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ (upper)
+  [0x03bf, 'o'], [0x03bd, 'v'], [0x0391, 'A'], [0x0392, 'B'], [0x0395, 'E'], [0x0396, 'Z'],
+  [0x0397, 'H'], [0x0399, 'I'], [0x039a, 'K'], [0x039c, 'M'], [0x039d, 'N'], [0x039f, 'O'],
+  [0x03a1, 'P'], [0x03a4, 'T'], [0x03a5, 'Y'], [0x03a7, 'X'],
+]);
 /**
  * Dingbat and double-circled digits, which NFKC leaves alone: [first code point, last,
  * value of the first].
@@ -77,6 +98,10 @@ function classify(cp: number): Fold {
   }
   if (cp === 0xfe6b) {
     return '@';
+  }
+  const latin = CONFUSABLES.get(cp);
+  if (latin !== undefined) {
+    return latin;
   }
   const char = String.fromCodePoint(cp);
   // The soft hyphen is Cf too: invisible, so a number split by one still reads whole.

@@ -1,13 +1,5 @@
-import { DependencyError, DomainError, sleep, untilAborted } from '@app/common';
+import { DependencyError, untilAborted } from '@app/common';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import {
-  BrokenCircuitError,
-  circuitBreaker,
-  type CircuitBreakerPolicy,
-  CircuitState,
-  ConsecutiveBreaker,
-  handleWhen,
-} from 'cockatiel';
 
 import {
   type ContactLookup,
@@ -19,13 +11,10 @@ import { type ContactCache } from './cache/contact-cache';
 import { contactIdentifiers, toLiveContact } from './contact-mapping';
 import { PodiumContactsHttp } from './contacts-http';
 import { LookupBudget, PodiumLookupBudgetError } from './lookup-budget';
-import {
-  PodiumCallerDeadlineError,
-  PodiumCircuitOpenError,
-  PodiumRateLimitedError,
-  PodiumUnavailableError,
-} from './podium-api.errors';
+import { PodiumRateLimitedError } from './podium-api.errors';
 import { type ResolvedPodiumApiOptions } from './podium-api.options';
+import { PodiumBreaker } from './podium-breaker';
+import { PodiumRateLimit } from './podium-rate-limit';
 import { type RefreshTokenStore } from './refresh-token-store';
 import { PodiumTokenManager } from './token-manager';
 
@@ -47,8 +36,6 @@ interface Fetched {
   aliases: string[];
 }
 
-/** A caller deadline shorter than this is no evidence that Podium is slow (its p99 is higher). */
-const MIN_EVIDENCE_MS = 250;
 /**
  * The `api` provider: live contacts from Podium's v4 API.
  *
@@ -65,17 +52,16 @@ const MIN_EVIDENCE_MS = 250;
  *   `breakerFailures` in a row it opens and calls fail fast ({@link PodiumCircuitOpenError})
  *   until, after `breakerCooldownMs`, a single probe is let through; concurrent calls keep
  *   failing fast while it is out.
- * Every wait (token, back-off, request, body) ends when the caller's signal aborts.
+ * Every wait (token, back-off, request, body) ends when the caller's signal aborts. The breaker
+ * is podium-breaker.ts, the 429 gate podium-rate-limit.ts, the wire contacts-http.ts.
  */
 export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
   private readonly logger = new Logger('PodiumApi');
   private readonly http: PodiumContactsHttp;
   private readonly tokens: PodiumTokenManager;
-  private readonly breaker: CircuitBreakerPolicy;
+  private readonly breaker: PodiumBreaker;
+  private readonly rateLimit: PodiumRateLimit;
   private readonly cache?: ContactCache;
-  private readonly now: () => number;
-  /** Podium's 429 asked us not to call before this time. */
-  private notBefore = 0;
   /** The API refused a valid-looking token (403, or 401 twice) since the last success. */
   private apiAuthRejected = false;
   /** Podium requests per caller per minute: the org's quota is shared by every tenant. */
@@ -85,8 +71,9 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     private readonly options: ResolvedPodiumApiOptions,
     deps: ApiPodiumContactsDeps = {},
   ) {
-    this.now = deps.now ?? Date.now;
-    this.budget = new LookupBudget(options.lookupsPerCallerPerMinute, this.now);
+    const now = deps.now ?? Date.now;
+    this.budget = new LookupBudget(options.lookupsPerCallerPerMinute, now);
+    this.rateLimit = new PodiumRateLimit(options.maxRetryWaitMs, now);
     this.cache = options.cacheTtlMs > 0 ? deps.cache : undefined;
     this.http = new PodiumContactsHttp(options);
     this.tokens =
@@ -94,24 +81,11 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
       new PodiumTokenManager({
         ...options,
         retryRejectedAfterMs: options.breakerCooldownMs,
-        now: this.now,
+        now,
         store: deps.tokenStore,
         refresh: deps.tokenRefresh,
       });
-    this.breaker = circuitBreaker(
-      handleWhen((error) => error instanceof PodiumUnavailableError),
-      {
-        halfOpenAfter: options.breakerCooldownMs,
-        breaker: new ConsecutiveBreaker(options.breakerFailures),
-      },
-    );
-    this.breaker.onBreak(() =>
-      this.logger.warn(
-        `Podium failed ${options.breakerFailures} times in a row; live lookups fail fast ` +
-          `for ${options.breakerCooldownMs} ms`,
-      ),
-    );
-    this.breaker.onReset(() => this.logger.log('Podium answered a probe; live lookups resume'));
+    this.breaker = new PodiumBreaker(options);
   }
 
   async getContact(
@@ -132,7 +106,7 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     }
     let fetched: Fetched;
     try {
-      fetched = await this.throughBreaker(() => this.fetch(contactUid, signal));
+      fetched = await this.breaker.run(() => this.attempt(contactUid, signal), signal);
     } catch (error) {
       if (error instanceof PodiumAuthError) {
         this.apiAuthRejected = true;
@@ -170,10 +144,10 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     if (this.tokens.rejected || this.apiAuthRejected) {
       return Promise.resolve({ status: 'degraded', reason: 'auth_rejected' });
     }
-    if (this.breaker.state !== CircuitState.Closed) {
+    if (!this.breaker.closed) {
       return Promise.resolve({ status: 'degraded', reason: 'circuit_open' });
     }
-    if (this.now() < this.notBefore) {
+    if (this.rateLimit.active) {
       return Promise.resolve({ status: 'degraded', reason: 'rate_limited' });
     }
     return Promise.resolve({ status: 'up' });
@@ -183,53 +157,9 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
     await this.cache?.close();
   }
 
-  private async throughBreaker(work: () => Promise<Fetched>): Promise<Fetched> {
-    // Cockatiel queues calls behind a half-open probe; a deadline-bound caller is better
-    // served failing fast than waiting on a probe that may hang.
-    if (this.breaker.state === CircuitState.HalfOpen) {
-      throw new PodiumCircuitOpenError();
-    }
-    try {
-      return await this.breaker.execute(work);
-    } catch (error) {
-      if (error instanceof BrokenCircuitError) {
-        throw new PodiumCircuitOpenError();
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * One lookup under the breaker. The deadline passing while Podium (the token endpoint
-   * included) has not answered is a timeout, and counts as a failure: otherwise a caller's
-   * abort would read as a success to a half-open breaker and close it.
-   */
-  private async fetch(contactUid: string, signal?: AbortSignal): Promise<Fetched> {
-    const started = performance.now();
-    try {
-      return await this.attempt(contactUid, signal);
-    } catch (error) {
-      const timedOut =
-        signal?.aborted &&
-        (error instanceof PodiumUnavailableError || !(error instanceof DomainError));
-      if (!timedOut) {
-        throw error;
-      }
-      // Only a wait long enough to say something about Podium counts against the breaker;
-      // a half-open probe's abort always counts, or it would read as a success.
-      if (
-        performance.now() - started < MIN_EVIDENCE_MS &&
-        this.breaker.state === CircuitState.Closed
-      ) {
-        throw new PodiumCallerDeadlineError();
-      }
-      throw new PodiumUnavailableError('Podium did not answer before the deadline');
-    }
-  }
-
   /** Token, request, and at most one renewal and one 429 retry. */
   private async attempt(contactUid: string, signal?: AbortSignal): Promise<Fetched> {
-    await this.waitForRateLimit(signal);
+    await this.rateLimit.waitOut(signal);
     let token = await this.tokens.accessToken(signal);
     let renewed = false;
     let waited = false;
@@ -256,12 +186,12 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
           );
         case 'rate_limited': {
           const waitMs = response.retryAfterMs ?? this.options.rateLimitBackoffMs;
-          this.notBefore = Math.max(this.notBefore, this.now() + waitMs);
-          if (waited || waitMs > this.options.maxRetryWaitMs) {
+          const fits = this.rateLimit.note(waitMs);
+          if (waited || !fits) {
             throw new PodiumRateLimitedError();
           }
           waited = true;
-          await this.backOff(waitMs, signal);
+          await this.rateLimit.backOff(waitMs, signal);
           continue;
         }
         case 'rejected':
@@ -271,27 +201,6 @@ export class ApiPodiumContacts implements PodiumContacts, OnModuleDestroy {
               `${response.code ? `, ${response.code}` : ''}).`,
           );
       }
-    }
-  }
-
-  /** Honours an earlier 429: waits when that fits the retry budget, else fails fast. */
-  private async waitForRateLimit(signal?: AbortSignal): Promise<void> {
-    const waitMs = this.notBefore - this.now();
-    if (waitMs <= 0) {
-      return;
-    }
-    if (waitMs > this.options.maxRetryWaitMs) {
-      throw new PodiumRateLimitedError();
-    }
-    await this.backOff(waitMs, signal);
-  }
-
-  /** A 429 wait; cut short by the deadline it is still Podium's rate limit, not a failure. */
-  private async backOff(waitMs: number, signal?: AbortSignal): Promise<void> {
-    try {
-      await sleep(waitMs, signal);
-    } catch {
-      throw new PodiumRateLimitedError();
     }
   }
 

@@ -49,7 +49,7 @@ interface Fetched {
  *   at most `maxRetryWaitMs`; otherwise fails fast. Until Podium's wait is over, every call
  *   fails fast without a request, so a rate-limited Podium is not hammered.
  * - 5xx, network failures and deadline aborts count towards the breaker; after
- *   `breakerFailures` in a row it opens and calls fail fast ({@link PodiumCircuitOpenError})
+ *   `breakerFailures` in a row it opens and calls fail fast (`podium_circuit_open`)
  *   until, after `breakerCooldownMs`, a single probe is let through; concurrent calls keep
  *   failing fast while it is out.
  * Every wait (token, back-off, request, body) ends when the caller's signal aborts. The breaker

@@ -120,6 +120,12 @@ const POSITIVES: Record<string, Case[]> = {
     ],
     ['customer: ssn 536-22-\ncustomer: 1234', 'US_SSN', '536-22-\ncustomer: 1234'],
     ['customer: call me on 415 555\ncustomer: 0134', 'PHONE', '415 555\ncustomer: 0134'],
+    [
+      'customer: my email is alice.jones\ncustomer: @example.com',
+      'EMAIL',
+      'alice.jones\ncustomer: @example.com',
+    ],
+    ['customer: it is jroe@\nagent: example.org ok', 'EMAIL', 'jroe@\nagent: example.org'],
     ['mail alice@example\u2024com', 'EMAIL', 'alice@example\u2024com'],
   ],
 };
@@ -159,6 +165,7 @@ const NEGATIVES: Record<string, Negative[]> = {
     ['score 3 - 2 - 1'],
     ['Home \u00b7 About \u00b7 Contact'],
     ['agent: your total is 45\ncustomer: 12 items please'],
+    ['customer: follow\nagent: @janedoe on social'],
     [
       '\u041c\u043e\u0439 \u0437\u0430\u043a\u0430\u0437 \u0412\u041e\u0422 \u0433\u043e\u0442\u043e\u0432',
     ],

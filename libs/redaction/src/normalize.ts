@@ -16,6 +16,9 @@
  *   since a number keeps being a number however it is spaced; in a run of digit groups
  *   with two or more separators, a spaced dash, dot or slash ("4111 - 1111 - 1111 - 1111")
  *   loses its spaces;
+ * - a window's line break and speaker label ("\ncustomer: ") between two halves of a number
+ *   or on either side of an address's `@` is a gap: the customer split one value over two
+ *   messages;
  * - a dot look-alike between two ASCII letters or digits (middle dot, bullet, one-dot
  *   leader, ideographic full stop, …) becomes `.`: "4111·1111·…", "alice@example。com".
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
@@ -24,6 +27,7 @@
 import {
   dropSeparatorSpaces,
   foldDotLikes,
+  isAsciiAlnum,
   isBlank,
   isDigit,
   isSeparator,
@@ -39,10 +43,11 @@ export interface Normalized {
 }
 
 /**
- * Cheap test for text that needs folding: non-ASCII, an odd gap after a digit, or a spaced
- * separator between digits.
+ * Cheap test for text that needs folding: non-ASCII, an odd gap after a digit, a spaced
+ * separator between digits, or an `@` at either side of a window's turn break.
  */
-const NEEDS_FOLDING = /[^\t-~]|\d[-/]?[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d/;
+const NEEDS_FOLDING =
+  /[^\t-~]|\d[-/]?[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d|@\n|\n[\w -]{1,32}: {0,4}@/;
 /**
  * En-dash, em-dash and horizontal bar: typography uses them for ranges ("973–1048",
  * "1998–2002"), which must not become phone numbers or SSNs. One between two numbers stays
@@ -98,6 +103,11 @@ export function normalize(input: string): Normalized | undefined {
     out[m] = c;
     starts[m] = from[i];
     ends[m++] = to[i];
+    const turnEnd = c !== 10 && chars[i + 1] === 10 ? addressTurnGap(chars, n, i) : -1;
+    if (turnEnd > 0) {
+      i = turnEnd; // "alice.jones" / "@example.com" over two turns: one address
+      continue;
+    }
     const afterSeparator = isSeparator(c) && i > 0 && isDigit(chars[i - 1]);
     if ((isDigit(c) || afterSeparator) && i + 1 < n && isBlank(chars[i + 1])) {
       const gap = digitGap(chars, n, i + 1);
@@ -157,6 +167,22 @@ function foldSeparatorDashes(chars: Uint16Array, length: number): void {
     }
     i = end;
   }
+}
+
+/**
+ * Where the window's line break and speaker label after `at` end, when they split an e-mail
+ * address at its `@` (a local-part character, then `@` on the next turn, or `@` then the
+ * domain on the next turn); -1 otherwise.
+ */
+function addressTurnGap(chars: Uint16Array, length: number, at: number): number {
+  const c = chars[at];
+  const end = speakerLabelEnd(chars, length, at + 2);
+  if (end < 0 || end >= length) {
+    return -1;
+  }
+  const beforeAt = (isAsciiAlnum(c) || c === 46 || c === 95) && chars[end] === 64;
+  const afterAt = c === 64 && isAsciiAlnum(chars[end]);
+  return beforeAt || afterAt ? end : -1;
 }
 
 /**

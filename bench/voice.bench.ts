@@ -248,6 +248,8 @@ async function replayLevel(
       ? { confirmed: Number((turns.filter((t) => t.confirmed).length / turns.length).toFixed(3)) }
       : {}),
     speculative_latency_ms: served.length ? summarize(served.map((t) => t.ms)) : null,
+    // The server's own part of a served turn (arrival to bundle built): the rest is transport.
+    speculative_server_ms: served.length ? summarize(served.map((t) => t.serverMs)) : null,
     speculative_searches_per_turn: Number((searched / turns.length).toFixed(2)),
     late: turns.filter((t) => t.late).length,
     partial: turns.filter((t) => t.partial).length,
@@ -294,6 +296,7 @@ async function replayCall(
     const ms = performance.now() - t0;
     out.push({
       ms,
+      serverMs: body.meta.elapsed_ms,
       speculative: body.meta.speculative,
       late: ms > body.meta.timeout_ms,
       partial: body.meta.partial,

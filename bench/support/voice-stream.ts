@@ -3,6 +3,8 @@ import { type ContextBundle, type HistoricalExcerpt } from '../../src/context/co
 /** One replayed turn as bench:voice counts it. */
 export interface TurnResult {
   ms: number;
+  /** `meta.elapsed_ms`: the server's part, from the request's (or frame's) arrival. */
+  serverMs: number;
   speculative: boolean;
   late: boolean;
   partial: boolean;
@@ -73,6 +75,7 @@ export async function replayStreamCall(
     pushed.clear();
     out.push({
       ms,
+      serverMs: bundle.meta.elapsed_ms,
       speculative: bundle.meta.speculative,
       late: ms > bundle.meta.timeout_ms,
       partial: bundle.meta.partial,

@@ -117,7 +117,11 @@ export class CallStreamConnection {
       case 'bad_frame':
         return this.close('bad_frame');
       case 'end':
-        void this.deps.endCall(this.identity).finally(() => this.close('call_ended'));
+        // Ending never fails the stream: a history join that failed is logged by the registry.
+        void this.deps
+          .endCall(this.identity)
+          .catch(() => undefined)
+          .finally(() => this.close('call_ended'));
         return;
       case 'invalid':
         return this.fail(new InvalidInputError('validation_failed', frame.message), frame.seq);

@@ -1,4 +1,5 @@
 import { BridgeError, ContextBridgeClient } from '../libs/client/src';
+import { generateApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
 import { ContextService } from '../src/context/context.service';
 import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
@@ -7,6 +8,8 @@ import { request } from './support/tenant-isolation-fixtures';
 import { waitUntil } from './support/wait';
 
 type Key = { key: string };
+/** A key of B's location that may only ingest: no `context:read`. */
+const ingestOnly = generateApiKey('ingest-only', ['loc_b'], ['ingest:write']);
 const auth = (key: Key) => ({ authorization: `Bearer ${key.key}` });
 
 /**
@@ -58,7 +61,10 @@ describe('call stream (WebSocket, e2e)', () => {
   };
 
   beforeAll(async () => {
-    a = await bootAdapterApp({ CONTEXT_TIMEOUT_MS: '5000' });
+    a = await bootAdapterApp({
+      CONTEXT_TIMEOUT_MS: '5000',
+      API_KEYS: [tenantA.line, tenantB.line, ops.line, ingestOnly.line].join(','),
+    });
   }, 120_000);
   afterAll(async () => {
     await a?.t.close();
@@ -70,6 +76,8 @@ describe('call stream (WebSocket, e2e)', () => {
     expect([missing.status, missing.body.error]).toEqual([401, 'missing_api_key']);
     const wrong = await refusedUpgrade(url, { authorization: 'Bearer cb_not_a_key' });
     expect([wrong.status, wrong.body.error]).toEqual([401, 'invalid_api_key']);
+    const unscoped = await refusedUpgrade(url, auth(ingestOnly));
+    expect([unscoped.status, unscoped.body.error]).toEqual([403, 'insufficient_scope']);
     const elsewhere = await refusedUpgrade(`${url}&location_uid=loc_b`, auth(tenantA));
     expect([elsewhere.status, elsewhere.body.error]).toEqual([403, 'location_forbidden']);
     const hostile = await refusedUpgrade(

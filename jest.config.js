@@ -56,6 +56,7 @@ const DATABASE_SUITES = [
   'crash-recovery',
   'calls',
   'calls-tenants',
+  'call-stream',
   'embedding-model',
   'wide-vectors',
   'reembed',

@@ -12,7 +12,7 @@ import { type AppProcess, startAppProcess } from './support/app-process';
 import { ReadRoutes, record, type Said, wordOf } from './support/crash-probes';
 import { placesOf, readStore } from './support/crash-store';
 import { persistentEngineEnv, TEST_ENGINE } from './support/postgres';
-import { seededRandom } from './support/seeded';
+import { seededRandom, testIterations } from './support/seeded';
 import { waitFor, waitUntil } from './support/wait';
 
 /**
@@ -24,7 +24,8 @@ import { waitFor, waitUntil } from './support/wait';
  * itself: nothing forgotten or expired is readable, nothing acknowledged is lost or stored
  * twice, the windows are exactly those the stored messages derive, no work list is left, and
  * the residue scan finds no forgotten id or word. A client re-sends what got no answer
- * (at-least-once), as Podium and our callers do. Reproduce a run with `TEST_SEED=<seed>`.
+ * (at-least-once), as Podium and our callers do. Reproduce a run with `TEST_SEED=<seed>`
+ * (and `TEST_ITERATIONS=<rounds>` if it ran more than one).
  */
 
 const SECRET = 'whsec_crash_e2e';
@@ -32,8 +33,12 @@ const DIMENSION = 64;
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const ROOT = join(__dirname, '..');
-/** Kill rounds of concurrent ingest, forget and merge (plus the retention kill). */
-const ROUNDS = 2;
+/**
+ * Kill rounds of concurrent ingest, forget and merge (plus the retention kill, which also
+ * crashes a store already recovered from a kill): one per CI run, each at a new seed;
+ * TEST_ITERATIONS=<n> runs more.
+ */
+const ROUNDS = testIterations('crash-recovery kill rounds', 1);
 
 describe(`crash recovery, kill -9 at seeded points (e2e, child process on ${TEST_ENGINE})`, () => {
   const { seed, random } = seededRandom(`crash-recovery on ${TEST_ENGINE}`);

@@ -16,6 +16,8 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper,
   testEnvironment: 'node',
+  // Keeps one compiled copy of the WASM the worker threads load alive (see the file).
+  setupFiles: ['<rootDir>/test/support/wasm-code-cache.ts'],
 };
 
 /** Suites that need a Postgres server: several processes share one database (PGlite is one). */
@@ -77,7 +79,7 @@ module.exports = {
       ...shared,
       displayName: 'e2e-postgres',
       testMatch: [...DATABASE_SUITES, ...SERVER_ONLY_SUITES],
-      setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
+      setupFiles: [...shared.setupFiles, '<rootDir>/test/support/use-postgres.ts'],
       globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',
       globalTeardown: '<rootDir>/test/support/postgres-global-teardown.ts',
     },

@@ -1,7 +1,12 @@
 import { AdmissionGate } from '../admission-gate';
 import { type CallIdentity } from './call-sessions';
 import { type CallTurns } from './call-turns';
-import { FinalsFirst, SPECULATION_QUIET_MS } from './finals-first';
+import {
+  FINALS_RATE_WINDOW_MS,
+  FinalsFirst,
+  MAX_FINALS_FOR_SPECULATION,
+  SPECULATION_QUIET_MS,
+} from './finals-first';
 
 describe('FinalsFirst', () => {
   let gate: AdmissionGate;
@@ -41,6 +46,23 @@ describe('FinalsFirst', () => {
     jest.advanceTimersByTime(SPECULATION_QUIET_MS - 1);
     expect(sut.busy()).toBe(true);
     jest.advanceTimersByTime(2);
+    expect(sut.busy()).toBe(false);
+  });
+
+  it('stays busy past the quiet time while finals come often, and frees once they slow', () => {
+    for (let i = 0; i < MAX_FINALS_FOR_SPECULATION; i++) {
+      sut.arrived(undefined);
+      sut.left();
+      jest.advanceTimersByTime(SPECULATION_QUIET_MS + 50);
+    }
+    // Each gap is past the quiet time, but three finals came within the window.
+    expect(sut.busy()).toBe(true);
+    jest.advanceTimersByTime(FINALS_RATE_WINDOW_MS);
+    expect(sut.busy()).toBe(false);
+    // Two finals a window apart never hold it past the quiet time.
+    sut.arrived(undefined);
+    sut.left();
+    jest.advanceTimersByTime(SPECULATION_QUIET_MS + 1);
     expect(sut.busy()).toBe(false);
   });
 });

@@ -133,6 +133,8 @@ function cpuMeter(
   engine: 'pglite' | 'postgres',
   pids: Record<Checkout, number>,
   admin?: Client,
+  /** Adds each run's two parts here, per mode (warm-ups included), to tell them apart. */
+  split?: Partial<Record<Mode, { server: number; database: number }>>,
 ): RunMeter<Mode> {
   const backends = async (checkout: Checkout) => {
     if (engine === 'pglite' || !admin) {
@@ -154,6 +156,13 @@ function cpuMeter(
       let database = 0;
       for (const [pid, ms] of after) {
         database += ms - (before.get(pid) ?? 0);
+      }
+      const parts = (split ?? {})[mode];
+      if (split) {
+        split[mode] = {
+          server: (parts?.server ?? 0) + spent,
+          database: (parts?.database ?? 0) + database,
+        };
       }
       return spent + database;
     };
@@ -182,6 +191,8 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
   };
   let seq = 0;
   const refused: Partial<Record<Mode, number>> = {};
+  const sent: Partial<Record<Mode, number>> = {};
+  const split: Partial<Record<Mode, { server: number; database: number }>> = {};
   const admin = engine === 'postgres' ? new Client({ connectionString: DATABASE_URL }) : undefined;
   await admin?.connect();
   try {
@@ -190,10 +201,11 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
       levels: LEVELS,
       rounds: ROUNDS,
       requests: REQUESTS,
-      meter: cpuMeter(engine, { current: current.pid, baseline: baseline.pid }, admin),
+      meter: cpuMeter(engine, { current: current.pid, baseline: baseline.pid }, admin, split),
       request: async (mode) => {
         const [checkout, route] = mode.split('/') as [Checkout, 'context' | 'search'];
         const i = seq++;
+        sent[mode] = (sent[mode] ?? 0) + 1;
         const text = `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`;
         const body =
           route === 'context'
@@ -230,6 +242,15 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
         context: pairedRatios(results, 'current/context', 'baseline/context', LEVELS),
         search: pairedRatios(results, 'current/search', 'baseline/search', LEVELS),
       },
+      // Where each mode's CPU per request goes (ms, every level and warm-up together): the
+      // server process's threads, and its database's backends (0 on PGlite, in-process).
+      cpu_ms_per_request: Object.fromEntries(
+        MODES.map((mode) => {
+          const n = sent[mode] ?? 1;
+          const r = (x = 0) => Math.round((x / n) * 1000) / 1000;
+          return [mode, { server: r(split[mode]?.server), database: r(split[mode]?.database) }];
+        }),
+      ),
     };
   } finally {
     await admin?.end();

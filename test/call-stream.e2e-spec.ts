@@ -80,6 +80,8 @@ describe('call stream (WebSocket, e2e)', () => {
     expect([unscoped.status, unscoped.body.error]).toEqual([403, 'insufficient_scope']);
     const elsewhere = await refusedUpgrade(`${url}&location_uid=loc_b`, auth(tenantA));
     expect([elsewhere.status, elsewhere.body.error]).toEqual([403, 'location_forbidden']);
+    const plain = await request(url, 'GET', auth(tenantB));
+    expect([plain.status, plain.json().error]).toEqual([426, 'upgrade_required']);
     const hostile = await refusedUpgrade(
       `${a.t.url}/calls/call_auth/stream?contact_uid=${'x'.repeat(200)}&extra=1`,
       auth(tenantB),

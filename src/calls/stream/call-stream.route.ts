@@ -1,4 +1,4 @@
-import { InvalidInputError } from '@app/common';
+import { DomainError, InvalidInputError } from '@app/common';
 import fastifyWebsocket from '@fastify/websocket';
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
@@ -19,6 +19,13 @@ import {
   type StreamStats,
 } from './call-stream.connection';
 import { CallStreamQueryDto, MAX_FRAME_BYTES, validationProblems } from './call-stream.protocol';
+
+/** `GET /calls/{call_id}/stream` without a WebSocket upgrade (426). */
+class UpgradeRequiredError extends DomainError {
+  constructor() {
+    super('upgrade_required', 'This route is a WebSocket: send the upgrade handshake.', 426);
+  }
+}
 
 /** The stream's path; `:call_id` names the call. */
 export const CALL_STREAM_PATH = '/calls/:call_id/stream';
@@ -135,18 +142,21 @@ export function registerCallStream(
         done();
       },
     });
-    instance.get<{ Params: { call_id: string }; Querystring: Record<string, unknown> }>(
-      CALL_STREAM_PATH,
-      {
-        websocket: true,
-        preValidation: async (request, reply) => {
-          const identity = await authorise(request, reply, deps);
-          if (identity) {
-            identities.set(request, identity);
-          }
-        },
+    instance.route<{ Params: { call_id: string }; Querystring: Record<string, unknown> }>({
+      method: 'GET',
+      url: CALL_STREAM_PATH,
+      preValidation: async (request, reply) => {
+        const identity = await authorise(request, reply, deps);
+        if (identity) {
+          identities.set(request, identity);
+        }
       },
-      (ws, request) => {
+      // A plain GET (no upgrade), once authorised: RFC 9110's 426 naming the protocol.
+      handler: async (request, reply) => {
+        const [status, body] = toErrorResponse(new UpgradeRequiredError(), request.id);
+        await sendProblem(reply.header('upgrade', 'websocket'), status, body);
+      },
+      wsHandler: (ws, request) => {
         // `ws` ships no types of its own: the part used is StreamSocket.
         const socket = ws as unknown as StreamSocket;
         const identity = identities.get(request);
@@ -156,6 +166,6 @@ export function registerCallStream(
         }
         streams.attach(socket, identity, request.id, deps);
       },
-    );
+    });
   });
 }

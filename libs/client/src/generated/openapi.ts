@@ -1102,6 +1102,7 @@ export interface components {
              *     - `payload_too_large` (413: body over 1 MB (32 MB for /ingest/*))
              *     - `record_too_large` (413: an NDJSON line over 1 MiB (no record is that large))
              *     - `unsupported_media_type` (415: use application/json (or application/x-ndjson for /ingest/*))
+             *     - `upgrade_required` (426: GET /calls/{call_id}/stream is a WebSocket; send the upgrade handshake)
              *     - `rate_limited` (429: per-key or per-IP rate limit; see Retry-After)
              *     - `ingest_busy` (429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After)
              *     - `forget_busy` (429: the forgets this replica runs at once are running and queued; see Retry-After)

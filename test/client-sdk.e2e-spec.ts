@@ -161,7 +161,7 @@ describe('@context-bridge/client, generated from the served OpenAPI document', (
     );
   });
 
-  it('the SDK examples of docs/agent-platforms.md compile against it (LiveKit, pipeline)', async () => {
+  it('the SDK examples of docs/agent-platforms.md compile against it (LiveKit, pipeline, both also on the call stream)', async () => {
     const { consumer } = packed;
     const doc = readFileSync(join(ROOT, 'docs', 'agent-platforms.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## TypeScript client (SDK)'));
@@ -169,6 +169,8 @@ describe('@context-bridge/client, generated from the served OpenAPI document', (
       ...section.slice(0, section.indexOf('\n## ', 1)).matchAll(/```ts\n([\s\S]*?)```/g),
     ];
     expect(examples.map((m) => m[1].includes("from '@context-bridge/client'"))).toEqual([
+      true,
+      true,
       true,
       true,
     ]);

@@ -97,6 +97,27 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
     expect(res.body.meta.partial).toBe(false);
   });
 
+  it('masks a phone number the customer split over two messages, in both halves', async () => {
+    const split = (day: number, text: string) => ({
+      ...msg('c_split', day, text),
+      contact_uid: 'ctc_split',
+    });
+    const ingest = await postJson(`${t.url}/ingest/conversations`, [
+      split(4, 'you can call me back on 415 555'),
+      split(5, '2671 after six'),
+    ]);
+    expect(ingest.status).toBe(200);
+    const res = await postJson<{ recent_messages: Array<{ content: string }> }>(
+      `${t.url}/calls`,
+      { call_id: 'call_split', contact_uid: 'ctc_split', max_messages: 2 },
+    );
+    expect(res.status).toBe(200);
+    const contents = res.body.recent_messages.map((m) => m.content);
+    expect(contents).toHaveLength(2);
+    expect(contents.join(' ')).not.toMatch(/415|555|2671/);
+    expect(contents[0]).toMatch(/after six$/);
+  });
+
   it('bounds what a caller controls: call_id format and length, live calls per caller', async () => {
     for (const call_id of ['x'.repeat(129), 'call id with spaces', '', 42]) {
       const res = await postJson(`${t.url}/calls`, { call_id, contact_uid: CONTACT });

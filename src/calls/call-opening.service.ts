@@ -65,15 +65,17 @@ export class CallOpeningService {
     const messages = recent.status === 'ok' ? recent.value : [];
     this.warm(messages[0]?.text, body, locations);
     const liveOutcome = scopeLive(live, scope);
+    // Stored redacted; redacted again on the way out, as every excerpt is, and read in
+    // conversation order as one text, so a number split over two messages is masked in both.
+    const contents = this.redaction.redactTurns([...messages].reverse()).reverse();
     return {
       call_id: body.call_id,
       contact: toBundleContact(liveOutcome),
-      recent_messages: messages.map((m) => ({
+      recent_messages: messages.map((m, i) => ({
         channel: m.channel,
         occurred_at: m.occurred_at,
         sender: m.sender,
-        // Stored redacted; redacted again on the way out, as every excerpt is.
-        content: this.redaction.redact(m.text).text,
+        content: contents[i],
       })),
       meta: {
         elapsed_ms: roundMs(performance.now() - arrivedAt),

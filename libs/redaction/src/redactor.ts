@@ -5,6 +5,7 @@ import type { Detection, DetectorOptions } from './detectors/detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
 import { normalize } from './normalize';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
+import { redactTurns, type Turn } from './redact-turns';
 import { detectInWindows, freshMarks, rescanBudget, rescanWindows } from './rescan';
 import { render, resolveOverlaps, type Span, toInputSpans } from './resolve';
 
@@ -126,6 +127,14 @@ export class Redactor {
       text: render(folded ? input : text, spans),
       entities: spans.map(({ type, start, end }) => ({ type, start, end })),
     };
+  }
+
+  /**
+   * Masks a run of consecutive messages (oldest first) as one conversation, so a value split
+   * over two messages is masked in both; see {@link redactTurns}.
+   */
+  redactTurns(turns: readonly Turn[]): string[] {
+    return redactTurns(turns, (text) => this.redact(text));
   }
 
   /**

@@ -116,6 +116,12 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
     expect(contents).toHaveLength(2);
     expect(contents.join(' ')).not.toMatch(/415|555|2671/);
     expect(contents[0]).toMatch(/after six$/);
+    // Frees the caller's call slot: the next test counts them.
+    const ended = await postJson(`${t.url}/calls/end`, {
+      call_id: 'call_split',
+      contact_uid: 'ctc_split',
+    });
+    expect(ended.status).toBe(200);
   });
 
   it('bounds what a caller controls: call_id format and length, live calls per caller', async () => {
@@ -271,12 +277,15 @@ describe('calls: prefetch, speculation on interim speech, the call’s own memor
     expect(forget.status).toBe(200);
     const afterForget = await context({ call_id: 'call_forget', transcript: sofa });
     expect(afterForget.body.meta.speculative).toBe(false);
+    // The coalescer's tail held the words said before the forget: not echoed, not kept.
+    expect(afterForget.body.meta.query).toBe(sofa);
     expect(JSON.stringify(afterForget.body.historical_excerpts)).not.toContain('blue sofa');
     const later = await context({
       call_id: 'call_forget',
       transcript: 'what locker combination did I say',
     });
     expect(later.body.call_memory).toEqual([]);
+    expect(later.body.meta.query).not.toMatch(/9182|blue sofa/);
     const ended = await postJson(`${t.url}/calls/end`, {
       call_id: 'call_forget',
       contact_uid: CONTACT,

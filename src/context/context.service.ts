@@ -215,7 +215,7 @@ export class ContextService implements OnModuleDestroy {
       historical_excerpts: assembled.excerpts,
       token_count: assembled.token_count,
       meta: {
-        query,
+        query: found.tailForgotten ? request.transcript.trim() : query,
         elapsed_ms: roundMs(performance.now() - started),
         timeout_ms: timeoutMs,
         partial: partialReasons.length > 0,

@@ -1,6 +1,7 @@
+import { TranscriptCoalescer } from '@app/coalescer';
 import { withDeadline } from '@app/common';
 import { RedactionService } from '@app/redaction';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 
 import { type HistoryTombstone, HistoryTombstones } from '../../relational/history-tombstones';
@@ -33,6 +34,8 @@ export interface Recalled {
   turns: CallTurnExcerpt[];
   /** The newest forget of this contact reaching where the call searches (ms epoch), if any. */
   forgottenAt?: number;
+  /** This check dropped turns said before a forget (and the coalescer's tail with them). */
+  dropped: boolean;
 }
 
 /**
@@ -46,6 +49,8 @@ export class CallMemory {
   constructor(
     private readonly redaction: RedactionService,
     private readonly tombstones: HistoryTombstones,
+    /** Holds the call's last words too (the next chunk's query, echoed in `meta.query`). */
+    @Optional() private readonly coalescer?: TranscriptCoalescer,
   ) {}
 
   /** Stores a final turn; returns the oldest turns pushed out by the bounds (to join history). */
@@ -80,6 +85,7 @@ export class CallMemory {
   ): Promise<Recalled | undefined> {
     const contact = session.identity.contactUid;
     let forgottenAt: number | undefined;
+    let dropped = false;
     if (contact) {
       const checked = await this.forgets(session, contact, left);
       if (checked === undefined) {
@@ -100,7 +106,7 @@ export class CallMemory {
       forgottenAt = newest((l) => locations?.includes(l) ?? true);
       const turnsForgottenAt = newest((l) => locations?.includes(l) ?? false);
       if (turnsForgottenAt !== undefined) {
-        this.forget(session, turnsForgottenAt);
+        dropped = this.forget(session, turnsForgottenAt);
       }
     }
     const turns = session.turns
@@ -113,7 +119,7 @@ export class CallMemory {
         said_at: turn.at.toISOString(),
         score: Math.round(score * 1000) / 1000,
       }));
-    return { turns, forgottenAt };
+    return { turns, forgottenAt, dropped };
   }
 
   /**
@@ -153,12 +159,19 @@ export class CallMemory {
     return checked.value;
   }
 
-  /** Drops the turns said at or before `forgottenAt` (a forget's rule for messages). */
-  private forget(session: CallSession, forgottenAt: number): void {
+  /**
+   * Drops the turns said at or before `forgottenAt` (a forget's rule for messages); true when
+   * there were any.
+   */
+  private forget(session: CallSession, forgottenAt: number): boolean {
     const kept = session.turns.filter((t) => t.at.getTime() > forgottenAt);
-    if (kept.length !== session.turns.length) {
-      session.turns.splice(0, session.turns.length, ...kept);
-      session.chars = kept.reduce((sum, t) => sum + t.text.length, 0);
+    if (kept.length === session.turns.length) {
+      return false;
     }
+    session.turns.splice(0, session.turns.length, ...kept);
+    session.chars = kept.reduce((sum, t) => sum + t.text.length, 0);
+    // The coalescer's tail is made of the same finals: it goes with them (never throws).
+    void this.coalescer?.forget(session.key);
+    return true;
   }
 }

@@ -29,6 +29,11 @@ export interface FinalRetrieval {
   recalled?: CallTurnExcerpt[];
   /** The forget check missed its deadline: nothing of the call's own turns was served. */
   memoryMissed: boolean;
+  /**
+   * The coalesced query may hold words said before a forget (its tail): the forget check
+   * dropped turns, or missed. The bundle then echoes only the chunk itself.
+   */
+  tailForgotten?: boolean;
 }
 
 /**
@@ -124,7 +129,12 @@ export class CallTurns {
     if (!served) {
       // A fresh search does not wait for the forget check: the store hides what a forget removed.
       const [ranked, recalled] = await Promise.all([fresh(), recalling]);
-      return { ranked, recalled: recalled?.turns, memoryMissed: recalled === undefined };
+      return {
+        ranked,
+        recalled: recalled?.turns,
+        memoryMissed: recalled === undefined,
+        tailForgotten: recalled?.dropped ?? true,
+      };
     }
     const recalled = await recalling;
     // A forget after the speculative search began: that pool may hold what it removed.
@@ -136,12 +146,14 @@ export class CallTurns {
         speculated: { query: served.query, prepared: served.prepared },
         recalled: recalled.turns,
         memoryMissed: false,
+        tailForgotten: recalled.dropped,
       };
     }
     return {
       ranked: await fresh(),
       recalled: recalled?.turns,
       memoryMissed: recalled === undefined,
+      tailForgotten: recalled?.dropped ?? true,
     };
   }
 

@@ -68,21 +68,13 @@ export async function addBridgeContext(
     ...(callId ? { call_id: callId } : {}),
     ...(options.locationUid ? { location_uid: options.locationUid } : {}),
   };
-  let bundle: ContextBundle;
-  try {
-    bundle = await options.client.fetchContext(request, {
+  return addBundle(
+    turnCtx,
+    options,
+    options.client.fetchContext(request, {
       deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
-    });
-  } catch (error) {
-    options.onError?.(error);
-    return false;
-  }
-  const content = (options.format ?? formatBundle)(bundle);
-  if (!content) {
-    return false;
-  }
-  turnCtx.addMessage({ role: 'assistant', content });
-  return true;
+    }),
+  );
 }
 
 /**
@@ -100,6 +92,15 @@ export async function addStreamContext(
   if (!pending) {
     return false;
   }
+  return addBundle(turnCtx, options, pending);
+}
+
+/** Adds the formatted bundle to the turn; a failure or an empty bundle adds nothing. */
+async function addBundle(
+  turnCtx: llm.ChatContext,
+  options: Pick<LiveKitBridgeOptions, 'format' | 'onError'>,
+  pending: Promise<ContextBundle>,
+): Promise<boolean> {
   let bundle: ContextBundle;
   try {
     bundle = await pending;

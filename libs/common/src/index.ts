@@ -11,3 +11,4 @@ export * from './cooperative';
 export * from './tracing';
 export * from './work-priority';
 export * from './slot-queue';
+export * from './thread-nice-source';

@@ -1,3 +1,5 @@
+import { LOWER_THREAD_PRIORITY_SOURCE } from '@app/common';
+
 /**
  * Source of the embedding worker, run with `new Worker(source, { eval: true })`. Keeping it
  * as a string means the same code runs from `dist/`, from ts sources under jest, and from
@@ -13,15 +15,7 @@ const { modelSource } = require(workerData.modelPath);
 // A background worker lowers its own thread's OS priority (Linux: nice is per thread), so
 // under CPU contention a flood's batches yield to /context's worker and the HTTP thread.
 // Where that is not possible (another OS) it runs at normal priority.
-let nice = 0;
-if (workerData.nice) {
-  try {
-    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-    require('node:os').setPriority(tid, workerData.nice);
-    nice = require('node:os').getPriority(tid);
-  } catch {}
-}
-
+${LOWER_THREAD_PRIORITY_SOURCE}
 // initModel starts the WASM backend and reads the model side by side; reading the weights
 // makes tensors, which throw "Backend 'wasm' has not yet been initialized" when the WASM
 // compile is the slower of the two (a loaded box: every retry failed the same way in CI).

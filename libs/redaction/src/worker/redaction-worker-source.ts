@@ -1,3 +1,5 @@
+import { LOWER_THREAD_PRIORITY_SOURCE } from '@app/common';
+
 /**
  * Source of a redaction worker, run with `new Worker(source, { eval: true })`: the same
  * code from `dist/` and from ts sources (under jest or swc-node, where the redactor is a
@@ -16,15 +18,7 @@ if (workerData.redactorPath.endsWith('.ts')) {
 }
 // A background pool lowers its own thread's priority (Linux: nice is per thread, as in the
 // embedding worker), so under contention an attacker's redactions yield to live requests.
-let nice = 0;
-if (workerData.nice) {
-  try {
-    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-    require('node:os').setPriority(tid, workerData.nice);
-    nice = require('node:os').getPriority(tid);
-  } catch {}
-}
-const heapLimitMb = Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20);
+${LOWER_THREAD_PRIORITY_SOURCE}const heapLimitMb = Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20);
 parentPort.postMessage({ nice, heapLimitMb });
 const { Redactor } = require(workerData.redactorPath);
 const redactor = new Redactor(workerData.options);

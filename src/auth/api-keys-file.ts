@@ -116,7 +116,8 @@ export class ApiKeysFile {
     }
     if ('text' in read) {
       const age = Date.now() - read.modifiedAt;
-      if (age < this.options.settleMs) {
+      // settleMs 0 applies at once: an mtime in the current millisecond reads as a negative age.
+      if (this.options.settleMs > 0 && age < this.options.settleMs) {
         clearTimeout(this.settle);
         this.settle = setTimeout(() => this.check(), this.options.settleMs - age + 1);
         this.settle.unref();

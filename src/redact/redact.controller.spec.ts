@@ -1,6 +1,5 @@
-import { InvalidInputError } from '@app/common';
+import { BACKGROUND_THREAD_NICE, InvalidInputError } from '@app/common';
 import {
-  BACKGROUND_REDACTION_NICE,
   RedactionModule,
   RedactionOffloadService,
 } from '@app/redaction';
@@ -43,7 +42,7 @@ describe('RedactController', () => {
   it('redacts a large text on the niced background pool, never the live one', async () => {
     const offload = moduleRef.get(RedactionOffloadService);
     await sut.redact({ text: 'Weg 1 ' + 'A-'.repeat(30_000) });
-    expect(offload.started.background?.workerNice).toEqual([BACKGROUND_REDACTION_NICE]);
+    expect(offload.started.background?.workerNice).toEqual([BACKGROUND_THREAD_NICE]);
     expect(offload.started.live).toBeUndefined();
   });
 

@@ -7,7 +7,6 @@ export {
 } from './entity-types';
 export { type CountryCode, DEFAULT_PHONE_REGIONS, parsePhoneRegions } from './phone-regions';
 export {
-  BACKGROUND_REDACTION_NICE,
   OFFLOAD_MIN_CHARS,
   RedactionOffloadService,
 } from './redaction-offload.service';

@@ -1,10 +1,9 @@
-import { inBackground } from '@app/common';
+import { BACKGROUND_THREAD_NICE, inBackground } from '@app/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 
 import { RedactionModule } from './redaction.module';
 import { RedactionService } from './redaction.service';
 import {
-  BACKGROUND_REDACTION_NICE,
   BACKGROUND_REDACTION_QUEUE,
   OFFLOAD_MIN_CHARS,
   RedactionOffloadService,
@@ -69,7 +68,7 @@ describe('RedactionOffloadService priorities', () => {
   it('redacts a background text on a niced worker of its own, as inline', async () => {
     const inline = moduleRef.get(RedactionService);
     await expect(sut.redact(hostile, 'background')).resolves.toEqual(inline.redact(hostile));
-    expect(sut.started.background?.workerNice).toEqual([BACKGROUND_REDACTION_NICE]);
+    expect(sut.started.background?.workerNice).toEqual([BACKGROUND_THREAD_NICE]);
     expect(sut.started.live).toBeUndefined();
     await expect(inBackground(() => sut.redact(hostile))).resolves.toBeDefined();
     expect(sut.started.live).toBeUndefined(); // background work defaults to the background pool

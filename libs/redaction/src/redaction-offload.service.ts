@@ -1,4 +1,4 @@
-import { isBackgroundWork } from '@app/common';
+import { BACKGROUND_THREAD_NICE, isBackgroundWork } from '@app/common';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { REDACTION_OPTIONS, type RedactionModuleOptions } from './redaction.module-definition';
@@ -15,13 +15,11 @@ export const OFFLOAD_MIN_CHARS = 8 * 1024;
 /**
  * Which worker pool a large text goes to: `live` (a caller's bundle in `/context/prompt`,
  * normal priority) or `background` (`/redact`, ingest, background work such as MCP: a
- * thread at {@link BACKGROUND_REDACTION_NICE} with a short queue of its own, so a flood of
+ * thread at {@link BACKGROUND_THREAD_NICE} with a short queue of its own, so a flood of
  * adversarial texts neither takes the cores from live requests nor fills the live queue).
  */
 export type RedactionPriority = 'live' | 'background';
 
-/** The background pool's thread priority: that of the embedder's background workers. */
-export const BACKGROUND_REDACTION_NICE = 10;
 /** Large background redactions waiting before more are refused (503 `redaction_busy`). */
 export const BACKGROUND_REDACTION_QUEUE = 8;
 
@@ -85,7 +83,7 @@ export class RedactionOffloadService implements OnModuleDestroy {
         ? new RedactionPool({ redactor })
         : new RedactionPool({
             redactor,
-            nice: BACKGROUND_REDACTION_NICE,
+            nice: BACKGROUND_THREAD_NICE,
             maxQueue: BACKGROUND_REDACTION_QUEUE,
           });
     return this.pools[priority];

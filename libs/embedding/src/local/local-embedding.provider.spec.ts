@@ -1,10 +1,9 @@
 import { type Worker } from 'node:worker_threads';
 
-import { DependencyError } from '@app/common';
+import { BACKGROUND_THREAD_NICE, DependencyError } from '@app/common';
 
 import { waitUntil } from '../../../../test/support/wait';
 import { LocalEmbeddingProvider, MAX_EMBED_CHARS } from './local-embedding.provider';
-import { BACKGROUND_NICE } from './worker-roles';
 
 const cosine = (a: number[], b: number[]) => {
   let dot = 0;
@@ -124,7 +123,7 @@ describe('LocalEmbeddingProvider worker priorities (issue 37)', () => {
       // Old code: every worker at the process's priority.
       expect(roles).toEqual([
         { role: 'foreground', nice: 0 },
-        { role: 'background', nice: process.platform === 'linux' ? BACKGROUND_NICE : 0 },
+        { role: 'background', nice: process.platform === 'linux' ? BACKGROUND_THREAD_NICE : 0 },
       ]);
       const [vector] = await sut.embedBatch(['where is my order'], undefined, 'context');
       expect(vector).toHaveLength(512);

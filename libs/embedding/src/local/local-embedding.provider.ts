@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { DependencyError, roundMs, safeErrorText, tracer } from '@app/common';
+import { BACKGROUND_THREAD_NICE, DependencyError, roundMs, safeErrorText,tracer } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { context, type Link, type Span, trace } from '@opentelemetry/api';
 
@@ -11,7 +11,7 @@ import {
   type EmbeddingProvider,
 } from '../interfaces/embedding-provider.interface';
 import { EmbedderBusyError, type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
-import { BACKGROUND_NICE, pickWorker, roleOf, type WorkerRole } from './worker-roles';
+import { pickWorker, roleOf, type WorkerRole } from './worker-roles';
 import { EMBEDDING_WORKER_SOURCE } from './worker-source';
 
 /**
@@ -195,7 +195,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     return new Promise((resolve, reject) => {
       const worker = new Worker(EMBEDDING_WORKER_SOURCE, {
         eval: true,
-        workerData: { ...this.workerData, nice: role === 'background' ? BACKGROUND_NICE : 0 },
+        workerData: { ...this.workerData, nice: role === 'background' ? BACKGROUND_THREAD_NICE : 0 },
       });
       let started = false;
       worker.on('message', (reply: WorkerReply) => {

@@ -1,14 +1,12 @@
 import { type EmbeddingLane } from '../interfaces/embedding-provider.interface';
 
 /**
- * The OS priority (nice) of every embedding worker but the first. Nice only matters when
- * threads compete for a core: then the kernel runs the first worker (where `/context` batches
- * go), the HTTP thread and the database ahead of a flood's batches on the others; on an idle
- * box they all run at full speed. Lowering a thread's own priority needs no privilege.
+ * `foreground` runs at normal priority; `background` at `BACKGROUND_THREAD_NICE`
+ * (@app/common). Nice only matters when threads compete for a core: then the kernel runs the first worker (where
+ * `/context` batches go), the HTTP thread and the database ahead of a flood's batches on the
+ * others; on an idle box they all run at full speed. Lowering a thread's own priority needs no
+ * privilege.
  */
-export const BACKGROUND_NICE = 10;
-
-/** `foreground` runs at normal priority; `background` at {@link BACKGROUND_NICE}. */
 export type WorkerRole = 'foreground' | 'background';
 
 /** The role of the `index`-th worker of `total`: one foreground, the rest background. */

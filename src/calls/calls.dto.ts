@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
-import { IsUid } from '../common/validators';
+import { IsUid, NullAsOmitted } from '../common/validators';
 import { type BundleContact } from '../context/context.dto';
 
 /** Which call: the same fields `/context` chunks of it carry. */
@@ -17,6 +17,7 @@ export class CallRefDto {
   contact_uid?: string;
 
   @ApiPropertyOptional(uidProperty('Restrict to this location (one of a bound key’s own).'))
+  @NullAsOmitted()
   @IsOptional()
   @IsUid()
   location_uid?: string;

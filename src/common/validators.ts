@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 import { UID_PATTERN } from './api-docs';
@@ -29,3 +30,11 @@ export const IsText = (max: number) =>
     Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' }),
     MaxLength(max),
   );
+
+/**
+ * An explicit `null` is the field left out, as `@IsOptional()` already validates it: the
+ * services then see one value (`undefined`) for both, so `"location_uid": null` means the
+ * key's own locations exactly as omitting it does (it once answered 403).
+ */
+export const NullAsOmitted = () =>
+  Transform(({ value }: { value: unknown }) => (value === null ? undefined : value));

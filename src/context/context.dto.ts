@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, type SchemaObject } from '@nestjs/swa
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
-import { IsText, IsUid } from '../common/validators';
+import { IsText, IsUid, NullAsOmitted } from '../common/validators';
 import { ContextExplain } from './explain/context-explain.dto';
 import { CallTurnExcerpt } from './speculative/call-memory';
 
@@ -28,6 +28,7 @@ export class ContextRequestDto {
   @ApiPropertyOptional(
     uidProperty('Restrict history to this location (must be one of a bound key’s own).'),
   )
+  @NullAsOmitted()
   @IsOptional()
   @IsUid()
   location_uid?: string;

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
-import { IsText, IsUid } from '../common/validators';
+import { IsText, IsUid, NullAsOmitted } from '../common/validators';
 
 /** One message of a past conversation, as exported from Podium. */
 export class ConversationMessageDto {
@@ -26,6 +26,7 @@ export class ConversationMessageDto {
   @ApiPropertyOptional(
     uidProperty('The tenant. Required (and must be one of its own) for a location-bound key.'),
   )
+  @NullAsOmitted()
   @IsOptional()
   @IsUid()
   location_uid?: string;

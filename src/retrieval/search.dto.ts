@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
-import { IsText, IsUid } from '../common/validators';
+import { IsText, IsUid, NullAsOmitted } from '../common/validators';
 
 /** The spec's `vector_query`. */
 export class SearchRequestDto {
@@ -20,6 +20,7 @@ export class SearchRequestDto {
       'Only this location’s history. A location-bound API key is always limited to its own locations; naming another one is a 403.',
     ),
   )
+  @NullAsOmitted()
   @IsOptional()
   @IsUid()
   location_uid?: string;

@@ -1,14 +1,13 @@
 import { InvalidInputError } from '@app/common';
-import { type RawBodyRequest, ShutdownSignal } from '@nestjs/common';
+import { ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 
 import { AppModule } from './app.module';
 import { stampArrival } from './common/arrival';
 import { registerBodyDeadline } from './common/body-deadline';
-import { COOPERATIVE_JSON_MIN_CHARS, parseJsonCooperatively } from './common/cooperative-json';
+import { registerBodyParsers } from './common/body-parsers';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './common/framework-errors';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
@@ -89,46 +88,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     done();
   });
   registerBodyDeadline(fastify, config.server.bodyTimeoutMs);
-  // Fastify's JSON parser (with its prototype-poisoning guard), but a parse failure becomes
-  // our stable `invalid_json` code instead of a generic 400.
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // A route that verifies a signature over the exact body (the Podium webhook) opts in
-    // with @RouteConfig({ rawBody: true }) and reads it with Nest's @RawBody().
-    if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) {
-      (request as RawBodyRequest<FastifyRequest>).rawBody = Buffer.from(body as string, 'utf8');
-    }
-    const invalid = (error: Error) =>
-      new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`);
-    const text = body as string;
-    if (text.length > COOPERATIVE_JSON_MIN_CHARS) {
-      // Only /ingest/* takes bodies this large: parsed in slices, between live requests.
-      const parseOne = (piece: string) => {
-        let parsed: { error: Error | null; value?: unknown } = { error: null };
-        void parseJson(request, piece, (error, value) => (parsed = { error, value }));
-        if (parsed.error) {
-          throw parsed.error;
-        }
-        return parsed.value;
-      };
-      parseJsonCooperatively(text, parseOne).then(
-        (value) => done(null, value),
-        (error: unknown) => done(invalid(error as Error)),
-      );
-      return;
-    }
-    void parseJson(request, text, (error, value) =>
-      error ? done(invalid(error)) : done(null, value),
-    );
-  });
-  fastify.addContentTypeParser(
-    'application/x-ndjson',
-    // No bodyLimit here: a parser-level limit would apply to every route; the ingest module
-    // raises it for /ingest/* only.
-    { parseAs: 'string' },
-    (_req, body, done) => done(null, body),
-  );
+  registerBodyParsers(fastify);
   // Graceful shutdown: requests in flight finish, then their keep-alive sockets close, so
   // the drain does not wait out Fastify's 72 s keep-alive timeout.
   let closing = false;

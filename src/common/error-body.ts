@@ -35,6 +35,7 @@ const DEFAULT_RETRY_AFTER_S = 1;
 export const ERROR_CODES: Record<string, string> = {
   validation_failed: '400: a field is missing or invalid (message lists each one)',
   invalid_json: '400: the body is not valid JSON',
+  invalid_body_encoding: '400: the body is not valid UTF-8 (JSON and NDJSON bodies must be)',
   empty_batch: '400: an ingestion body holds no records',
   call_id_required: '400: an interim chunk (is_final: false) without its call_id',
   occurred_at_in_future:
@@ -65,6 +66,8 @@ export const ERROR_CODES: Record<string, string> = {
   payload_too_large: '413: body over 1 MB (32 MB for /ingest/*)',
   record_too_large: '413: an NDJSON line over 1 MiB (no record is that large)',
   unsupported_media_type: '415: use application/json (or application/x-ndjson for /ingest/*)',
+  unsupported_content_encoding:
+    '415: a body with a Content-Encoding (gzip, br…); bodies are not decoded, send them uncompressed',
   upgrade_required: '426: GET /calls/{call_id}/stream is a WebSocket; send the upgrade handshake',
   rate_limited: '429: per-key or per-IP rate limit; see Retry-After',
   ingest_busy: '429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After',
@@ -159,6 +162,9 @@ const CODES_BY_STATUS: Record<number, string> = {
 };
 
 const ROUTE_NOT_FOUND = 'No route matches this method and path.';
+/** Fastify's 415 (a body type no parser takes) says only "Unsupported Media Type". */
+const MEDIA_TYPES_TAKEN =
+  'Send the body as application/json (the /ingest/* routes also take application/x-ndjson).';
 
 /** Fastify's own error codes (raised before Nest sees the request) mapped to ours. */
 const FASTIFY_CODES: Record<string, string> = {
@@ -224,7 +230,9 @@ function toLegacyBody(error: unknown, requestId: string): [number, LegacyBody] {
       error: validation ? 'validation_failed' : (CODES_BY_STATUS[status] ?? `http_${status}`),
       // The router's miss ("Cannot GET /contacts/<id>/…") would echo the path, and paths
       // carry contact ids, which are phone numbers or e-mail addresses under Podium.
-      message: validation ?? (status === 404 ? ROUTE_NOT_FOUND : error.message),
+      message:
+        validation ??
+        (status === 404 ? ROUTE_NOT_FOUND : status === 415 ? MEDIA_TYPES_TAKEN : error.message),
       request_id: requestId,
     };
     // Health checks answer 503 with per-indicator details that probes and operators read.

@@ -1,4 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   ApiBody,
   ApiConsumes,
@@ -11,9 +12,13 @@ import {
 
 import { CallerScope, type LocationScope } from '../auth/principal';
 import { RequireScope } from '../auth/scopes';
+import { type BodyRouteConfig } from '../common/body-parsers';
 import { ConversationMessageDto, IngestReport, KbTopicDto } from './ingest.dto';
 import { IngestService } from './ingest.service';
 import { IngestSlotInterceptor } from './ingest-slot';
+
+/** The body parsers take NDJSON on these routes only (elsewhere it is a 415). */
+const NDJSON_ROUTE: BodyRouteConfig = { ndjson: true };
 
 /** A JSON array of `model`, one object, or NDJSON lines of it. */
 const batchBody = (model: string, what: string) => ({
@@ -43,6 +48,7 @@ export class IngestController {
   constructor(private readonly ingest: IngestService) {}
 
   @Post('conversations')
+  @RouteConfig(NDJSON_ROUTE)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Ingest conversation messages (chunked into windows, redacted, embedded)',
@@ -60,6 +66,7 @@ export class IngestController {
   }
 
   @Post('kb')
+  @RouteConfig(NDJSON_ROUTE)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Ingest knowledge-base topics for R42 chat (chunks + summary, replaced per topic)',

@@ -1076,6 +1076,7 @@ export interface components {
              * @description Stable machine code. Known codes:
              *     - `validation_failed` (400: a field is missing or invalid (message lists each one))
              *     - `invalid_json` (400: the body is not valid JSON)
+             *     - `invalid_body_encoding` (400: the body is not valid UTF-8 (JSON and NDJSON bodies must be))
              *     - `empty_batch` (400: an ingestion body holds no records)
              *     - `call_id_required` (400: an interim chunk (is_final: false) without its call_id)
              *     - `occurred_at_in_future` (400: an occurred_at further ahead of the server clock than HISTORY_MAX_FUTURE_SECONDS; nothing stored)
@@ -1102,6 +1103,7 @@ export interface components {
              *     - `payload_too_large` (413: body over 1 MB (32 MB for /ingest/*))
              *     - `record_too_large` (413: an NDJSON line over 1 MiB (no record is that large))
              *     - `unsupported_media_type` (415: use application/json (or application/x-ndjson for /ingest/*))
+             *     - `unsupported_content_encoding` (415: a body with a Content-Encoding (gzip, br…); bodies are not decoded, send them uncompressed)
              *     - `upgrade_required` (426: GET /calls/{call_id}/stream is a WebSocket; send the upgrade handshake)
              *     - `rate_limited` (429: per-key or per-IP rate limit; see Retry-After)
              *     - `ingest_busy` (429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After)

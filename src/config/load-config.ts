@@ -137,6 +137,7 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
         statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
         connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
         rowSecurity: env.DATABASE_ROW_SECURITY,
+        pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
       },
       vector: {
         provider: env.VECTOR_PROVIDER ?? 'pgvector',

@@ -65,6 +65,11 @@ export interface DatabaseOptions {
    * holders (ingests, rebuilds, forgets, leader jobs) one process runs at once.
    */
   lockConnections?: number;
+  /**
+   * Embedded PGlite's `shared_buffers` in MB (`PGLITE_SHARED_BUFFERS_MB`): its page cache
+   * inside the worker's WASM memory, which never shrinks once touched.
+   */
+  pgliteSharedBuffersMb?: number;
 }
 
 /** Every default of {@link DatabaseOptions}, applied here. */
@@ -73,6 +78,10 @@ export const DEFAULT_DATABASE_OPTIONS = {
   statementTimeoutMs: 30_000,
   connectTimeoutMs: 5_000,
   lockConnections: 4,
+  // Postgres's 128 MB default is most of the worker's WASM memory; the data dir's pages are
+  // in the OS page cache as well, so a smaller cache costs a read syscall, not a disk read
+  // (docs/benchmarks.md, "Where the RSS goes").
+  pgliteSharedBuffersMb: 32,
 } satisfies Partial<DatabaseOptions>;
 
 /** The answer of {@link Database.check}: up, or down with a reason safe to show. */
@@ -397,6 +406,8 @@ export class Database implements SqlExecutor {
         ].join('; '),
         scope: statementScope(this.rowSecurity),
         statementTimeoutMs: this.statementTimeoutMs,
+        sharedBuffersMb:
+          this.options.pgliteSharedBuffersMb ?? DEFAULT_DATABASE_OPTIONS.pgliteSharedBuffersMb,
         onExit: (lost) => this.replace(lost),
       });
     }

@@ -27,6 +27,10 @@ export class StorageEnv {
   @EnvInt(100, 120000)
   DATABASE_CONNECT_TIMEOUT_MS?: number;
 
+  /** Embedded PGlite's page cache (`shared_buffers`) in MB; its WASM memory never shrinks. */
+  @EnvInt(8, 4096)
+  PGLITE_SHARED_BUFFERS_MB?: number;
+
   /** Row-level security: the database keeps each statement to its caller's locations. */
   @EnvBoolean()
   DATABASE_ROW_SECURITY?: boolean;

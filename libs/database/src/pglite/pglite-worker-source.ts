@@ -178,7 +178,13 @@ const errorFields = (e) => {
 async function handle(msg) {
   switch (msg.op) {
     case 'open':
-      db = await PGlite.create({ dataDir: msg.dataDir, extensions: { vector } });
+      db = await PGlite.create({
+        dataDir: msg.dataDir,
+        extensions: { vector },
+        startParams: msg.sharedBuffersMb
+          ? [...PGlite.defaultStartParams, '-c', 'shared_buffers=' + msg.sharedBuffersMb + 'MB']
+          : undefined,
+      });
       await db.exec(msg.settings);
       return null;
     case 'query':

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 import { isBackgroundWork } from '@app/common';
 
@@ -17,7 +17,7 @@ import { pgliteOrmConnections } from './pglite-orm-connection';
 import { PGLITE_WORKER_SOURCE } from './pglite-worker-source';
 
 type Op =
-  | { op: 'open'; dataDir: string; settings: string }
+  | { op: 'open'; dataDir: string; settings: string; sharedBuffersMb?: number }
   | { op: 'query' | 'execute' | 'result'; sql: string; params: unknown[]; tx?: number }
   | { op: 'prepared'; sql: string; params: unknown[] }
   | { op: 'exec'; sql: string; tx?: number }
@@ -38,6 +38,13 @@ interface CallLimits {
   timeoutMs: number;
 }
 
+/**
+ * The worker's V8 young generation. Rows and protocol buffers are short-lived; unbounded, V8
+ * sized it for a large heap (192 MB on a 24 GB box), resident once used. The engine's own
+ * memory is WASM, outside these limits.
+ */
+const PGLITE_WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16 };
+
 /** Longest wait for a clean close before the worker is terminated anyway. */
 const CLOSE_TIMEOUT_MS = 5000;
 
@@ -57,6 +64,8 @@ export interface PgliteClientOptions {
    * build an index) and open/close are not limited.
    */
   statementTimeoutMs: number;
+  /** The engine's `shared_buffers` in MB (default: Postgres's own, 128). */
+  sharedBuffersMb?: number;
   /**
    * Row-level security on: the `app.locations` value for the work running now, set for each
    * statement's own transaction, and for each transaction after its begin.
@@ -121,11 +130,17 @@ export class PgliteClient implements SqlClient {
         pglitePath: require.resolve('@electric-sql/pglite'),
         vectorPath: require.resolve('@electric-sql/pglite-pgvector'),
       },
+      resourceLimits: PGLITE_WORKER_LIMITS,
     });
     const client = new PgliteClient(worker, options, unlock);
     try {
       await client.call(
-        { op: 'open', dataDir, settings: options.sessionSettings },
+        {
+          op: 'open',
+          dataDir,
+          settings: options.sessionSettings,
+          sharedBuffersMb: options.sharedBuffersMb,
+        },
         { timeoutMs: 0 },
       );
       return client;

@@ -75,6 +75,17 @@ describe('LocalEmbeddingProvider (real USE-lite model in worker threads)', () =>
     expect(cosine(long, short)).toBeGreaterThan(0.9999);
   });
 
+  it("bounds each worker's V8 young generation, and long texts still embed", async () => {
+    const worker = [...(sut as unknown as { workers: Set<Worker> }).workers][0];
+    // As the running thread sees it (0: V8's default, sized for a large heap).
+    expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(16);
+    const texts = Array.from({ length: 8 }, (_, i) => `order ${i} `.repeat(250));
+    const vectors = await sut.embedBatch(texts, undefined, 'query');
+    expect(vectors.map((v) => v.length)).toEqual(texts.map(() => 512));
+    const young = await worker.getHeapStatistics();
+    expect(young.total_heap_size).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('drops queued texts whose caller aborted', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 import { BACKGROUND_THREAD_NICE, DependencyError, roundMs, safeErrorText,tracer } from '@app/common';
 import { Logger } from '@nestjs/common';
@@ -29,6 +29,13 @@ const LOAD_ATTEMPTS = 3;
  * cap sits well past what the model reads, so no vector changes.
  */
 export const MAX_EMBED_CHARS = 2000;
+
+/**
+ * A worker's V8 young generation. The model's tensors live in WASM memory; the V8 heap holds
+ * the tokenizer and each batch's short-lived arrays. Unbounded, V8 sized it for a large heap
+ * (192 MB on a 24 GB box) and a batch of long texts grew it to ~70 MB, resident for good.
+ */
+const EMBEDDING_WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16 };
 
 /**
  * The worker's module paths, resolved here (the worker runs from a string, with no module
@@ -196,6 +203,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       const worker = new Worker(EMBEDDING_WORKER_SOURCE, {
         eval: true,
         workerData: { ...this.workerData, nice: role === 'background' ? BACKGROUND_THREAD_NICE : 0 },
+        resourceLimits: EMBEDDING_WORKER_LIMITS,
       });
       let started = false;
       worker.on('message', (reply: WorkerReply) => {

@@ -24,6 +24,9 @@ ready()
   .then(() => initModel(modelSource))
   .then(
     (model) => {
+      // The graph model keeps the weight file's bytes (for save()) after copying them into
+      // the WASM backend's memory: ~28 MB per worker nobody reads again.
+      if (model.model && model.model.artifacts) model.model.artifacts.weightData = undefined;
       parentPort.on('message', async ({ id, texts }) => {
         try {
           const vectors = await model.embed(texts);

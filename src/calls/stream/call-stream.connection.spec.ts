@@ -1,3 +1,5 @@
+import { currentScopeSetting } from '@app/database';
+
 import { strictDouble } from '../../../test/support/doubles';
 import { type ContextBundle } from '../../context/context.dto';
 import { type ContextService } from '../../context/context.service';
@@ -132,6 +134,32 @@ describe('CallStreamConnection', () => {
     expect(socket.closedWith).toBeUndefined();
     jest.advanceTimersByTime(1);
     expect(socket.closedWith).toEqual({ code: STREAM_CLOSE.stream_idle, reason: 'stream_idle' });
+  });
+
+  it("runs a bound key's frames in its database scope (row-level security), others unbound", async () => {
+    const seen: string[] = [];
+    const scoped = (scope?: string[]) => {
+      const context = strictDouble<ContextService>({
+        interim: () => {
+          seen.push(currentScopeSetting());
+          return 'scheduled';
+        },
+        build: () => {
+          seen.push(currentScopeSetting());
+          return Promise.resolve(bundleOf(evidence('x')));
+        },
+      });
+      const identity = { caller: 'key:b', callId: 'c2', contactUid: 'ctc', scope };
+      const boundSocket = new FakeSocket();
+      new CallStreamConnection(boundSocket, identity, 'req-2', { context, endCall: jest.fn() }, stats);
+      return boundSocket;
+    };
+    const bound = scoped(['loc_b']);
+    bound.frame({ type: 'interim', transcript: 'my espresso machine' });
+    bound.frame({ type: 'final', transcript: 'my espresso machine leaks', seq: 1 });
+    scoped(undefined).frame({ type: 'final', transcript: 'hello there', seq: 1 });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual(['{"loc_b"}', '{"loc_b"}', '*']);
   });
 
   it('closes with the reason’s code and sends nothing after', () => {

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '@app/common';
+import { type DatabaseScope, withDatabaseScope } from '@app/database';
 
 import { toErrorResponse } from '../../common/error-body';
 import { type ContextBundle, type ContextFetchRequestDto } from '../../context/context.dto';
@@ -62,6 +63,8 @@ export class CallStreamConnection {
   private window = { start: 0, count: 0 };
   private idle?: NodeJS.Timeout;
   private closed = false;
+  /** Row-level security for the frames' work, as the HTTP routes' interceptor sets it. */
+  private readonly databaseScope: DatabaseScope;
 
   constructor(
     private readonly socket: StreamSocket,
@@ -70,7 +73,14 @@ export class CallStreamConnection {
     private readonly deps: StreamDeps,
     private readonly stats: StreamStats,
   ) {
-    socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    this.databaseScope = identity.scope
+      ? { kind: 'locations', locations: identity.scope }
+      : { kind: 'every' };
+    // A frame's work (and the speculation it starts) runs in the key's database scope: the
+    // socket's events come outside any HTTP route, where the interceptor would have set it.
+    socket.on('message', (data, isBinary) =>
+      withDatabaseScope(this.databaseScope, () => this.onFrame(data, isBinary)),
+    );
     socket.on('close', () => this.stop());
     socket.on('error', () => this.stop());
     this.touch();

@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http';
 
+import { liveTraffic } from '@app/common';
+
 import { type IngestReport } from '../src/ingest/ingest.dto';
 import { IngestService } from '../src/ingest/ingest.service';
 import { bootTestApp, postJson, type TestApp } from './support/app';
@@ -90,5 +92,16 @@ describe('ingest admission holds the slot until the work ends (e2e)', () => {
     const empty = await upload([]);
     expect(empty.body.error).toBe('empty_batch');
     expect((await upload(HISTORY.slice(3, 4))).status).toBe(200);
+  });
+
+  // Last: from here on live traffic is present, and ingestions pace themselves for a while.
+  it('a /context call counts as live traffic, which ingestions and forgets yield to', async () => {
+    const before = liveTraffic.calls;
+    const bundle = await postJson(`${t.url}/context`, {
+      transcript: 'where is my order',
+      contact_uid: 'ctc_live_marker',
+    });
+    expect(bundle.status).toBe(200);
+    expect(liveTraffic.calls).toBe(before + 1);
   });
 });

@@ -1,5 +1,5 @@
 import { TranscriptCoalescer } from '@app/coalescer';
-import { type DeadlineResult, roundMs } from '@app/common';
+import { type DeadlineResult, liveTraffic, roundMs } from '@app/common';
 import { type ContactLookup, PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
@@ -94,13 +94,19 @@ export class ContextService implements OnModuleDestroy {
     const deadline = started + timeoutMs - reserveFor(timeoutMs) - lag;
     // Before queueing: no other call's speculative work may stay queued ahead of this final.
     this.finalsFirst.arrived(call);
+    // Background work (forgets, ingests) paces itself while live calls are present.
+    const leave = liveTraffic.enter();
     const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
     const stages = {
       intake_ms: roundMs(entered - started),
       queue_ms: roundMs(performance.now() - entered),
     };
     if (!release) {
-      return this.shed(request, timeoutMs, started, stages);
+      try {
+        return this.shed(request, timeoutMs, started, stages);
+      } finally {
+        leave();
+      }
     }
     try {
       const tenant = { scope, locations, call };
@@ -108,6 +114,7 @@ export class ContextService implements OnModuleDestroy {
     } finally {
       release();
       this.finalsFirst.left();
+      leave();
     }
   }
 

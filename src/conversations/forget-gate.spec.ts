@@ -1,3 +1,5 @@
+import { BACKGROUND_DUTY, LiveTraffic, sleep } from '@app/common';
+
 import { toErrorResponse } from '../common/error-body';
 import { type ConversationMemory } from './conversation-memory.service';
 import {
@@ -111,5 +113,31 @@ describe('HistoryController forget admission (ForgetGate)', () => {
     releases.splice(0).forEach((r) => r());
     await expect(Promise.all(running)).resolves.toHaveLength(FORGET_MAX_INFLIGHT);
     expect(memory.forgetContact).not.toHaveBeenCalledWith('ctc_late', undefined);
+  });
+
+  it('while /context calls are present, paces forgets: the next waits 3x the last one', async () => {
+    jest.useFakeTimers({ now: 0 });
+    const live = new LiveTraffic(() => Date.now());
+    const starts: number[] = [];
+    const memory = {
+      forgetContact: jest.fn(async () => {
+        starts.push(Date.now());
+        await sleep(200); // a forget of 200 ms
+        return report;
+      }),
+    } as unknown as ConversationMemory;
+    const sut = new HistoryController(memory, new ForgetGate(live));
+    const leave = live.enter(); // a /context call in flight
+    const first = sut.forget({ contact_uid: 'ctc_1' }, undefined);
+    await jest.advanceTimersByTimeAsync(200);
+    await first;
+    const second = sut.forget({ contact_uid: 'ctc_2' }, undefined);
+    const rest = 200 * (1 / BACKGROUND_DUTY - 1);
+    await jest.advanceTimersByTimeAsync(rest - 1);
+    expect(starts).toEqual([0]); // resting: the slot is free but the pace is not
+    await jest.advanceTimersByTimeAsync(201);
+    await second;
+    expect(starts).toEqual([0, 200 + rest]);
+    leave();
   });
 });

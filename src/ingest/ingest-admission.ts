@@ -1,4 +1,4 @@
-import { DomainError } from '@app/common';
+import { DomainError, sleep } from '@app/common';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { TooManyRequestsError } from '../auth/auth.errors';
@@ -8,6 +8,12 @@ import { RecordCounter } from './record-counter';
 
 /** What a busy caller is told to wait: about one embedding batch of a running upload. */
 export const INGEST_RETRY_AFTER_S = 5;
+/**
+ * An `ingest_busy` refusal is held this long before it is sent. Answered at once, 25 clients
+ * looping on it came back ~90 times a second (bench:abuse), each a new connection, and the
+ * refusals cost the live path more than the work; a caller told to retry in 5 s loses nothing.
+ */
+export const INGEST_REFUSAL_HOLD_MS = 1000;
 
 /** Bulk ingestion bodies may be this large; every other route keeps the server's 1 MB. */
 export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
@@ -73,8 +79,8 @@ function registerRecordCounting(fastify: FastifyInstance, maxRecords: number): v
  * Admission for `/ingest/*`, before the body is read: ingestion bodies may be 32 MB, so an
  * unauthenticated caller is refused before we buffer and parse one, and past
  * `maxInFlight` uploads a new one is refused at once (429 `ingest_busy`, `Retry-After`) rather
- * than queued: bulk uploads embed on the same workers `/context` needs, and a queue of big
- * bodies would hold memory. The slot is held until the work ends: a request that never
+ * than queued (the refusal held {@link INGEST_REFUSAL_HOLD_MS}): bulk uploads embed on the same
+ * workers `/context` needs, and a queue of big bodies would hold memory. The slot is held until the work ends: a request that never
  * reaches the handler (refused, too large, unparsable) frees it when its response closes;
  * once {@link IngestSlotInterceptor} has started the work, only the work's end (success or
  * failure) frees it, so a caller that uploads and hangs up cannot stack up ingestions.
@@ -101,6 +107,7 @@ export function registerIngestAdmission(
       return send(request, reply.headers(options.challenge ?? {}), rejection);
     }
     if (inFlight >= options.maxInFlight) {
+      await sleep(INGEST_REFUSAL_HOLD_MS);
       return send(
         request,
         reply.header('retry-after', String(INGEST_RETRY_AFTER_S)),

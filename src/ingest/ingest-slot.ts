@@ -1,14 +1,15 @@
 import { type IncomingMessage } from 'node:http';
 
-import { DomainError } from '@app/common';
+import { BackgroundPacer, DomainError, LiveTraffic } from '@app/common';
 import {
   type CallHandler,
   type ExecutionContext,
   Injectable,
   type NestInterceptor,
+  Optional,
 } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { finalize, type Observable } from 'rxjs';
+import { defer, finalize, lastValueFrom, type Observable } from 'rxjs';
 
 /**
  * One admitted upload's place in the INGEST_MAX_INFLIGHT count. It is freed once, by
@@ -62,10 +63,19 @@ export class ClientClosedError extends DomainError {
 /**
  * Holds the request's ingest slot (taken by the admission hook) until the handler's work
  * settles. Without it the slot would free when the client disconnects while the ingestion
- * carries on, and a client that uploads and hangs up could run any number of them.
+ * carries on, and a client that uploads and hangs up could run any number of them. While
+ * `/context` calls are present, each ingestion also waits its pace in the slot
+ * ({@link BackgroundPacer}): a caller uploading one batch after another is slowed, not refused.
  */
 @Injectable()
 export class IngestSlotInterceptor implements NestInterceptor {
+  private readonly pacer: BackgroundPacer;
+
+  /** `live`: whose presence paces the ingestions (this process's `/context` calls by default). */
+  constructor(@Optional() live?: LiveTraffic) {
+    this.pacer = new BackgroundPacer(live);
+  }
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const slot = slots.get(request.raw);
@@ -77,6 +87,8 @@ export class IngestSlotInterceptor implements NestInterceptor {
       // The slot is gone with the caller; starting now would be work outside the bound.
       throw new ClientClosedError();
     }
-    return next.handle().pipe(finalize(() => slot.release()));
+    return defer(() => this.pacer.run(() => lastValueFrom(next.handle()))).pipe(
+      finalize(() => slot.release()),
+    );
   }
 }

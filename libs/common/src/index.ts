@@ -10,5 +10,6 @@ export * from './startup-retry';
 export * from './cooperative';
 export * from './tracing';
 export * from './work-priority';
+export * from './live-traffic';
 export * from './slot-queue';
 export * from './thread-nice-source';

@@ -3,8 +3,12 @@
  * one attack at a time, and the same traffic alone (the quiet baseline). Per phase it prints
  * the live calls' client p50/p99, late (server-measured past `timeout_ms` + 25 ms), partial
  * and 5xx counts, the longest event-loop block as a client sees it (a GET /health/live every
- * 10 ms: its longest answer), the server's peak RSS, and what the attacker got back (status
- * and error code counts).
+ * 10 ms: its longest answer) beside the server's and this process's own longest loop delay,
+ * the server's peak RSS, and what the attacker got back (status and error code counts). To
+ * say where the time went: the live calls' server stage timings (`live.stages_ms`: mean and
+ * p99 per stage, and the slowest 5%'s mean) and the cores used (`cpu`: the server's main
+ * thread and other threads by name and nice, its Postgres backends, the attacker's process
+ * and this one).
  *
  *   npm run bench:abuse   # BENCH_ATTACK_S (15), BENCH_SEED (37), BENCH_ROOT (this checkout),
  *                         # BENCH_ATTACKS (a comma list of attack names; default all)
@@ -58,11 +62,18 @@ const PGLITE_ATTACKS: Array<[string, number, AttackName]> = (
 interface Side {
   name: string;
   url: string;
+  pid: number;
+  database?: string;
   fire: (i: number) => Promise<Shot>;
   stop(): Promise<void>;
 }
 
-async function seeded(name: string, env: Record<string, string>, root?: string): Promise<Side> {
+async function seeded(
+  name: string,
+  env: Record<string, string>,
+  root?: string,
+  database?: string,
+): Promise<Side> {
   const server = await startServerProcess(env, root);
   try {
     const messages = sgdToMessages(loadSgdConversations(24), 4);
@@ -72,7 +83,7 @@ async function seeded(name: string, env: Record<string, string>, root?: string):
     for (let i = 0; i < 40; i++) {
       await fire(i); // warm-up
     }
-    return { name, url: server.url, fire, stop: () => server.stop() };
+    return { name, url: server.url, pid: server.pid, database, fire, stop: () => server.stop() };
   } catch (error) {
     await server.stop();
     throw error;
@@ -80,7 +91,15 @@ async function seeded(name: string, env: Record<string, string>, root?: string):
 }
 
 const phase = (side: Side, seconds: number, attack?: AttackName) =>
-  runPhase({ url: side.url, fire: side.fire, seconds, seed: SEED, attack });
+  runPhase({
+    url: side.url,
+    fire: side.fire,
+    seconds,
+    seed: SEED,
+    attack,
+    pid: side.pid,
+    database: side.database,
+  });
 
 /** Each attack on every side in turn, each after a quiet phase of its own. */
 async function paired(sides: Side[], attacks: Array<[string, number, AttackName]>) {
@@ -135,7 +154,12 @@ const verdict = (side: string, quiet: PhaseRow, attack: PhaseRow) => ({
 
 /** The Postgres side of one checkout: its own database on the test server. */
 async function postgresSide(name: string, root: string | undefined, url: string) {
-  return seeded(name, { DATABASE_URL: url, DATABASE_POOL_MAX: '10', SEED_DEMO_DATA: 'true' }, root);
+  return seeded(
+    name,
+    { DATABASE_URL: url, DATABASE_POOL_MAX: '10', SEED_DEMO_DATA: 'true' },
+    root,
+    new URL(url).pathname.slice(1),
+  );
 }
 
 async function main() {

@@ -5,21 +5,30 @@
 import { spawn } from 'node:child_process';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { type AttackName, type Statuses } from './abuse-attacks';
+import { cpuSnapshot, type CpuSplit, cpuSplit } from './abuse-cpu';
 import { type MemorySample, peakOf, scrapeMemory } from './abuse-memory';
+import { stageBreakdown } from './abuse-stages';
 import { LATE_SLACK_MS, scrapeGauges, type Shot } from './load-steps';
 import { summarize } from './stats';
 
 const PROBE_EVERY_MS = 10;
 
-/** Runs one attack in its own process for `seconds`; what the attacker got back. */
+/** What the attacker got back, and the cores its own process used. */
+interface AttackerReport {
+  statuses: Statuses;
+  cores: number;
+}
+
+/** Runs one attack in its own process for `seconds`. */
 function attackProcess(
   name: AttackName,
   url: string,
   seconds: number,
   seed: number,
-): Promise<Statuses> {
+): Promise<AttackerReport> {
   const child = spawn(
     process.execPath,
     [
@@ -38,7 +47,7 @@ function attackProcess(
   return new Promise((resolve, reject) =>
     child.once('exit', (code) =>
       code === 0
-        ? resolve(JSON.parse(out) as Statuses)
+        ? resolve(JSON.parse(out) as AttackerReport)
         : reject(new Error(`${name} exited ${code}`)),
     ),
   );
@@ -79,9 +88,19 @@ export interface PhaseResult {
   shots: Shot[];
   probes: number[];
   serverLoopMaxMs: number;
+  /**
+   * This (the bench) process's own longest event-loop delay: a slow /health/live probe with
+   * neither loop blocked waited in the kernel or the scheduler, not behind the server's work.
+   */
+  clientLoopMaxMs: number;
   rssMaxMb: number;
   /** The memory breakdown at the phase's RSS peak. */
   memoryAtPeak?: MemorySample;
+  /** Cores used by the server's threads and its database's backends during the phase. */
+  cpu?: CpuSplit;
+  /** The bench's own cores (live caller and probe), and the attacker process's. */
+  clientCores?: number;
+  attackerCores?: number;
   attacker?: Statuses;
 }
 
@@ -91,9 +110,17 @@ export async function runPhase(options: {
   seconds: number;
   seed: number;
   attack?: AttackName;
+  /** The server's process id and its Postgres database (for the CPU split). */
+  pid?: number;
+  database?: string;
 }): Promise<PhaseResult> {
-  const { url, fire, seconds, seed, attack } = options;
+  const { url, fire, seconds, seed, attack, pid, database } = options;
   await scrapeGauges(url); // resets the server's event-loop histogram
+  const cpuBefore = pid === undefined ? undefined : cpuSnapshot(pid, database);
+  const clientCpu = process.cpuUsage();
+  const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+  clientLoop.enable();
+  const started = performance.now();
   const end = performance.now() + seconds * 1000;
   const until = () => performance.now() >= end;
   // Each scrape resets the server's loop histogram, so its maximum is the max over scrapes.
@@ -113,20 +140,31 @@ export async function runPhase(options: {
       () => undefined,
     );
   }, 1000);
-  const [shots, probes, attacker] = await Promise.all([
+  const [shots, probes, attacked] = await Promise.all([
     liveCalls(fire, until),
     loopProbe(url, until),
     attack && attackProcess(attack, url, seconds, seed),
   ]);
   clearInterval(sampler);
+  clientLoop.disable();
+  const client = process.cpuUsage(clientCpu);
+  const clientCores = (client.user + client.system) / 1000 / (performance.now() - started);
+  const cpu =
+    pid === undefined || !cpuBefore
+      ? undefined
+      : cpuSplit(pid, cpuBefore, cpuSnapshot(pid, database));
   const gauges = await scrapeGauges(url);
   return {
+    cpu,
     shots,
     probes,
     serverLoopMaxMs: Math.max(loopMaxMs, gauges.eventLoopMaxMs),
+    clientLoopMaxMs: Number((clientLoop.max / 1e6).toFixed(1)),
     rssMaxMb: Math.max(rssMaxMb, gauges.rssMb),
     memoryAtPeak,
-    attacker,
+    clientCores: Number(clientCores.toFixed(3)),
+    attackerCores: attacked?.cores,
+    attacker: attacked?.statuses,
   };
 }
 
@@ -156,11 +194,18 @@ export function phaseRow(name: string, seconds: number, phases: PhaseResult[]) {
       shed: ok.filter((s) => s.shed).length,
       non_200: shots.length - ok.length,
       s5xx: shots.filter((s) => s.status >= 500).length,
+      stages_ms: stageBreakdown(shots),
     },
     loop_block_max_ms: Number(Math.max(0, ...probes).toFixed(1)),
     probe_ms: summarize(probes),
     server_loop_max_ms: Math.max(...phases.map((p) => p.serverLoopMaxMs)),
+    client_loop_max_ms: Math.max(...phases.map((p) => p.clientLoopMaxMs)),
     rss_max_mb: Math.max(...phases.map((p) => p.rssMaxMb)),
+    cpu: phases.map((p) => ({
+      ...p.cpu,
+      bench_client: p.clientCores,
+      attacker: p.attackerCores,
+    })),
     memory_at_peak: phases
       .map((p) => p.memoryAtPeak)
       .reduce<MemorySample | undefined>((a, b) => (b ? peakOf(a, b) : a), undefined),

@@ -11,6 +11,8 @@ export interface Shot {
   timeoutMs?: number;
   partial?: boolean;
   shed?: boolean;
+  /** The server's per-stage milliseconds (`meta.stages`). */
+  stages?: Record<string, number>;
 }
 
 /** What the server reports on /metrics that a step cares about. */
@@ -126,6 +128,7 @@ export function contextShooter(
       timeoutMs: bundle.meta.timeout_ms,
       partial: bundle.meta.partial,
       shed: (bundle.contact as { error?: unknown }).error === 'overloaded',
+      stages: bundle.meta.stages,
     };
   };
 }

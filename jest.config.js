@@ -50,6 +50,7 @@ const DATABASE_SUITES = [
   'tenant-isolation',
   'typeorm-runtime',
   'local-podium-contacts',
+  'local-contact-cache',
   'erasure',
   'erasure-residue',
   'telemetry-ids',

@@ -17,4 +17,8 @@ export { createServerDataSource, serverStoreDimension } from './server-data-sour
 export * from './entities/all-entities';
 export { DatabaseTimeoutError, DatabaseUnavailableError, classifyDatabaseError } from './errors';
 export { type SqlClient, type SqlExecutor } from './interfaces/sql-client.interface';
-export { type DatabaseScope, withDatabaseScope } from './row-security/database-scope';
+export {
+  currentScopeSetting,
+  type DatabaseScope,
+  withDatabaseScope,
+} from './row-security/database-scope';

@@ -8,12 +8,14 @@ import { type ContactCache } from './api/cache/contact-cache';
 import { MemoryContactCache } from './api/cache/memory-contact-cache';
 import { RedisContactCache } from './api/cache/redis-contact-cache';
 import {
+  DEFAULT_PODIUM_API_OPTIONS,
   invalidationGuardMs,
   type PodiumApiOptions,
   resolvePodiumApiOptions,
 } from './api/podium-api.options';
 import { DatabaseRefreshTokenStore, parseTokenEncryptionKey } from './api/refresh-token-store';
 import { PODIUM_CONTACTS, type PodiumContacts } from './interfaces/podium-contacts.interface';
+import { registerLocalContactCache } from './local/local-contact-cache';
 import { LocalPodiumContacts } from './local/local-podium-contacts';
 import { NonePodiumContacts } from './none/none-podium-contacts';
 
@@ -55,8 +57,15 @@ export async function createPodiumContacts(
   redis?: RedisConnection,
 ): Promise<PodiumContacts> {
   switch (options.provider) {
-    case 'local':
+    case 'local': {
+      const d = DEFAULT_PODIUM_API_OPTIONS;
+      registerLocalContactCache(database, {
+        ttlMs: Math.max(0, options.cacheTtlMs ?? d.cacheTtlMs),
+        notFoundTtlMs: options.notFoundTtlMs ?? d.notFoundTtlMs,
+        maxEntries: options.cacheMaxEntries ?? d.cacheMaxEntries,
+      });
       return new LocalPodiumContacts(database);
+    }
     case 'none':
       return new NonePodiumContacts();
     case 'api': {

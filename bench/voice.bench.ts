@@ -250,12 +250,21 @@ async function replayLevel(
     speculative_latency_ms: served.length ? summarize(served.map((t) => t.ms)) : null,
     // The server's own part of a served turn (arrival to bundle built): the rest is transport.
     speculative_server_ms: served.length ? summarize(served.map((t) => t.serverMs)) : null,
+    speculative_server_stages_p50: served.length ? stageMedians(served) : null,
     speculative_searches_per_turn: Number((searched / turns.length).toFixed(2)),
     late: turns.filter((t) => t.late).length,
     partial: turns.filter((t) => t.partial).length,
     hit_rate: Number((turns.filter((t) => t.hit).length / turns.length).toFixed(3)),
     cpu_ms_per_turn: cpu.server_total,
   };
+}
+
+/** Each server stage's median over `turns` (a stage a turn lacks counts as 0 there). */
+function stageMedians(turns: TurnResult[]): Record<string, number> {
+  const names = new Set(turns.flatMap((t) => Object.keys(t.stages ?? {})));
+  return Object.fromEntries(
+    [...names].map((name) => [name, summarize(turns.map((t) => t.stages?.[name] ?? 0)).p50]),
+  );
 }
 
 /** The answer's value is in the first {@link K} excerpts. */
@@ -297,6 +306,7 @@ async function replayCall(
     out.push({
       ms,
       serverMs: body.meta.elapsed_ms,
+      stages: body.meta.stages,
       speculative: body.meta.speculative,
       late: ms > body.meta.timeout_ms,
       partial: body.meta.partial,

@@ -11,6 +11,8 @@ export interface TurnResult {
   hit: boolean;
   /** Stream mode: the final was answered `confirmed` (the client already held the excerpts). */
   confirmed?: boolean;
+  /** `meta.stages`: where the server's part went. */
+  stages?: Record<string, number>;
 }
 
 interface StreamTurn {
@@ -81,6 +83,7 @@ export async function replayStreamCall(
       partial: bundle.meta.partial,
       hit: hit(seq, bundle.excerpts ?? []),
       confirmed: message.type === 'confirmed',
+      stages: bundle.meta.stages,
     });
   }
   socket.send(JSON.stringify({ type: 'end' }));

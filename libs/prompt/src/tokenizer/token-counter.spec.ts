@@ -46,6 +46,20 @@ describe('TokenCounter', () => {
     expect(o200k.fits(sample, -1)).toBe(false);
   });
 
+  it('encodes a short text (one turn of an excerpt) once while it stays recent', () => {
+    const counter = new TokenCounter();
+    const api = (counter as unknown as { api: { countTokens: (t: string) => number } }).api;
+    const encodes = jest.spyOn(api, 'countTokens');
+    // A fresh string each time, as splitting an excerpt into turns gives on every request.
+    const turn = () => ['customer: when will my table ship?'].join('');
+    expect(counter.count(turn())).toBe(encodeO200k(turn()).length);
+    expect(counter.count(turn())).toBe(encodeO200k(turn()).length);
+    expect(counter.count('ok')).toBe(1);
+    expect(counter.count('ok')).toBe(1);
+    expect(encodes).toHaveBeenCalledTimes(2);
+    encodes.mockRestore();
+  });
+
   it('encodes a long text once while it stays recent, and keys on the whole text', () => {
     const counter = new TokenCounter();
     const api = (counter as unknown as { api: { countTokens: (t: string) => number } }).api;

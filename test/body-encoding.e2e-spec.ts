@@ -144,6 +144,37 @@ describe('request bodies: encoding and media types (e2e)', () => {
     });
   });
 
+  describe('a large body decodes in slices (256 KiB) between live requests', () => {
+    const SLICE = 256 * 1024;
+    /** A /redact body over one slice, whose text's 3-byte characters straddle the boundary. */
+    const straddling = (tail: Buffer) => {
+      const text = '研'.repeat(64_000); // 192,000 bytes, inside /redact's 64 Ki characters
+      for (let pad = 100_000; ; pad++) {
+        const head = utf8(`{${' '.repeat(pad)}"text":"`);
+        if ((SLICE - head.length) % 3 !== 0) {
+          return { text, body: Buffer.concat([head, utf8(text), tail, utf8('"}')]) };
+        }
+      }
+    };
+
+    it('a character cut by the slice boundary comes through whole', async () => {
+      const { text, body } = straddling(Buffer.alloc(0));
+      const res = await send('/redact', body, { 'content-type': JSON_TYPE });
+      expect(res.status).toBe(200);
+      expect(res.body.text).toBe(text);
+    });
+
+    it('a bad byte in a later slice still refuses the body', async () => {
+      const { body } = straddling(Buffer.from([0xff]));
+      expect(body.indexOf(0xff)).toBeGreaterThan(SLICE);
+      const res = await send('/redact', body, { 'content-type': JSON_TYPE });
+      expect({ status: res.status, error: res.body.error }).toEqual({
+        status: 400,
+        error: 'invalid_body_encoding',
+      });
+    });
+  });
+
   describe('a content coding is refused with 415 unsupported_content_encoding', () => {
     it.each([
       ['a gzip body', 'gzip', gzipSync(utf8('{"query":"grinder"}'))],

@@ -1,16 +1,10 @@
-import { DomainError, InvalidInputError } from '@app/common';
+import { Cooperative, DomainError, InvalidInputError } from '@app/common';
 import { type RawBodyRequest } from '@nestjs/common';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 
 import { COOPERATIVE_JSON_MIN_CHARS, parseJsonCooperatively } from './cooperative-json';
 
-/**
- * Strict: a byte sequence that is not UTF-8 throws instead of becoming U+FFFD, so a body is
- * never stored or searched as something other than what the client sent.
- */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The route config flag of routes that also take NDJSON bodies (`/ingest/*`). */
+/** The route config flags the body parsers read. */
 export interface BodyRouteConfig {
   /** The route verifies a signature over the exact bytes (read with Nest's `@RawBody()`). */
   rawBody?: boolean;
@@ -21,15 +15,33 @@ export interface BodyRouteConfig {
 const routeConfig = (request: FastifyRequest) =>
   (request.routeOptions.config ?? {}) as BodyRouteConfig;
 
-/** RFC 8259: JSON exchanged between systems is UTF-8. Decoded here, once, strictly. */
-function decodeUtf8(body: Buffer): string {
+/** Bytes decoded in one call: well under a millisecond; larger bodies yield between slices. */
+const DECODE_SLICE_BYTES = 256 * 1024;
+
+const notUtf8 = () =>
+  new InvalidInputError(
+    'invalid_body_encoding',
+    'The body is not valid UTF-8; JSON and NDJSON bodies must be UTF-8 (RFC 8259).',
+  );
+
+/**
+ * RFC 8259: JSON exchanged between systems is UTF-8. Decoded strictly (`fatal`): a byte
+ * sequence that is not UTF-8 is refused instead of becoming U+FFFD, so a body is never stored
+ * or searched as something other than what the client sent. A large body (an ingest upload,
+ * up to 32 MB) decodes in slices between live requests, as it is parsed.
+ */
+async function decodeUtf8(body: Buffer): Promise<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const cooperative = new Cooperative();
+  let text = '';
   try {
-    return UTF8.decode(body);
+    for (let at = 0; at < body.length; at += DECODE_SLICE_BYTES) {
+      await cooperative.turn();
+      text += decoder.decode(body.subarray(at, at + DECODE_SLICE_BYTES), { stream: true });
+    }
+    return text + decoder.decode();
   } catch {
-    throw new InvalidInputError(
-      'invalid_body_encoding',
-      'The body is not valid UTF-8; JSON and NDJSON bodies must be UTF-8 (RFC 8259).',
-    );
+    throw notUtf8();
   }
 }
 
@@ -75,57 +87,47 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
   // our stable `invalid_json` code instead of a generic 400.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer;
-    // A route that verifies a signature over the exact body (the Podium webhook) opts in
-    // with @RouteConfig({ rawBody: true }) and reads it with Nest's @RawBody().
-    if (routeConfig(request).rawBody) {
-      (request as RawBodyRequest<FastifyRequest>).rawBody = bytes;
+  const invalid = (error: Error) =>
+    new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`);
+  /** One JSON text through Fastify's parser, thrown as our error. */
+  const parseOne = (request: FastifyRequest, text: string) => {
+    let parsed: { error: Error | null; value?: unknown } = { error: null };
+    void parseJson(request, text, (error, value) => (parsed = { error, value }));
+    if (parsed.error) {
+      throw parsed.error;
     }
-    let text: string;
-    try {
-      text = decodeUtf8(bytes);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    const invalid = (error: Error) =>
-      new InvalidInputError('invalid_json', `Body is not valid JSON: ${error.message}`);
-    if (text.length > COOPERATIVE_JSON_MIN_CHARS) {
-      // Only /ingest/* takes bodies this large: parsed in slices, between live requests.
-      const parseOne = (piece: string) => {
-        let parsed: { error: Error | null; value?: unknown } = { error: null };
-        void parseJson(request, piece, (error, value) => (parsed = { error, value }));
-        if (parsed.error) {
-          throw parsed.error;
-        }
-        return parsed.value;
-      };
-      parseJsonCooperatively(text, parseOne).then(
-        (value) => done(null, value),
-        (error: unknown) => done(invalid(error as Error)),
-      );
-      return;
-    }
-    void parseJson(request, text, (error, value) =>
-      error ? done(invalid(error)) : done(null, value),
-    );
-  });
+    return parsed.value;
+  };
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, bytes: Buffer) => {
+      // A route that verifies a signature over the exact body (the Podium webhook) opts in
+      // with @RouteConfig({ rawBody: true }) and reads it with Nest's @RawBody().
+      if (routeConfig(request).rawBody) {
+        (request as RawBodyRequest<FastifyRequest>).rawBody = bytes;
+      }
+      const text = await decodeUtf8(bytes);
+      try {
+        // Only /ingest/* takes bodies this large: parsed in slices, between live requests.
+        return text.length > COOPERATIVE_JSON_MIN_CHARS
+          ? await parseJsonCooperatively(text, (piece) => parseOne(request, piece))
+          : parseOne(request, text);
+      } catch (error) {
+        throw invalid(error as Error);
+      }
+    },
+  );
   fastify.addContentTypeParser(
     'application/x-ndjson',
     // No bodyLimit here: a parser-level limit would apply to every route; the ingest module
     // raises it for /ingest/* only.
     { parseAs: 'buffer' },
-    (request, body, done) => {
+    async (request: FastifyRequest, body: Buffer) => {
       if (!routeConfig(request).ndjson) {
-        done(new UnsupportedMediaTypeError('This route takes application/json bodies only.'));
-        return;
+        throw new UnsupportedMediaTypeError('This route takes application/json bodies only.');
       }
-      try {
-        done(null, decodeUtf8(body as Buffer));
-      } catch (error) {
-        done(error as Error);
-      }
+      return decodeUtf8(body);
     },
   );
 }

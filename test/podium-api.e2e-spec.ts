@@ -72,7 +72,9 @@ describe('Podium api provider (e2e: real app against the loopback Podium, Redis 
       ...podiumApiEnv(podium),
       PODIUM_API_VERSION: '2021.04.01',
       PODIUM_BREAKER_FAILURES: '3',
-      PODIUM_BREAKER_COOLDOWN_MS: '400',
+      // The breaker test asserts nothing reaches Podium while it is open, over three calls:
+      // 400 ms let a loaded box's calls outlast the cooldown and send the half-open probe.
+      PODIUM_BREAKER_COOLDOWN_MS: '3000',
       REDIS_URL: redis.url,
       CONTEXT_MAX_INFLIGHT: '64',
       API_KEYS: [ops.line, branch.line].join(','),

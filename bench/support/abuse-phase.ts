@@ -3,9 +3,7 @@
  * event-loop probe and the server's gauges sampled every second.
  */
 import { spawn } from 'node:child_process';
-import { Agent, get } from 'node:http';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { type AttackName, type Statuses } from './abuse-attacks';
 import { cpuSnapshot, type CpuSplit, cpuSplit } from './abuse-cpu';
@@ -14,8 +12,6 @@ import { stageBreakdown } from './abuse-stages';
 import { LATE_SLACK_MS, scrapeGauges, type Shot } from './load-steps';
 import { summarize } from './stats';
 
-const PROBE_EVERY_MS = 10;
-
 /** What the attacker got back, and the cores its own process used. */
 interface AttackerReport {
   statuses: Statuses;
@@ -23,56 +19,35 @@ interface AttackerReport {
 }
 
 /** Runs one attack in its own process for `seconds`. */
-function attackProcess(
-  name: AttackName,
-  url: string,
-  seconds: number,
-  seed: number,
-): Promise<AttackerReport> {
-  const child = spawn(
+const attackProcess = (name: AttackName, url: string, seconds: number, seed: number) =>
+  child<AttackerReport>('abuse-attacker.ts', [name, url, String(seconds), String(seed)]);
+
+/** The probe process's answers ({@link PROBE_SCRIPT}) and its own longest loop delay. */
+interface ProbeReport {
+  samples: number[];
+  loop_max_ms: number;
+}
+
+/** Runs `script` with `args` in its own process and parses what it prints. */
+function child<T>(script: string, args: string[]): Promise<T> {
+  const proc = spawn(
     process.execPath,
-    [
-      '-r',
-      '@swc-node/register',
-      join(__dirname, 'abuse-attacker.ts'),
-      name,
-      url,
-      String(seconds),
-      String(seed),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    ['-r', '@swc-node/register', join(__dirname, script), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as AttackerReport)
-        : reject(new Error(`${name} exited ${code}`)),
+    proc.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${script} exited ${code}`)),
     ),
   );
 }
 
-/** GET /health/live every 10 ms on its own socket; the longest answer is the longest block. */
-function loopProbe(url: string, until: () => boolean): Promise<number[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const samples: number[] = [];
-  return (async () => {
-    while (!until()) {
-      const t0 = performance.now();
-      await new Promise<void>((resolve) =>
-        get(`${url}/health/live`, { agent }, (res) => {
-          res.resume();
-          res.on('end', resolve);
-        }).on('error', () => resolve()),
-      );
-      samples.push(performance.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-    }
-    agent.destroy();
-    return samples;
-  })();
-}
+/** GET /health/live every 10 ms from its own process; the longest answer is the longest block. */
+const PROBE_SCRIPT = 'abuse-probe.ts';
 
 /** /context one call at a time until `until()`. */
 async function liveCalls(fire: (i: number) => Promise<Shot>, until: () => boolean) {
@@ -89,16 +64,16 @@ export interface PhaseResult {
   probes: number[];
   serverLoopMaxMs: number;
   /**
-   * This (the bench) process's own longest event-loop delay: a slow /health/live probe with
-   * neither loop blocked waited in the kernel or the scheduler, not behind the server's work.
+   * The probe process's own longest event-loop delay: a slow /health/live answer while this
+   * and the server's loop delay were short waited in the kernel or the scheduler.
    */
-  clientLoopMaxMs: number;
+  probeLoopMaxMs: number;
   rssMaxMb: number;
   /** The memory breakdown at the phase's RSS peak. */
   memoryAtPeak?: MemorySample;
   /** Cores used by the server's threads and its database's backends during the phase. */
   cpu?: CpuSplit;
-  /** The bench's own cores (live caller and probe), and the attacker process's. */
+  /** The bench's own cores (the live caller), and the attacker process's. */
   clientCores?: number;
   attackerCores?: number;
   attacker?: Statuses;
@@ -118,8 +93,6 @@ export async function runPhase(options: {
   await scrapeGauges(url); // resets the server's event-loop histogram
   const cpuBefore = pid === undefined ? undefined : cpuSnapshot(pid, database);
   const clientCpu = process.cpuUsage();
-  const clientLoop = monitorEventLoopDelay({ resolution: 10 });
-  clientLoop.enable();
   const started = performance.now();
   const end = performance.now() + seconds * 1000;
   const until = () => performance.now() >= end;
@@ -140,13 +113,12 @@ export async function runPhase(options: {
       () => undefined,
     );
   }, 1000);
-  const [shots, probes, attacked] = await Promise.all([
+  const [shots, probe, attacked] = await Promise.all([
     liveCalls(fire, until),
-    loopProbe(url, until),
+    child<ProbeReport>(PROBE_SCRIPT, [url, String(seconds)]),
     attack && attackProcess(attack, url, seconds, seed),
   ]);
   clearInterval(sampler);
-  clientLoop.disable();
   const client = process.cpuUsage(clientCpu);
   const clientCores = (client.user + client.system) / 1000 / (performance.now() - started);
   const cpu =
@@ -157,9 +129,9 @@ export async function runPhase(options: {
   return {
     cpu,
     shots,
-    probes,
+    probes: probe.samples,
     serverLoopMaxMs: Math.max(loopMaxMs, gauges.eventLoopMaxMs),
-    clientLoopMaxMs: Number((clientLoop.max / 1e6).toFixed(1)),
+    probeLoopMaxMs: Number(probe.loop_max_ms.toFixed(1)),
     rssMaxMb: Math.max(rssMaxMb, gauges.rssMb),
     memoryAtPeak,
     clientCores: Number(clientCores.toFixed(3)),
@@ -199,7 +171,7 @@ export function phaseRow(name: string, seconds: number, phases: PhaseResult[]) {
     loop_block_max_ms: Number(Math.max(0, ...probes).toFixed(1)),
     probe_ms: summarize(probes),
     server_loop_max_ms: Math.max(...phases.map((p) => p.serverLoopMaxMs)),
-    client_loop_max_ms: Math.max(...phases.map((p) => p.clientLoopMaxMs)),
+    probe_loop_max_ms: Math.max(...phases.map((p) => p.probeLoopMaxMs)),
     rss_max_mb: Math.max(...phases.map((p) => p.rssMaxMb)),
     cpu: phases.map((p) => ({
       ...p.cpu,

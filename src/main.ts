@@ -4,6 +4,7 @@ import './tracing/preload';
 
 import { Logger } from '@nestjs/common';
 
+import { limitHeapGrowth } from './common/heap-growth';
 import { ConfigModule } from './config/config.module';
 import { InvalidEnvironmentError } from './config/load-config';
 import { createApp } from './create-app';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  limitHeapGrowth(config.server.heapGrowingPercent);
   startTracing(config.telemetry);
   const app = await createApp(config);
   if (config.security.apiKeys.length === 0) {

@@ -28,4 +28,11 @@ export class ServerEnv {
   /** A request body must have fully arrived this long after the request began (408 after). */
   @EnvInt(100, 600_000)
   HTTP_BODY_TIMEOUT_MS?: number;
+
+  /**
+   * The main thread's V8 heap may grow this far past what the last full GC kept before the
+   * next one (0: V8's own, up to 300% on a large machine: most of the RSS under load).
+   */
+  @EnvInt(0, 300)
+  HEAP_GROWING_PERCENT?: number;
 }

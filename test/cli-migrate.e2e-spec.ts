@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 
 import { schemaMigrations } from '../libs/database/src/migrations/all-migrations';
 import { type MigrateReport } from '../src/cli/migrate.command';
+import { retryOnNativeCrash, WASM_CHILD_FLAGS } from './support/native-crash';
 
 const run = promisify(execFile);
 
@@ -15,27 +16,37 @@ const run = promisify(execFile);
  * history.
  */
 describe('npx context-bridge migrate', () => {
-  let dataDir: string;
+  let root: string;
   beforeAll(() => {
-    dataDir = join(mkdtempSync(join(tmpdir(), 'cb-migrate-')), 'db');
+    root = mkdtempSync(join(tmpdir(), 'cb-migrate-'));
   });
-  afterAll(() => rmSync(join(dataDir, '..'), { recursive: true, force: true }));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const migrate = async (): Promise<MigrateReport> => {
-    const { stdout } = await run(process.execPath, ['bin/context-bridge.js', 'migrate'], {
+  const migrate = async (dataDir: string): Promise<MigrateReport> => {
+    const cli = [...WASM_CHILD_FLAGS, 'bin/context-bridge.js', 'migrate'];
+    const { stdout } = await run(process.execPath, cli, {
       cwd: join(__dirname, '..'),
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      // A hung child fails this run with its signal (SIGTERM, no crash) before Jest's timeout.
+      timeout: 140_000,
     });
     return JSON.parse(stdout) as MigrateReport;
   };
 
+  // Two cold CLI boots (PGlite, the embedding model, every migration): a loaded box needs
+  // more than Jest's default for both, and a run again after a native crash.
   it('applies the pending steps once and prints what ran', async () => {
     const names = schemaMigrations(4).map((m) => m.name);
 
-    const first = await migrate();
-    expect(first).toEqual({ engine: 'pglite', applied: names, history: names });
+    // A crash mid-migration leaves a half-migrated dir: its run again starts on a new one.
+    const dataDir = await retryOnNativeCrash('migrate, first run', async (attempt) => {
+      const dir = join(root, `db-${attempt}`);
+      const first = await migrate(dir);
+      expect(first).toEqual({ engine: 'pglite', applied: names, history: names });
+      return dir;
+    });
 
-    const second = await migrate();
+    const second = await retryOnNativeCrash('migrate, second run', () => migrate(dataDir));
     expect(second).toEqual({ engine: 'pglite', applied: [], history: names });
-  });
+  }, 300_000);
 });

@@ -4,7 +4,8 @@
  * the live calls' client p50/p99, late (server-measured past `timeout_ms` + 25 ms), partial
  * and 5xx counts, the longest event-loop block as a client sees it (a GET /health/live every
  * 10 ms: its longest answer) beside the server's and this process's own longest loop delay,
- * the server's peak RSS, and what the attacker got back (status and error code counts). To
+ * the server's peak RSS (`rss`: each side's peak per phase against issue 37's 1.5 GB line),
+ * and what the attacker got back (status and error code counts). To
  * say where the time went: the live calls' server stage timings (`live.stages_ms`: mean and
  * p99 per stage, and the slowest 5%'s mean) and the cores used (`cpu`: the server's main
  * thread and other threads by name and nice, its Postgres backends, the attacker's process
@@ -33,6 +34,7 @@ import { loadavg } from 'node:os';
 
 import { type AttackName } from './support/abuse-attacks';
 import { databaseFor } from './support/abuse-databases';
+import { rssAgainstLine } from './support/abuse-memory';
 import { type PhaseResult, type PhaseRow, phaseRow, runPhase } from './support/abuse-phase';
 import { contextShooter, post, type Shot } from './support/load-steps';
 import { startServerProcess } from './support/server-process';
@@ -212,6 +214,7 @@ async function main() {
     load_after: load(),
     rows,
     verdict: verdicts,
+    rss: rssAgainstLine(rows),
     ab: BASELINE
       ? Object.fromEntries(
           [...new Set(verdicts.map((v) => v.phase))].map((phaseName) => [

@@ -41,3 +41,29 @@ export async function scrapeMemory(url: string): Promise<MemorySample> {
 /** The sample with the larger RSS (the first when neither has one yet). */
 export const peakOf = (a: MemorySample | undefined, b: MemorySample): MemorySample =>
   !a || b.rss_mb > a.rss_mb ? b : a;
+
+interface PhasePeak {
+  phase: string;
+  rss_max_mb: number;
+}
+
+/**
+ * Each side's RSS peak per phase (quiet phases included) against {@link RSS_LINE_MB}, and
+ * whether every phase stayed under it.
+ */
+export function rssAgainstLine(rows: Array<{ side: string; quiet: PhasePeak; attack: PhasePeak }>) {
+  const sides = [...new Set(rows.map((r) => r.side))];
+  return Object.fromEntries(
+    sides.map((side) => {
+      const phases = rows
+        .filter((r) => r.side === side)
+        .flatMap((r) => [r.quiet, r.attack])
+        .map((p) => ({ phase: p.phase, rss_max_mb: p.rss_max_mb }));
+      const peak = Math.max(...phases.map((p) => p.rss_max_mb));
+      return [
+        side,
+        { line_mb: RSS_LINE_MB, peak_mb: peak, under_line: peak < RSS_LINE_MB, phases },
+      ];
+    }),
+  );
+}

@@ -19,6 +19,10 @@
  * `--misses pools.jsonl`: where the default bundle's missed evidence turns are (trimmed, in
  * the pool unchosen, not in the pool) and how far from a returned turn. `--legs pools.jsonl`:
  * the evidence other first-stage legs would hold beside the pool's (see `probeLegs`).
+ * `--sessions pools.jsonl`: pool depth, session legs and priors, choosers and dates in the
+ * question, each as a bundle and its pool's ceiling, in process (see `probeSessions`).
+ * `--pool-cost`: the hybrid search statement's time at each depth (`DEPTHS`, default
+ * 20,30,40,60) over the LoCoMo contacts, interleaved, on PGlite (or `DATABASE_URL`).
  */
 import { readFileSync } from 'node:fs';
 
@@ -37,6 +41,8 @@ import { loadLocomo } from './support/locomo';
 import { probeLegs } from './support/locomo-legs';
 import { type LiveVariant, locomoLive } from './support/locomo-live';
 import { MissTally } from './support/locomo-misses';
+import { poolCost } from './support/locomo-pool-cost';
+import { probeSessions } from './support/locomo-sessions';
 import { bundlesFor, type MemoryPool, MemoryTally } from './support/memory-metrics';
 import { printJson } from './support/stats';
 
@@ -138,6 +144,22 @@ const LOCOMO_KINDS: Record<string, string> = {
 };
 
 function main() {
+  if (process.argv[2] === '--pool-cost') {
+    const depths = (process.env.DEPTHS ?? '20,30,40,60').split(',').map(Number);
+    benchContext({ DATABASE_URL: process.env.DATABASE_URL ?? '', EMBEDDING_WORKERS: '1' })
+      .then(async (app) => {
+        try {
+          printJson(await poolCost(app, depths, 2, (m) => process.stderr.write(`${m}\n`)));
+        } finally {
+          await app.close();
+        }
+      })
+      .catch((error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+    return;
+  }
   if (process.argv[2] === '--live') {
     live().catch((error: unknown) => {
       console.error(error);
@@ -159,6 +181,31 @@ function main() {
     const bundleOf = (p: MemoryPool) =>
       bundlesFor(p, d, { v: { finalK: undefined, options: {} } }).v;
     probeLegs(loadLocomo(), pools, (m) => process.stderr.write(`${m}\n`), bundleOf)
+      .then(printJson)
+      .catch((error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+    return;
+  }
+  if (mode === '--sessions') {
+    const assemblers = new Map<number, ReturnType<typeof deps>['assembler']>();
+    const assemblerFor = (max: number) =>
+      assemblers.get(max) ?? assemblers.set(max, deps(max).assembler).get(max)!;
+    probeSessions(
+      loadLocomo(),
+      pools,
+      (m) => process.stderr.write(`${m}\n`),
+      (q, pool, k, c) => {
+        const a = assemblerFor(c?.max ?? 12);
+        const out = a.assemble(q, pool, a.limits(k), 1500, c?.o ?? {});
+        return {
+          contents: out.excerpts.map((e) => e.content),
+          ids: out.excerpts.map((e) => e.id),
+          tokens: out.token_count,
+        };
+      },
+    )
       .then(printJson)
       .catch((error: unknown) => {
         console.error(error);

@@ -18,7 +18,7 @@ const RRF_K = 60;
 const RM3_TERMS = 10;
 const RM3_LAMBDAS = [0.3, 0.6];
 
-interface Unit {
+export interface Unit {
   text: string;
   vector: Float32Array;
   tf: { length: number; tf: Map<string, number> };
@@ -33,7 +33,7 @@ const top = (units: readonly Unit[], score: (u: Unit) => number, n: number) =>
     .map((x) => x.u.text);
 
 /** Okapi BM25 over `units` (IDF over those units), each query term weighted. */
-function bm25(query: string | ReadonlyMap<string, number>, units: readonly Unit[]) {
+export function bm25(query: string | ReadonlyMap<string, number>, units: readonly Unit[]) {
   const q = typeof query === 'string' ? new Map(terms(query).map((t) => [t, 1])) : query;
   const avg = units.reduce((n, u) => n + u.tf.length, 0) / Math.max(1, units.length);
   const idf = new Map(

@@ -100,7 +100,11 @@ export async function locomoLive(
  * changed window is simply embedded again) and records new ones; the returned function
  * restores the service and saves what was embedded. Ingest was most of a tuning run.
  */
-function cacheWindowVectors(embedding: EmbeddingService, name: string, log: (m: string) => void) {
+export function cacheWindowVectors(
+  embedding: EmbeddingService,
+  name: string,
+  log: (m: string) => void,
+) {
   const file = join(BENCH_CACHE_DIR, `${name}.json`);
   const cache = new Map<string, number[]>(
     existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Array<[string, number[]]>) : [],

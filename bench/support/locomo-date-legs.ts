@@ -1,7 +1,7 @@
 import { fusionScores } from '@app/rerank';
 
 import { type ScoredCandidate } from '../../src/context/evidence/evidence-assembler';
-import { type ProbePool, type Win } from './locomo-probe-pool';
+import { type ProbePool, RRF_K, type Win } from './locomo-probe-pool';
 
 const DAY_MS = 86_400_000;
 /** Score factor of a window dated inside the question's range. */
@@ -80,6 +80,8 @@ function questionRange(
  *   join, with full-depth signals, then the prior: a store query with a time filter;
  * - `deepdate{d}n{n}_{s}`: the hybrid lists fetched `d` deep, the range's `n` best of those
  *   join with the ranks they had: no new query, a deeper one for dated questions;
+ * - `rangeleg5_{s}`: as a hybrid statement with a time filter returns them: the range's 5
+ *   best by both lists' ranks inside it, joined with their cosine and BM25 score, no rank;
  * - `densedate_{s}`: the range's 5 best by cosine join with their cosine only (a dense
  *   search with a time filter), the range × 2;
  * - `inpool_{s}` / `inrange_{s}` (dated only): the range's windows in the pool / in the
@@ -102,6 +104,7 @@ export function dateRows(
     `dateleg5_${s}`,
     ...DEEP.map(([d, n]) => `deepdate${d}n${n}_${s}`),
     `densedate_${s}`,
+    `rangeleg5_${s}`,
   ];
   if (!range) {
     SLACKS.forEach((s) => names(s).forEach((name) => add(name, plain)));
@@ -144,6 +147,26 @@ export function dateRows(
       ]);
       both(`deepdate${depth}n${n}_${slack}`, boosted(all, s));
     }
+    // As a filtered hybrid statement returns them: ranked inside the range, joined with
+    // their cosine and BM25 score but no list rank (a rank inside the range is not one in
+    // the contact's lists).
+    const inRange = pp.ws.filter(inside);
+    const rrfIn = (w: Win) => {
+      const d = pp.dense.filter((x) => inRange.includes(x)).indexOf(w);
+      const l = pp.lexical.filter((x) => inRange.includes(x)).indexOf(w);
+      return 1 / (RRF_K + d + 1) + (l >= 0 ? 1 / (RRF_K + l + 1) : 0);
+    };
+    const ranged = best(pp.ws, rrfIn, 5);
+    const rangedAll = [...base, ...ranged];
+    const rangedScores = fusionScores(pp.question, [
+      ...base.map((w) => pp.signals(w, 20)),
+      ...ranged.map((w) => ({
+        ...pp.signals(w, pp.ws.length),
+        denseRank: undefined,
+        lexicalRank: undefined,
+      })),
+    ]);
+    both(`rangeleg5_${slack}`, boosted(rangedAll, rangedScores));
     const near = best(pp.ws, (w) => pp.cosine.get(w)!, 5);
     const all = [...base, ...near];
     const s = fusionScores(pp.question, [

@@ -63,6 +63,7 @@ const DATABASE_SUITES = [
   'embedding-model',
   'wide-vectors',
   'reembed',
+  'message-ids-per-location',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

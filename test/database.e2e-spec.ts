@@ -51,6 +51,7 @@ const MIGRATIONS = [
   'EmbeddingModelRecord1700000000018',
   'ReembedProgress1700000000019',
   'LeanLookupIndexes1700000000020',
+  'MessageIdsPerLocation1700000000021',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

@@ -182,48 +182,32 @@ describe('tenant isolation: a location-bound key against another tenant, on ever
       expect(await asOwner('ctc_b1')).not.toContain('A-PLANT');
     });
 
-    it("answers 409 message_owned_elsewhere to B's message_uid re-sent under location A, moving nothing", async () => {
+    it("stores B's message_uid sent under location A as A's own message: B's row never moves or changes", async () => {
+      // Ids are per location (issue 36): old code answered 409 message_owned_elsewhere, which
+      // blocked A's batch and told A the uid exists in another tenant.
       const [owned] = B_UID_MESSAGES;
-      const takeover = { ...owned, location_uid: 'loc_a' };
-      const res = await post('/ingest/conversations', tenantA, [takeover]);
-      expect({ status: res.status, error: res.json().error }).toEqual({
-        status: 409,
-        error: 'message_owned_elsewhere',
+      const own = message('ctc_a1', 'loc_a', 40, 'A-OWN espresso grinder refund question.');
+      const res = await post('/ingest/conversations', tenantA, [
+        own,
+        { ...owned, location_uid: 'loc_a', text: 'A-PLANT espresso grinder refund order' },
+      ]);
+      expect({ status: res.status, failed: res.json().failed }).toEqual({
+        status: 200,
+        failed: [],
       });
       expect(res.text).not.toContain(B_MARK);
-      // Other text under the same uid, and a valid record of A's own in the same batch: refused whole.
-      const own = message('ctc_a1', 'loc_a', 40, 'A-OWN espresso grinder refund question.');
-      const mixed = await post('/ingest/conversations', tenantA, [
-        own,
-        { ...takeover, text: 'A-PLANT grinder refund' },
-      ]);
-      expect(mixed.status).toBe(409);
-      const readA = await post('/search', tenantA, { query: QUERY });
-      expect(readA.text).not.toMatch(/B-SECRET|A-OWN|A-PLANT/);
-      expect(await asOwner('ctc_b1')).toContain('order 4471');
-      // The rightful tenant re-sends its own message: idempotent, as before.
+      const readA = (await post('/search', tenantA, { query: QUERY })).text;
+      expect(readA).toMatch(/A-PLANT/);
+      expect(readA).not.toContain(B_MARK);
+      const owner = await asOwner('ctc_b1');
+      expect(owner).toContain('order 4471');
+      expect(owner).not.toContain('A-PLANT');
+      // The rightful tenant re-sends its own message: idempotent, and A's row stays A's.
       const again = await post('/ingest/conversations', tenantB, [owned]);
       expect(again.status).toBe(200);
       expect(again.json()).toMatchObject({ failed: [] });
-    });
-
-    it("answers 409 to B's uid-less message re-sent word for word under location A", async () => {
-      // Without a uid a message is known by its turn (conversation, time, sender, text).
-      const bTurn = message(
-        'ctc_b1',
-        'loc_b',
-        0,
-        'B-SECRET my espresso machine leaks water everywhere.',
-      );
-      const res = await post('/ingest/conversations', tenantA, [
-        { ...bTurn, location_uid: 'loc_a' },
-      ]);
-      expect({ status: res.status, error: res.json().error }).toEqual({
-        status: 409,
-        error: 'message_owned_elsewhere',
-      });
-      expect((await post('/search', tenantA, { query: QUERY })).text).not.toContain(B_MARK);
-      expect(await asOwner('ctc_b1')).toContain('leaks water everywhere');
+      expect((await post('/search', tenantA, { query: QUERY })).text).toContain('A-PLANT');
+      expect(await asOwner('ctc_b1')).not.toContain('A-PLANT');
     });
 
     it("keeps the tenants apart when A reuses B's contact and conversation ids under location A", async () => {
@@ -235,6 +219,34 @@ describe('tenant isolation: a location-bound key against another tenant, on ever
       const owner = await asOwner('ctc_b1');
       expect(owner).toContain(B_MARK);
       expect(owner).not.toContain('A-REUSE');
+    });
+
+    it("stores B's uid-less message re-sent word for word under location A as A's copy; A's forget of it leaves B's", async () => {
+      // Without a uid a message is known by its turn (conversation, time, sender, text), and
+      // its id is that turn's hash: both rows now share it. Old code: 409.
+      const bTurn = message(
+        'ctc_b1',
+        'loc_b',
+        0,
+        'B-SECRET my espresso machine leaks water everywhere.',
+      );
+      const res = await post('/ingest/conversations', tenantA, [
+        { ...bTurn, location_uid: 'loc_a' },
+      ]);
+      expect({ status: res.status, failed: res.json().failed }).toEqual({
+        status: 200,
+        failed: [],
+      });
+      // A sent that text itself: its copy is A's; B's row did not move.
+      const copy = await post('/search', tenantA, { query: QUERY, contact_uid: 'ctc_b1' });
+      expect(copy.text).toContain('leaks water everywhere');
+      expect(await asOwner('ctc_b1')).toContain('leaks water everywhere');
+      // A forgets its part of the contact: the row under the same id in loc_b stays.
+      const forget = await call('DELETE', '/contacts/ctc_b1/history', bearer(tenantA));
+      expect(forget.status).toBe(200);
+      const after = await post('/search', tenantA, { query: QUERY, contact_uid: 'ctc_b1' });
+      expect(after.text).not.toContain(B_MARK);
+      expect(await asOwner('ctc_b1')).toContain('leaks water everywhere');
     });
   });
 

@@ -14,21 +14,6 @@ export class TenantForbiddenError extends DomainError {
   }
 }
 
-/**
- * A write names a message stored under a location the caller is not bound to (409): storing
- * it would move that tenant's message into the caller's location, so nothing is stored.
- */
-export class MessageOwnedElsewhereError extends DomainError {
-  constructor(count: number) {
-    super(
-      'message_owned_elsewhere',
-      `${count} message(s) are already stored under a location_uid this API key is not bound to; nothing was ingested.`,
-      409,
-      { messages: count },
-    );
-  }
-}
-
 /** Over a rate or concurrency limit (429); the `Retry-After` header says when to come back. */
 export class TooManyRequestsError extends DomainError {
   constructor(code: string, message: string, retryAfterS: number) {

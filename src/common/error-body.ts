@@ -57,8 +57,6 @@ export const ERROR_CODES: Record<string, string> = {
   insufficient_scope:
     "403: the key's scopes do not include the one this route needs (required_scope)",
   not_found: '404: no such route',
-  message_owned_elsewhere:
-    '409: a message_uid is stored under a location the key is not bound to; nothing was stored',
   body_timeout: '408: the body did not arrive within HTTP_BODY_TIMEOUT_MS; the connection closes',
   path_parameter_too_long:
     '414: a path parameter longer than any valid id (the id is never echoed)',

@@ -52,7 +52,7 @@ describe('ConversationMessagesRepository turn lookup (PGlite)', () => {
        WHERE i.indrelid = 'conversation_messages'::regclass AND a.attname = 'conversation_uid'`,
     );
     const [key] = await database.query<{ bytes: string }>(
-      `SELECT pg_relation_size('conversation_messages_pkey') AS bytes`,
+      `SELECT pg_relation_size('conversation_messages_location_message') AS bytes`,
     );
     expect(lookup).toBeDefined();
     // Before migration 20: (conversation_uid, turn_key), larger than the key itself.

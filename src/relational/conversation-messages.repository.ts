@@ -1,13 +1,7 @@
-import {
-  ConversationMessageEntity,
-  ConversationWindowEntity,
-  Database,
-  withDatabaseScope,
-} from '@app/database';
+import { ConversationMessageEntity, ConversationWindowEntity, Database } from '@app/database';
 import { type ConversationKey } from '@app/vector';
 import { Injectable } from '@nestjs/common';
 
-import { MessageOwnedElsewhereError } from '../auth/auth.errors';
 import { DELETE_BATCH } from './erasure-work';
 
 /** One message as stored: redacted, with its stable id. */
@@ -38,6 +32,52 @@ const COLUMNS = [
   ['text', 'text'],
 ] as const;
 
+/** A stored turn: its id, and its location ('' for none). */
+interface KnownTurn {
+  message_id: string;
+  turn_key: string;
+  location: string;
+}
+
+const at = (turnKey: string, location: string | null) => `${location ?? ''}\u001f${turnKey}`;
+
+/**
+ * The id each message is stored under. Only a uid-less row aliases: two messages with
+ * distinct uids stay two messages; a uid-less message adopts the uid its turn has, stored or
+ * in this same batch. Rows of the message's own location count first; an unbound write
+ * (`elsewhere`) falls back to its turn stored under another location, which it relocates.
+ */
+function resolveIds(
+  messages: readonly StoredMessage[],
+  known: readonly KnownTurn[],
+  elsewhere: boolean,
+): StoredMessage[] {
+  const uidLess = (k: { message_id: string; turn_key: string }) => k.message_id === k.turn_key;
+  const byKey = <T>(entries: Array<[string, T]>) => new Map(entries);
+  const ownTurns = new Set(known.map((k) => at(k.turn_key, k.location)));
+  const ownAlias = byKey(
+    known.filter(uidLess).map((k) => [at(k.turn_key, k.location), k.message_id]),
+  );
+  const anyAlias = byKey(known.filter(uidLess).map((k) => [k.turn_key, k.message_id]));
+  const withUid = known.filter((k) => !uidLess(k));
+  const ownUid = byKey(withUid.map((k) => [at(k.turn_key, k.location), k.message_id]));
+  const anyUid = byKey(withUid.map((k) => [k.turn_key, k.message_id]));
+  // The batch's own uids win over stored ones (last wins, as the batch is written last).
+  const batchUid = byKey(
+    messages.filter((m) => !uidLess(m)).map((m) => [at(m.turn_key, m.location_uid), m.message_id]),
+  );
+  const rows = new Map<string, StoredMessage>();
+  for (const m of messages) {
+    const key = at(m.turn_key, m.location_uid);
+    const own = ownTurns.has(key) || !elsewhere;
+    const alias = own ? ownAlias.get(key) : anyAlias.get(m.turn_key);
+    const uid = batchUid.get(key) ?? (own ? ownUid.get(key) : anyUid.get(m.turn_key));
+    const id = alias ?? (uidLess(m) ? uid : undefined) ?? m.message_id;
+    rows.set(at(id, m.location_uid), { ...m, message_id: id });
+  }
+  return [...rows.values()];
+}
+
 const keyArrays = (keys: readonly ConversationKey[]) => [
   keys.map((k) => k.contact_uid),
   keys.map((k) => k.conversation_uid),
@@ -54,82 +94,86 @@ export class ConversationMessagesRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Stores each message once. A message met before under its other id (with and without a
-   * Podium uid) keeps its stored id; a known message may correct its location and channel.
+   * Stores each message once per location: a message id is unique within a location
+   * (migration 21), so two tenants may store the same Podium uid. A message met before under
+   * its other id (with and without a uid) keeps its stored id; a known message may correct
+   * its channel.
    *
-   * `scope`: a location-bound caller's locations. Such a caller never relabels a message
-   * stored under a location outside them (another tenant's, or none): the whole batch is
-   * refused with 409 `message_owned_elsewhere`. Callers hold the contact's lock, and a
-   * relabel needs the same contact, so the check and the write see the same rows; the
-   * upsert's own condition enforces it again.
+   * `scope`: a location-bound caller's locations. Such a caller's writes see only rows of the
+   * message's own location: they never find, move or block another location's row. An
+   * unbound write (admin key, CLI, webhook) corrects a message's location: when exactly one
+   * row holds the id, under another location and the same contact and conversation, it is
+   * moved; otherwise the named location's row is written. Callers hold the contact's lock.
    */
   async save(messages: readonly StoredMessage[], scope?: readonly string[]): Promise<void> {
     if (messages.length === 0) {
       return;
     }
-    // Raw: the batch's turns as two array parameters, looked up by conversation (one index
-    // entry each, migration 20), then key among its rows, which the rebuild after reads anyway.
-    const turns = [...new Map(messages.map((m) => [m.turn_key, m.conversation_uid]))];
-    const known = await this.database.query<{ message_id: string; turn_key: string }>(
-      `SELECT m.message_id, m.turn_key FROM conversation_messages m
-       JOIN unnest($1::text[], $2::text[]) AS t(conversation, turn_key)
-         ON m.conversation_uid = t.conversation AND m.turn_key = t.turn_key`,
-      [turns.map(([, conversation]) => conversation), turns.map(([turnKey]) => turnKey)],
-    );
-    // Only a uid-less row aliases: two messages with distinct uids stay two messages.
-    const aliasOf = new Map(
-      known.filter((k) => k.message_id === k.turn_key).map((k) => [k.turn_key, k.message_id]),
-    );
-    // A uid-less message adopts the uid its turn has, stored or in this same batch.
-    const uidOf = new Map(
-      [...known, ...messages]
-        .filter((k) => k.message_id !== k.turn_key)
-        .map((k) => [k.turn_key, k.message_id]),
-    );
-    const rows = new Map<string, StoredMessage>();
-    for (const m of messages) {
-      const hashOnly = m.message_id === m.turn_key;
-      const id = aliasOf.get(m.turn_key) ?? (hashOnly ? uidOf.get(m.turn_key) : undefined);
-      rows.set(id ?? m.message_id, { ...m, message_id: id ?? m.message_id });
+    const list = resolveIds(messages, await this.knownTurns(messages, scope), !scope);
+    if (!scope) {
+      await this.relocate(list);
     }
-    const list = [...rows.values()];
-    if (scope) {
-      await this.assertOwned(list, scope);
-    }
-    // Raw: an unnest() bulk insert with a conditional ON CONFLICT … DO UPDATE … WHERE.
+    // Raw: an unnest() bulk insert with a conditional ON CONFLICT … DO UPDATE … WHERE on the
+    // per-location key's expressions.
     await this.database.execute(
       `INSERT INTO conversation_messages (${COLUMNS.map(([n]) => n).join(', ')})
        SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
-       ON CONFLICT (message_id) DO UPDATE
-         SET location_uid = EXCLUDED.location_uid, channel = EXCLUDED.channel
+       ON CONFLICT (message_id, (coalesce(location_uid, ''))) DO UPDATE
+         SET channel = EXCLUDED.channel
          WHERE conversation_messages.contact_uid = EXCLUDED.contact_uid
            AND conversation_messages.conversation_uid = EXCLUDED.conversation_uid
-           AND (conversation_messages.location_uid IS DISTINCT FROM EXCLUDED.location_uid
-             OR conversation_messages.channel <> EXCLUDED.channel)
-           AND ($${COLUMNS.length + 1}::text[] IS NULL
-             OR conversation_messages.location_uid = ANY($${COLUMNS.length + 1}::text[]))`,
-      [...COLUMNS.map(([name]) => list.map((m) => m[name])), scope ? [...scope] : null],
+           AND conversation_messages.channel <> EXCLUDED.channel`,
+      COLUMNS.map(([name]) => list.map((m) => m[name])),
     );
   }
 
   /**
-   * 409 when any of these ids is stored under a location outside `scope` (or under none).
-   * Asked as the service itself: row-level security hides exactly those rows from the caller,
-   * and the answer is a count, never a row.
+   * The batch's turns already stored, looked up by conversation (one index entry each,
+   * migration 20), then key among its rows, which the rebuild after reads anyway. A bound
+   * write looks only in each message's own location.
    */
-  private async assertOwned(list: readonly StoredMessage[], scope: readonly string[]) {
-    // Raw: ANY() over the batch's ids, answered from the primary key.
-    const [{ n }] = await withDatabaseScope({ kind: 'every' }, () =>
-      this.database.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM conversation_messages
-         WHERE message_id = ANY($1::text[])
-           AND (location_uid IS NULL OR NOT (location_uid = ANY($2::text[])))`,
-        [list.map((m) => m.message_id), [...scope]],
-      ),
+  private knownTurns(messages: readonly StoredMessage[], scope?: readonly string[]) {
+    const turns = [
+      ...new Map(messages.map((m) => [at(m.turn_key, m.location_uid), m] as const)).values(),
+    ];
+    // Raw: the batch's turns as three array parameters joined with unnest().
+    return this.database.query<KnownTurn>(
+      `SELECT m.message_id, m.turn_key, coalesce(m.location_uid, '') AS location
+       FROM conversation_messages m
+       JOIN unnest($1::text[], $2::text[], $3::text[]) AS t(conversation, turn_key, location)
+         ON m.conversation_uid = t.conversation AND m.turn_key = t.turn_key
+       WHERE NOT $4::boolean OR coalesce(m.location_uid, '') = t.location`,
+      [
+        turns.map((m) => m.conversation_uid),
+        turns.map((m) => m.turn_key),
+        turns.map((m) => m.location_uid ?? ''),
+        scope !== undefined,
+      ],
     );
-    if (n > 0) {
-      throw new MessageOwnedElsewhereError(n);
-    }
+  }
+
+  /**
+   * An unbound write's location correction: moves the one row that holds each id elsewhere,
+   * with the same contact and conversation. An id held by several locations moves nothing.
+   */
+  private async relocate(list: readonly StoredMessage[]): Promise<void> {
+    // Raw: an UPDATE … FROM unnest() with a per-id count on the (message_id, …) index.
+    await this.database.execute(
+      `UPDATE conversation_messages m SET location_uid = t.location, channel = t.channel
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         AS t(message_id, location, channel, contact, conversation)
+       WHERE m.message_id = t.message_id
+         AND coalesce(m.location_uid, '') <> coalesce(t.location, '')
+         AND m.contact_uid = t.contact AND m.conversation_uid = t.conversation
+         AND (SELECT count(*) FROM conversation_messages o WHERE o.message_id = t.message_id) = 1`,
+      [
+        list.map((m) => m.message_id),
+        list.map((m) => m.location_uid),
+        list.map((m) => m.channel),
+        list.map((m) => m.contact_uid),
+        list.map((m) => m.conversation_uid),
+      ],
+    );
   }
 
   async load(keys: readonly ConversationKey[]): Promise<StoredMessage[]> {

@@ -201,11 +201,15 @@ export class ErasureWork {
         return false;
       }
       // Raw: a bounded DELETE … RETURNING feeding an upsert of the work list, one statement.
+      // By (id, location), the key: another location's row with the same id stays.
       const [row] = await this.database.query<{ n: number }>(
-        `WITH gone AS (
-           DELETE FROM conversation_messages WHERE message_id = ANY(ARRAY(
-             SELECT message_id FROM conversation_messages WHERE ${where} LIMIT ${limit}))
-           RETURNING contact_uid, conversation_uid),
+        `WITH doomed AS MATERIALIZED (
+           SELECT message_id, coalesce(location_uid, '') AS location
+           FROM conversation_messages WHERE ${where} LIMIT ${limit}),
+         gone AS (
+           DELETE FROM conversation_messages m USING doomed d
+           WHERE m.message_id = d.message_id AND coalesce(m.location_uid, '') = d.location
+           RETURNING m.contact_uid, m.conversation_uid),
          listed AS (
            INSERT INTO history_rebuilds (contact_uid, conversation_uid)
            SELECT DISTINCT contact_uid, conversation_uid FROM gone

@@ -1096,7 +1096,6 @@ export interface components {
              *     - `location_forbidden` (403: the key is bound to other location_uids than the data asked for)
              *     - `insufficient_scope` (403: the key's scopes do not include the one this route needs (required_scope))
              *     - `not_found` (404: no such route)
-             *     - `message_owned_elsewhere` (409: a message_uid is stored under a location the key is not bound to; nothing was stored)
              *     - `body_timeout` (408: the body did not arrive within HTTP_BODY_TIMEOUT_MS; the connection closes)
              *     - `path_parameter_too_long` (414: a path parameter longer than any valid id (the id is never echoed))
              *     - `invalid_url` (400: the URL could not be parsed)

@@ -1,7 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** One stored (redacted) message: the source of truth conversation windows are built from. */
 @Entity('conversation_messages')
+// The key is per location (migration 21): `message_id` with `coalesce(location_uid, '')`, an
+// expression TypeORM cannot declare. `messageId` stays its row identity, so an entity read
+// would merge two locations' rows of one id: product code reads raw rows.
+@Index('conversation_messages_location_message', { synchronize: false })
 export class ConversationMessageEntity {
   @PrimaryColumn('text', { name: 'message_id' }) messageId!: string;
   @Column('text', { name: 'turn_key' }) turnKey!: string;

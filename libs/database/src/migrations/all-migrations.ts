@@ -19,6 +19,7 @@ import { rowSecurityStableContactCheck } from './1700000000017-row-security-stab
 import { embeddingModelRecord } from './1700000000018-embedding-model-record';
 import { reembedProgress } from './1700000000019-reembed-progress';
 import { leanLookupIndexes } from './1700000000020-lean-lookup-indexes';
+import { messageIdsPerLocation } from './1700000000021-message-ids-per-location';
 import { type Migration } from './migration';
 import { wideVectors } from './wide-vectors';
 
@@ -49,5 +50,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     embeddingModelRecord,
     reembedProgress,
     leanLookupIndexes,
+    messageIdsPerLocation,
   ];
 }

@@ -109,9 +109,13 @@ export class ConversationMessagesRepository {
     if (messages.length === 0) {
       return;
     }
-    const list = resolveIds(messages, await this.knownTurns(messages, scope), !scope);
+    const known = await this.knownTurns(messages, scope);
+    const list = resolveIds(messages, known, !scope);
     if (!scope) {
-      await this.relocate(list);
+      // A message already stored under its own location has nothing to move: a re-sent
+      // export or a redelivered webhook costs no extra statement.
+      const stored = new Set(known.map((k) => at(k.message_id, k.location)));
+      await this.relocate(list.filter((m) => !stored.has(at(m.message_id, m.location_uid))));
     }
     // Raw: an unnest() bulk insert with a conditional ON CONFLICT … DO UPDATE … WHERE on the
     // per-location key's expressions.
@@ -157,6 +161,9 @@ export class ConversationMessagesRepository {
    * with the same contact and conversation. An id held by several locations moves nothing.
    */
   private async relocate(list: readonly StoredMessage[]): Promise<void> {
+    if (list.length === 0) {
+      return;
+    }
     // Raw: an UPDATE … FROM unnest() with a per-id count on the (message_id, …) index.
     await this.database.execute(
       `UPDATE conversation_messages m SET location_uid = t.location, channel = t.channel

@@ -22,7 +22,8 @@ export function startPerf(pid: number, file: string): { stop(): Promise<void> } 
   return {
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) {
+        // Ended already: by itself, or by the SIGINT of an earlier stop() (signalCode).
+        if (child.exitCode !== null || child.signalCode !== null) {
           resolve();
           return;
         }

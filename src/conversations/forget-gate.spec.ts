@@ -1,4 +1,4 @@
-import { BACKGROUND_DUTY, LiveTraffic, sleep } from '@app/common';
+import { BACKGROUND_DUTY, BackgroundPacer, LiveTraffic, sleep } from '@app/common';
 
 import { toErrorResponse } from '../common/error-body';
 import { type ConversationMemory } from './conversation-memory.service';
@@ -126,7 +126,7 @@ describe('HistoryController forget admission (ForgetGate)', () => {
         return report;
       }),
     } as unknown as ConversationMemory;
-    const sut = new HistoryController(memory, new ForgetGate(live));
+    const sut = new HistoryController(memory, new ForgetGate(new BackgroundPacer(live)));
     const leave = live.enter(); // a /context call in flight
     const first = sut.forget({ contact_uid: 'ctc_1' }, undefined);
     await jest.advanceTimersByTimeAsync(200);

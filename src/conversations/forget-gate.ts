@@ -1,4 +1,4 @@
-import { BackgroundPacer, LiveTraffic, sleep } from '@app/common';
+import { BackgroundPacer, backgroundPacer, sleep } from '@app/common';
 import { Injectable, Optional } from '@nestjs/common';
 
 import { TooManyRequestsError } from '../auth/auth.errors';
@@ -48,12 +48,8 @@ export class ForgetBusyError extends TooManyRequestsError {
 @Injectable()
 export class ForgetGate {
   private readonly gate = new AdmissionGate(FORGET_MAX_INFLIGHT, FORGET_MAX_WAITING);
-  private readonly pacer: BackgroundPacer;
-
-  /** `live`: whose presence paces the forgets (this process's `/context` calls by default). */
-  constructor(@Optional() live?: LiveTraffic) {
-    this.pacer = new BackgroundPacer(live);
-  }
+  /** `pacer`: the pace forgets keep (by default the one ingestions share). */
+  constructor(@Optional() private readonly pacer: BackgroundPacer = backgroundPacer) {}
 
   /** Runs `work` once admitted. @throws ForgetBusyError when no slot frees up in time. */
   async run<T>(work: () => Promise<T>): Promise<T> {

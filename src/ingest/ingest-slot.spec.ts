@@ -1,6 +1,6 @@
 import { type IncomingMessage } from 'node:http';
 
-import { BACKGROUND_DUTY, LiveTraffic, sleep } from '@app/common';
+import { BACKGROUND_DUTY, BackgroundPacer, LiveTraffic, sleep } from '@app/common';
 import { type CallHandler, type ExecutionContext } from '@nestjs/common';
 import { defer, lastValueFrom } from 'rxjs';
 
@@ -22,7 +22,7 @@ describe('IngestSlotInterceptor', () => {
   it('while /context calls are present, paces ingestions in their slot: the next waits 3x the last', async () => {
     jest.useFakeTimers({ now: 0 });
     const live = new LiveTraffic(() => Date.now());
-    const sut = new IngestSlotInterceptor(live);
+    const sut = new IngestSlotInterceptor(new BackgroundPacer(live));
     const held = { count: 0 };
     const starts: number[] = [];
     const handler: CallHandler = {

@@ -1,6 +1,6 @@
 import { type IncomingMessage } from 'node:http';
 
-import { BackgroundPacer, DomainError, LiveTraffic } from '@app/common';
+import { BackgroundPacer, backgroundPacer, DomainError } from '@app/common';
 import {
   type CallHandler,
   type ExecutionContext,
@@ -69,12 +69,8 @@ export class ClientClosedError extends DomainError {
  */
 @Injectable()
 export class IngestSlotInterceptor implements NestInterceptor {
-  private readonly pacer: BackgroundPacer;
-
-  /** `live`: whose presence paces the ingestions (this process's `/context` calls by default). */
-  constructor(@Optional() live?: LiveTraffic) {
-    this.pacer = new BackgroundPacer(live);
-  }
+  /** `pacer`: the pace ingestions keep (by default the one forgets share). */
+  constructor(@Optional() private readonly pacer: BackgroundPacer = backgroundPacer) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();

@@ -100,4 +100,27 @@ describe('BackgroundPacer', () => {
     expect(started).toEqual([60_000 + MAX_REST_MS]);
     leave();
   });
+
+  it('while live traffic is present, runs one unit at a time, each after the rest of the last', async () => {
+    const leave = live.enter();
+    const units = [sut.run(unit(100)), sut.run(unit(100)), sut.run(unit(100))];
+    await jest.advanceTimersByTimeAsync(100);
+    expect(started).toEqual([0]); // the others wait for it, then for its rest
+    await jest.advanceTimersByTimeAsync(300 + 100 + 300 + 100);
+    await Promise.all(units);
+    expect(started).toEqual([0, 400, 800]);
+    leave();
+  });
+
+  it('waits at most MAX_REST_MS for a long unit, so a forget is not held behind a long ingestion', async () => {
+    const leave = live.enter();
+    const long = sut.run(unit(60_000));
+    const short = sut.run(unit(10));
+    await jest.advanceTimersByTimeAsync(MAX_REST_MS + 10);
+    await short;
+    expect(started).toEqual([0, MAX_REST_MS]);
+    await jest.advanceTimersByTimeAsync(60_000);
+    await long;
+    leave();
+  });
 });

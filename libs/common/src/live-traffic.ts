@@ -1,3 +1,5 @@
+import { SlotQueue } from './slot-queue';
+
 /**
  * Live traffic counts as present for this long after its last call ended: a caller at c=1
  * leaves the server idle for a millisecond between calls, which is not a pause to fill.
@@ -52,14 +54,17 @@ export class LiveTraffic {
 export const liveTraffic = new LiveTraffic();
 
 /**
- * Paces one kind of background work while live traffic is present: after a unit that took
- * `d` ms, the next unit of the kind starts no sooner than `d × (1 / duty − 1)` ms later (at
- * most {@link MAX_REST_MS}), so the kind runs at most `duty` of the time (per unit running at
- * once). Without live traffic nothing waits. The wait is a timer: a paced caller holds its
- * place (its admission slot) and no CPU. Costly units rest longer, cheap ones barely.
+ * Paces background work (forgets and ingestions together) while live traffic is present: one
+ * unit at a time, and after a unit that took `d` ms the next starts no sooner than
+ * `d × (1 / duty − 1)` ms later, so background work runs at most `duty` of the time. A unit
+ * waits at most {@link MAX_REST_MS} for its turn (a long ingestion cannot hold a forget for its
+ * whole length). Without live traffic nothing waits and units run side by side. The wait is a
+ * timer: a paced caller holds its place (its admission slot) and no CPU.
  */
 export class BackgroundPacer {
   private readyAt = Number.NEGATIVE_INFINITY;
+  /** One unit at a time while live traffic is present (first come, first served). */
+  private readonly slot = new SlotQueue(1);
 
   constructor(
     private readonly live: LiveTraffic = liveTraffic,
@@ -69,17 +74,38 @@ export class BackgroundPacer {
 
   /** Runs `work` once its turn comes; the time it took sets the next unit's turn. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    const wait = this.live.present ? this.readyAt - this.now() : 0;
-    if (wait > 0) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+    const release = this.live.present ? await this.turn() : undefined;
     const started = this.now();
     try {
       return await work();
     } finally {
       const ended = this.now();
       const rest = Math.min(MAX_REST_MS, (ended - started) * (1 / this.duty - 1));
+      // Before the release: the next unit, handed the slot at once, reads the new pace.
       this.readyAt = Math.max(this.readyAt, ended + rest);
+      release?.();
     }
   }
+
+  /** The slot (or none, given up on) once the last unit's rest is over, within MAX_REST_MS. */
+  private async turn(): Promise<(() => void) | undefined> {
+    const giveUpAt = this.now() + MAX_REST_MS;
+    const release =
+      this.slot.tryTake() ??
+      (await new Promise<(() => void) | undefined>((resolve) => {
+        const leave = this.slot.wait((granted) => {
+          clearTimeout(timer);
+          resolve(granted);
+        });
+        const timer = setTimeout(() => leave() && resolve(undefined), MAX_REST_MS);
+      }));
+    const wait = Math.min(giveUpAt, this.readyAt) - this.now();
+    if (wait > 0) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    return release;
+  }
 }
+
+/** This process's background work's one pace: forgets and ingestions share it. */
+export const backgroundPacer = new BackgroundPacer();

@@ -1,6 +1,7 @@
 import { fusionScores } from '@app/rerank';
 
 import { type ScoredCandidate } from '../../src/context/evidence/evidence-assembler';
+import { MONTHS } from './locomo';
 import { type ProbePool, RRF_K, type Win } from './locomo-probe-pool';
 
 const DAY_MS = 86_400_000;
@@ -12,21 +13,6 @@ const SLACKS = [0, 7, 14];
 const DEEP: Array<[number, number]> = [
   [40, 5],
   [60, 3],
-];
-
-export const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
 ];
 
 /**

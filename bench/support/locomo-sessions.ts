@@ -7,8 +7,8 @@ import { type ScoredCandidate } from '../../src/context/evidence/evidence-assemb
 import { type EvidenceOptions } from '../../src/context/evidence/select-evidence';
 import { chunkConversations } from '../../src/conversations/conversation-windows';
 import { dot, embedCached, normalize } from './embedding-cache';
-import { type LocomoSet } from './locomo';
-import { dateRows, MONTHS } from './locomo-date-legs';
+import { type LocomoSet, MONTHS } from './locomo';
+import { dateRows } from './locomo-date-legs';
 import { bm25, type Unit } from './locomo-legs';
 import { ProbePool, RRF_K, type Win, windowsByContact } from './locomo-probe-pool';
 import { type Bundle, type MemoryPool, MemoryTally } from './memory-metrics';

@@ -44,7 +44,8 @@ export interface LocomoSet {
   files: number;
 }
 
-const MONTHS = [
+/** Month names as LoCoMo's session dates write them (lower case). */
+export const MONTHS = [
   'january',
   'february',
   'march',

@@ -94,6 +94,10 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
   let closing = false;
   fastify.addHook('preClose', (done) => {
     closing = true;
+    // Fastify's close waits for every connection, and one whose headers are still trickling in
+    // is not idle: Node's requestTimeout (120 s, checked every 30 s) would hold the process
+    // past any grace period. After the drain window every socket still open is closed.
+    setTimeout(() => fastify.server.closeAllConnections(), config.server.shutdownDrainMs).unref();
     done();
   });
   fastify.addHook('onSend', (_request, reply, payload, done) => {

@@ -44,6 +44,8 @@ export interface AppConfig {
     trustProxy: TrustProxy;
     /** A request body must arrive within this long; then 408 `body_timeout`. */
     bodyTimeoutMs: number;
+    /** On shutdown, requests in flight get this long; then every open socket is closed. */
+    shutdownDrainMs: number;
     /** How far the main thread's V8 heap grows past its live size before a full GC (0: V8's). */
     heapGrowingPercent: number;
   };

@@ -128,6 +128,8 @@ export function loadConfig(raw: Record<string, string | undefined>): AppConfig {
       logLevel: env.LOG_LEVEL ?? 'info',
       trustProxy: secure.settings.trustProxy,
       bodyTimeoutMs: env.HTTP_BODY_TIMEOUT_MS ?? 30_000,
+      // Under Kubernetes' default 30 s grace, with room for the modules' own shutdown.
+      shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? 10_000,
       heapGrowingPercent: env.HEAP_GROWING_PERCENT ?? 50,
     },
     storage: {

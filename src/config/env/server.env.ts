@@ -30,6 +30,13 @@ export class ServerEnv {
   HTTP_BODY_TIMEOUT_MS?: number;
 
   /**
+   * On SIGTERM, requests in flight get this long to finish; then every socket still open (a
+   * client trickling headers or a body) is closed, so shutdown fits the orchestrator's grace.
+   */
+  @EnvInt(0, 600_000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  /**
    * The main thread's V8 heap may grow this far past what the last full GC kept before the
    * next one (0: V8's own, up to 300% on a large machine: most of the RSS under load).
    */

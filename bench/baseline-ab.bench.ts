@@ -32,7 +32,7 @@ import { loadavg } from 'node:os';
 import { Client } from 'pg';
 
 import { generateApiKey } from '../src/config/api-key-entries';
-import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
+import { demoAliceBody } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
 import {
   interleavedRounds,
@@ -206,11 +206,7 @@ async function measure(engine: 'pglite' | 'postgres', baselineRoot: string) {
         const [checkout, route] = mode.split('/') as [Checkout, 'context' | 'search'];
         const i = seq++;
         sent[mode] = (sent[mode] ?? 0) + 1;
-        const text = `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`;
-        const body =
-          route === 'context'
-            ? { transcript: text, contact_uid: 'ctc_demo_alice' }
-            : { query: text, contact_uid: 'ctc_demo_alice', top_k: 5 };
+        const body = demoAliceBody(route, i);
         let answer = await clients[checkout].post<{ meta?: { partial?: boolean } }>(
           `/${route}`,
           body,

@@ -19,7 +19,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { DEMO_ALICE_PHRASES } from './support/demo-phrases';
+import { demoAliceBody } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
 import { interleavedRounds, pairedRatios, throughputRatio } from './support/interleaved-rounds';
 import { PERF_NODE_OPTIONS, perfModules, startPerf } from './support/perf-modules';
@@ -124,11 +124,7 @@ async function main() {
       request: async (side) => {
         const i = seq++;
         sent[side]++;
-        const text = `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`;
-        const body =
-          ROUTE === 'context'
-            ? { transcript: text, contact_uid: 'ctc_demo_alice' }
-            : { query: text, contact_uid: 'ctc_demo_alice', top_k: 5 };
+        const body = demoAliceBody(ROUTE, i);
         const answer = await clients[side].post<{ meta?: { partial?: boolean } }>(
           `/${ROUTE}`,
           body,

@@ -9,3 +9,11 @@ export const DEMO_ALICE_PHRASES = [
   'I want to return two of the chairs',
   'please text me when it ships',
 ];
+
+/** The `i`th hot-path request body for the demo contact: `/context` or `/search`, never cached. */
+export function demoAliceBody(route: 'context' | 'search', i: number): Record<string, unknown> {
+  const text = `${DEMO_ALICE_PHRASES[i % DEMO_ALICE_PHRASES.length]} (ref ${i})`;
+  return route === 'context'
+    ? { transcript: text, contact_uid: 'ctc_demo_alice' }
+    : { query: text, contact_uid: 'ctc_demo_alice', top_k: 5 };
+}

@@ -96,24 +96,23 @@ export class ContextService implements OnModuleDestroy {
     this.finalsFirst.arrived(call);
     // Background work (forgets, ingests) paces itself while live calls are present.
     const leave = liveTraffic.enter();
-    const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
-    const stages = {
-      intake_ms: roundMs(entered - started),
-      queue_ms: roundMs(performance.now() - entered),
-    };
-    if (!release) {
-      try {
-        return this.shed(request, timeoutMs, started, stages);
-      } finally {
-        leave();
-      }
-    }
     try {
-      const tenant = { scope, locations, call };
-      return await this.run(request, tenant, timeoutMs, started, deadline, stages);
+      const release = await this.gate.acquire(deadline - performance.now() - MIN_BUILD_MS);
+      const stages = {
+        intake_ms: roundMs(entered - started),
+        queue_ms: roundMs(performance.now() - entered),
+      };
+      if (!release) {
+        return this.shed(request, timeoutMs, started, stages);
+      }
+      try {
+        const tenant = { scope, locations, call };
+        return await this.run(request, tenant, timeoutMs, started, deadline, stages);
+      } finally {
+        release();
+        this.finalsFirst.left();
+      }
     } finally {
-      release();
-      this.finalsFirst.left();
       leave();
     }
   }

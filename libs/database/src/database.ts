@@ -78,10 +78,10 @@ export const DEFAULT_DATABASE_OPTIONS = {
   statementTimeoutMs: 30_000,
   connectTimeoutMs: 5_000,
   lockConnections: 4,
-  // Postgres's 128 MB default is most of the worker's WASM memory; the data dir's pages are
-  // in the OS page cache as well, so a smaller cache costs a read syscall, not a disk read
-  // (docs/benchmarks.md, "Where the RSS goes").
-  pgliteSharedBuffersMb: 32,
+  // Postgres's own default. 32 MB saved up to ~64 MB of the worker's WASM memory but cost
+  // ~16% server CPU per /context (every miss is a copy through the engine's file layer, even
+  // with the pages in the OS cache): docs/benchmarks.md, "Where the RSS goes".
+  pgliteSharedBuffersMb: 128,
 } satisfies Partial<DatabaseOptions>;
 
 /** The answer of {@link Database.check}: up, or down with a reason safe to show. */

@@ -64,6 +64,8 @@ const DATABASE_SUITES = [
   'wide-vectors',
   'reembed',
   'message-ids-per-location',
+  'isolation-redteam',
+  'erasure-redteam',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

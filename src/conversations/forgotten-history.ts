@@ -87,7 +87,8 @@ export class ForgottenHistory {
         return written;
       },
     );
-    const keys = await this.d.messages.contactConversations(contactUid);
+    // A location's forget counts (and touches) its own conversations only.
+    const keys = await this.d.messages.contactConversations(contactUid, scope);
     const direct = scope ? 0 : await this.hide(contactUid, keys);
     const signal =
       typeof inline !== 'number'

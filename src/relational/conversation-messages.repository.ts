@@ -247,8 +247,26 @@ export class ConversationMessagesRepository {
     }
   }
 
-  /** The conversations of a contact, from the window ledger and the messages. */
-  async contactConversations(contactUid: string): Promise<ConversationKey[]> {
+  /**
+   * The conversations of a contact, from the window ledger and the messages; with
+   * `locations`, only those holding a message there (the ledger has no location, and a
+   * count over it would tell a bound key how many conversations other tenants hold).
+   */
+  async contactConversations(
+    contactUid: string,
+    locations?: readonly string[],
+  ): Promise<ConversationKey[]> {
+    if (locations) {
+      return this.database.dataSource
+        .getRepository(ConversationMessageEntity)
+        .createQueryBuilder('m')
+        .select('m.contactUid', 'contact_uid')
+        .addSelect('m.conversationUid', 'conversation_uid')
+        .distinct(true)
+        .where('m.contactUid = :contactUid', { contactUid })
+        .andWhere('m.locationUid IN (:...locations)', { locations: [...locations] })
+        .getRawMany<ConversationKey>();
+    }
     // Raw: a UNION of two tables, which the query builder does not express.
     return this.database.query<ConversationKey>(
       `SELECT contact_uid, conversation_uid FROM conversation_windows WHERE contact_uid = $1

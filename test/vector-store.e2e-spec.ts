@@ -12,6 +12,7 @@ import {
 
 import { vectorsInRow } from '../libs/database/src/migrations/1700000000013-vectors-in-row';
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
+import { occurredRangeContract } from './support/occurred-range-contract';
 import { openEngineDatabase, TEST_ENGINE } from './support/postgres';
 import { qdrantFidelity } from './support/qdrant-fidelity';
 import { qdrantStoreOn, rawClient, REAL_QDRANT, testCollections } from './support/qdrant-stores';
@@ -35,6 +36,10 @@ vectorStoreContract(`pgvector on ${TEST_ENGINE}`, async () => {
   const { database, close } = await openEngineDatabase();
   return { store: new PgVectorStore(database), close };
 });
+occurredRangeContract(`pgvector on ${TEST_ENGINE}`, async () => {
+  const { database, close } = await openEngineDatabase();
+  return { store: new PgVectorStore(database), close };
+});
 
 describe('Qdrant provider on the contract server', () => {
   let fake: FakeQdrant;
@@ -45,6 +50,9 @@ describe('Qdrant provider on the contract server', () => {
 
   vectorStoreContract('qdrant on the contract server', () =>
     Promise.resolve(qdrantStoreOn({ url: fake.url, apiKey: 'contract-key' }, 'contract')),
+  );
+  occurredRangeContract('qdrant on the contract server', () =>
+    Promise.resolve(qdrantStoreOn({ url: fake.url, apiKey: 'contract-key' }, 'dated')),
   );
 
   it('hybrid search is one round trip: dense, BM25, and BM25 re-scored by cosine', async () => {
@@ -100,6 +108,7 @@ describe('Qdrant provider start-up', () => {
       'contact_uid',
       'conversation_uid',
       'location_uid',
+      'occurred_at',
     ]);
     const kb = fake.engine.info(fake.engine.collection(collections.source_chunks));
     expect(Object.keys(kb.payload_schema).sort()).toEqual(['theme_id', 'topic_id']);

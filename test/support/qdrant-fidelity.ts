@@ -5,7 +5,8 @@ import { dropCollections, rawClient, testCollections } from './qdrant-stores';
  * any target: the fake here, and a real Qdrant when QDRANT_URL is set, so the fake's
  * formulas are checked against the real thing and not only against themselves.
  *
- * Three points: p1 [1,0] terms {1,2} tag a; p2 [0.8,0.6] term {1} tag b; p3 [0,1] term {3} tag a.
+ * Three points: p1 [1,0] terms {1,2} tag a; p2 [0.8,0.6] term {1} tag b; p3 [0,1] term {3} tag a;
+ * `at` one day apart from 1 May 2023 at noon (p2's written with an offset).
  */
 const P1 = '00000000-0000-4000-8000-000000000001';
 const P2 = '00000000-0000-4000-8000-000000000002';
@@ -30,23 +31,28 @@ export function qdrantFidelity(label: string, target: () => { url: string; apiKe
         field_name: 'tag',
         field_schema: 'keyword',
       });
+      await client().createPayloadIndex(name, {
+        wait: true,
+        field_name: 'at',
+        field_schema: 'datetime',
+      });
       await client().upsert(name, {
         wait: true,
         points: [
           {
             id: P1,
             vector: { '': [2, 0], bm25: { indices: [1, 2], values: [1, 1] } },
-            payload: { tag: 'a' },
+            payload: { tag: 'a', at: '2023-05-01T12:00:00.000Z' },
           },
           {
             id: P2,
             vector: { '': [0.8, 0.6], bm25: { indices: [1], values: [1] } },
-            payload: { tag: 'b' },
+            payload: { tag: 'b', at: '2023-05-02T14:00:00+02:00' },
           },
           {
             id: P3,
             vector: { '': [0, 1], bm25: { indices: [3], values: [1] } },
-            payload: { tag: 'a' },
+            payload: { tag: 'a', at: '2023-05-03T12:00:00.000Z' },
           },
         ],
       });
@@ -104,6 +110,23 @@ export function qdrantFidelity(label: string, target: () => { url: string; apiKe
       expect(await query({ must: [{ key: 'tag', match: { value: 'a' } }] })).toEqual([P1, P3]);
       expect(await query({ should: [{ key: 'tag', match: { any: ['b', 'z'] } }] })).toEqual([P2]);
       expect(await query({ must_not: [{ has_id: [P1] }] })).toEqual([P2, P3]);
+    });
+
+    it('filters a datetime range as instants, bounds half-open with lt', async () => {
+      const query = (range: object) =>
+        client()
+          .query(name, { query: [1, 0], filter: { must: [{ key: 'at', range }] }, limit: 5 })
+          .then((r) => ids(r.points));
+      const may2 = { gte: '2023-05-02T00:00:00Z', lt: '2023-05-03T00:00:00Z' };
+      expect(await query(may2)).toEqual([P2]);
+      expect(await query({ gte: '2023-05-01T12:00:00Z', lt: '2023-05-03T12:00:00Z' })).toEqual([
+        P1,
+        P2,
+      ]);
+      expect(await query({ gt: '2023-05-01T12:00:00Z', lte: '2023-05-03T12:00:00Z' })).toEqual([
+        P2,
+        P3,
+      ]);
     });
   });
 }

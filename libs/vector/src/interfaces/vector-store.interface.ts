@@ -44,6 +44,17 @@ export interface VectorFilter {
   contact_uid?: string;
   /** Restrict to these locations (tenant scoping). */
   location_uids?: string[];
+  /**
+   * Conversation windows whose `occurred_at` lies in `[from, to)` (ISO-8601); other
+   * collections have no time and ignore it.
+   */
+  occurred_at?: OccurredRange;
+}
+
+/** A half-open time range, `[from, to)`, as ISO-8601 timestamps. */
+export interface OccurredRange {
+  from: string;
+  to: string;
 }
 
 export interface DenseQuery {

@@ -56,6 +56,11 @@ export interface Bm25Sql {
    * term's read, before its cap and the result limit (so hidden rows never crowd them out).
    */
   visible?: string;
+  /**
+   * A condition on the document `d` (a time range), applied inside each term's read like the
+   * location filter; the statistics stay the contact's or the collection's own.
+   */
+  documents?: string;
 }
 
 /**
@@ -90,11 +95,15 @@ export function bm25Ctes(sql: Bm25Sql): string {
     ...(contact ? [`p.contact_uid = ${contact}`] : []),
     'p.term = f.term',
     ...(locations ? [`d.location_uid = ANY(${locations}::text[])`] : []),
+    ...(sql.documents ? [sql.documents] : []),
     ...(sql.visible ? [sql.visible] : []),
   ].join(' AND ');
-  // The location lives on the document: only a location-scoped query joins it, inside the
-  // per-term scan, so the cap still counts postings the caller may see.
-  const from = locations ? `${postings} p JOIN ${table} d ON d.id = p.doc_id` : `${postings} p`;
+  // The location and the time live on the document: only a query filtered by them joins it,
+  // inside the per-term scan, so the cap still counts postings the caller may see.
+  const from =
+    locations || sql.documents
+      ? `${postings} p JOIN ${table} d ON d.id = p.doc_id`
+      : `${postings} p`;
   // Each posting carries its term's df from the row that drove its read (`lx_post`): joining
   // the postings back to `lx_df` by term left the plan to the CTEs' estimates, and a cached
   // generic plan (prepared statements, from the sixth call) estimates one row for both, so it

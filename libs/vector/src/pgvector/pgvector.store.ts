@@ -24,6 +24,7 @@ import {
   denseSql,
   type FilterParams,
   filterParams,
+  occurredSql,
   PURGES,
   type Row,
   selectList,
@@ -116,7 +117,7 @@ export class PgVectorStore implements VectorStore {
     query: DenseQuery,
   ): Promise<VectorHit<C>[]> {
     const params: unknown[] = [toVectorParam(query.embedding), query.topK];
-    const filter = filterParams(query.filter, params);
+    const filter = filterParams(collection, query.filter, params);
     const threshold =
       query.scoreThreshold === undefined
         ? ''
@@ -140,7 +141,7 @@ export class PgVectorStore implements VectorStore {
       return [];
     }
     const params: unknown[] = [terms, query.topK];
-    const filter = filterParams(query.filter, params);
+    const filter = filterParams(collection, query.filter, params);
     const similarity = query.embedding
       ? `, 1 - (embedding <=> (SELECT $${params.push(toVectorParam(query.embedding))}::vector)) AS similarity`
       : '';
@@ -152,6 +153,7 @@ export class PgVectorStore implements VectorStore {
       limitParam: '$2',
       postingsPerTerm: this.postingsPerTerm,
       visible: visiblePosting(collection, filter),
+      documents: occurredSql(filter, 'd.'),
     });
     const sql = `WITH ${bm25}
       SELECT ${selectList(collection)}, bm25.score${similarity}
@@ -169,7 +171,7 @@ export class PgVectorStore implements VectorStore {
     query: HybridQuery,
   ): Promise<HybridResult<C>> {
     const params: unknown[] = [toVectorParam(query.embedding), query.topK, queryTerms(query.text)];
-    const filter = filterParams(query.filter, params);
+    const filter = filterParams(collection, query.filter, params);
     const table = TABLES[collection];
     const columns = selectList(collection);
     const dense = await this.denseSql(collection, filter);
@@ -181,6 +183,7 @@ export class PgVectorStore implements VectorStore {
       limitParam: '$2',
       postingsPerTerm: this.postingsPerTerm,
       visible: visiblePosting(collection, filter),
+      documents: occurredSql(filter, 'd.'),
     });
     // One statement, one parse of the query vector: each PGlite round trip costs ~1.5 ms of
     // the event loop's time, and this runs on every /context turn. No query terms (only stop
@@ -348,7 +351,9 @@ export class PgVectorStore implements VectorStore {
   /** The dense leg's SQL; whether the contact has its own HNSW index decides the plan. */
   private async denseSql(collection: CollectionName, filter: FilterParams): Promise<string> {
     const ownIndex =
-      filter.contactUid !== undefined && (await this.largeContacts.indexed(filter.contactUid));
+      filter.contactUid !== undefined &&
+      !filter.occurred &&
+      (await this.largeContacts.indexed(filter.contactUid));
     return denseSql(collection, filter, '$2', ownIndex);
   }
 }

@@ -18,17 +18,38 @@ export interface FilterParams {
   locations?: string;
   /** The contact's id itself (the dense leg's plan depends on its history's size). */
   contactUid?: string;
+  /** Placeholders of the `occurred_at` range's bounds, `[from, to)`. */
+  occurred?: { from: string; to: string };
 }
 
-/** Pushes the filter's values; returns their placeholders. */
-export function filterParams(filter: VectorFilter | undefined, params: unknown[]): FilterParams {
+/**
+ * Pushes the filter's values; returns their placeholders. A time range's bounds go as
+ * normalised ISO strings: one that is not a date throws here, before any SQL runs. Only
+ * conversations carry a time: other collections ignore the range.
+ */
+export function filterParams(
+  collection: CollectionName,
+  filter: VectorFilter | undefined,
+  params: unknown[],
+): FilterParams {
+  const range = collection === 'conversations' ? filter?.occurred_at : undefined;
   return {
     contact: filter?.contact_uid === undefined ? undefined : `$${params.push(filter.contact_uid)}`,
     locations:
       filter?.location_uids === undefined ? undefined : `$${params.push(filter.location_uids)}`,
     contactUid: filter?.contact_uid,
+    occurred: range && {
+      from: `$${params.push(new Date(range.from).toISOString())}::timestamptz`,
+      to: `$${params.push(new Date(range.to).toISOString())}::timestamptz`,
+    },
   };
 }
+
+/** The time range as a condition on a conversations row (`alias` its table's). */
+export const occurredSql = (filter: FilterParams, alias = ''): string | undefined =>
+  filter.occurred
+    ? `${alias}occurred_at >= ${filter.occurred.from} AND ${alias}occurred_at < ${filter.occurred.to}`
+    : undefined;
 
 /**
  * Forgotten windows every search skips until the background purge has deleted them (see
@@ -106,10 +127,13 @@ export function denseSql(
   const columns = selectList(collection);
   const locations = filter.locations && `location_uid = ANY(${filter.locations}::text[])`;
   const conversations = collection === 'conversations';
-  if (filter.contactUid !== undefined && !ownIndex) {
+  const occurred = occurredSql(filter);
+  // A time range holds a few of a large history's windows: read exactly, not by its own index.
+  if (filter.contactUid !== undefined && (!ownIndex || occurred)) {
     const where = [
       `contact_uid = ${filter.contact}`,
       ...(locations ? [locations] : []),
+      ...(occurred ? [occurred] : []),
       ...(conversations && filter.contact ? [visibleForContact(filter.contact)] : []),
     ];
     return `SELECT ${columns}, 1 - (embedding <=> q.v) AS score FROM ${table}, q
@@ -126,6 +150,7 @@ export function denseSql(
   }
   const where = [
     ...(locations ? [locations] : []),
+    ...(occurred ? [occurred] : []),
     ...(conversations ? [visibleAcrossContacts()] : []),
   ];
   return `SELECT ${columns}, 1 - (embedding <=> (SELECT v FROM q)) AS score FROM ${table}

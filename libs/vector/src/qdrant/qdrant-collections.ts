@@ -28,6 +28,8 @@ const PAYLOAD_INDEXES: Record<CollectionName, Array<[string, Schemas['PayloadFie
     ['location_uid', 'keyword'],
     // Rebuilding a conversation's windows deletes by (contact_uid, conversation_uid).
     ['conversation_uid', 'keyword'],
+    // The time range of a question that names a date (a datetime range filter).
+    ['occurred_at', 'datetime'],
   ],
   source_chunks: [
     ['topic_id', 'keyword'],

@@ -11,14 +11,27 @@ import { encodeDocument, type SparseVector } from './sparse-text';
 
 /** Request-body builders and response mapping: the store's wire format in one place. */
 
-/** The store filter as Qdrant `must` conditions on keyword payload fields. */
-export function toQdrantFilter(filter: VectorFilter | undefined): Schemas['Filter'] | undefined {
+/**
+ * The store filter as Qdrant `must` conditions: keyword matches, and the time range as a
+ * datetime range on `occurred_at` (stored as `toISOString()`, indexed as `datetime`). Only
+ * conversations carry a time: other collections ignore the range, as on pgvector.
+ */
+export function toQdrantFilter(
+  filter: VectorFilter | undefined,
+  collection: CollectionName = 'conversations',
+): Schemas['Filter'] | undefined {
   const must: Schemas['Condition'][] = [];
   if (filter?.contact_uid !== undefined) {
     must.push({ key: 'contact_uid', match: { value: filter.contact_uid } });
   }
   if (filter?.location_uids !== undefined) {
     must.push({ key: 'location_uid', match: { any: filter.location_uids } });
+  }
+  const range = filter?.occurred_at;
+  if (range && collection === 'conversations') {
+    // Normalised here: a bound that is not a date throws before any request goes out.
+    const at = (t: string) => new Date(t).toISOString();
+    must.push({ key: 'occurred_at', range: { gte: at(range.from), lt: at(range.to) } });
   }
   return must.length ? { must } : undefined;
 }
@@ -42,7 +55,7 @@ export function denseRequest(
 ): Schemas['QueryRequest'] {
   return {
     query: embedding,
-    filter: toQdrantFilter(filter),
+    filter: toQdrantFilter(filter, collection),
     limit: topK,
     ...(scoreThreshold === undefined ? {} : { score_threshold: scoreThreshold }),
     with_payload: withPayload(collection),
@@ -59,7 +72,7 @@ export function sparseRequest(
   return {
     query: sparse,
     using: SPARSE_VECTOR,
-    filter: toQdrantFilter(filter),
+    filter: toQdrantFilter(filter, collection),
     limit: topK,
     with_payload: withPayload(collection),
   };
@@ -74,9 +87,15 @@ export function sparseCosineRequest(
   embedding: number[],
   topK: number,
   filter: VectorFilter | undefined,
+  collection: CollectionName,
 ): Schemas['QueryRequest'] {
   return {
-    prefetch: { query: sparse, using: SPARSE_VECTOR, filter: toQdrantFilter(filter), limit: topK },
+    prefetch: {
+      query: sparse,
+      using: SPARSE_VECTOR,
+      filter: toQdrantFilter(filter, collection),
+      limit: topK,
+    },
     query: embedding,
     limit: topK,
     with_payload: false,

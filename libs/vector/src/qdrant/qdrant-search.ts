@@ -75,7 +75,7 @@ export class QdrantSearch {
       const { points } = await this.query(collection, lexical);
       return toLexicalHits(collection, points);
     }
-    const cosine = sparseCosineRequest(sparse, query.embedding, query.topK, query.filter);
+    const cosine = sparseCosineRequest(sparse, query.embedding, query.topK, query.filter, collection);
     const [found, rescored] = await this.batch(collection, [lexical, cosine]);
     return toLexicalHits(collection, found.points, rescored.points);
   }
@@ -106,7 +106,7 @@ export class QdrantSearch {
     const [near, found, rescored] = await this.batch(collection, [
       dense,
       sparseRequest(collection, sparse, topK, filter),
-      sparseCosineRequest(sparse, embedding, topK, filter),
+      sparseCosineRequest(sparse, embedding, topK, filter, collection),
     ]);
     return {
       dense: near.points.map((p) => toHit(collection, p)),

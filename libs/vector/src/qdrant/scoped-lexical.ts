@@ -47,8 +47,9 @@ const single = (index: number): SparseVector => ({ indices: [index], values: [1]
 export function termRequests(
   sparse: SparseVector,
   filter: VectorFilter | undefined,
+  collection: CollectionName = 'conversations',
 ): Schemas['QueryRequest'][] {
-  const where = toQdrantFilter(filter);
+  const where = toQdrantFilter(filter, collection);
   return sparse.indices.flatMap((index) => [
     {
       query: single(index),
@@ -189,8 +190,9 @@ export async function scopedLexicalSearch<C extends CollectionName>(
 ): Promise<{ lexical: VectorHit<C>[]; before: Schemas['QueryResponse'][] }> {
   const { sparse, topK, filter, embedding } = request;
   const [answers, scopeDocs] = await Promise.all([
-    calls.batch([...before, ...termRequests(sparse, filter)]),
-    calls.count(toQdrantFilter(filter)),
+    calls.batch([...before, ...termRequests(sparse, filter, collection)]),
+    // N is the scope's, not the time range's (as on pgvector): a range only limits the postings.
+    calls.count(toQdrantFilter({ ...filter, occurred_at: undefined }, collection)),
   ]);
   const earlier = answers.slice(0, before.length);
   const { idf: idfs, ranked } = rankScoped(

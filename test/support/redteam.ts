@@ -64,6 +64,7 @@ export async function readViews(
   k: Key,
   mcp: Client,
   contact: string,
+  query = RT_QUERY,
 ): Promise<Record<string, { status: number; text: string }>> {
   const auth = { authorization: `Bearer ${k.key}` };
   const post = (path: string, body: unknown) => request(`${url}${path}`, 'POST', auth, body);
@@ -73,19 +74,16 @@ export async function readViews(
   });
   const views: Record<string, { status: number; text: string }> = {};
   const probes: Array<[string, () => Promise<{ status: number; text: string }>]> = [
-    ['context', () => post('/context', { transcript: RT_QUERY, contact_uid: contact })],
-    [
-      'explain',
-      () => post('/context', { transcript: RT_QUERY, contact_uid: contact, explain: true }),
-    ],
-    ['prompt', () => post('/context/prompt', { transcript: RT_QUERY, contact_uid: contact })],
-    ['search', () => post('/search', { query: RT_QUERY, contact_uid: contact, top_k: 20 })],
-    ['vector_store', () => post(`/v1/vector_stores/${contact}/search`, { query: RT_QUERY })],
+    ['context', () => post('/context', { transcript: query, contact_uid: contact })],
+    ['explain', () => post('/context', { transcript: query, contact_uid: contact, explain: true })],
+    ['prompt', () => post('/context/prompt', { transcript: query, contact_uid: contact })],
+    ['search', () => post('/search', { query, contact_uid: contact, top_k: 20 })],
+    ['vector_store', () => post(`/v1/vector_stores/${contact}/search`, { query })],
     ['calls', () => post('/calls', { call_id: `rt_${contact}`, contact_uid: contact })],
     ['calls_end', () => post('/calls/end', { call_id: `rt_${contact}`, contact_uid: contact })],
-    ['mcp_fetch', () => tool('context_fetch', { transcript: RT_QUERY, contact_uid: contact })],
-    ['mcp_explain', () => tool('context_explain', { transcript: RT_QUERY, contact_uid: contact })],
-    ['mcp_search', () => tool('search_history', { query: RT_QUERY, contact_uid: contact })],
+    ['mcp_fetch', () => tool('context_fetch', { transcript: query, contact_uid: contact })],
+    ['mcp_explain', () => tool('context_explain', { transcript: query, contact_uid: contact })],
+    ['mcp_search', () => tool('search_history', { query, contact_uid: contact })],
   ];
   // One at a time: the answers are compared, so no probe may shed or miss its deadline.
   for (const [name, probe] of probes) {

@@ -1,0 +1,128 @@
+import { Database } from '@app/database';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+import { HistoryPurge } from '../src/conversations/history-purge';
+import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
+import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
+import { message } from './support/auth-fixtures';
+import { readViews } from './support/redteam';
+import { scanDatabase, scanQdrant } from './support/residue-scan';
+import { seededRandom } from './support/seeded';
+import { mcpClient, request } from './support/tenant-isolation-fixtures';
+
+type Key = { key: string };
+const bearer = (k: Key) => ({ authorization: `Bearer ${k.key}` });
+const SHARED = 'ctc_rt_shared';
+
+/**
+ * The erasure red team with location-bound keys: tenant B forgets a contact id that tenant A
+ * uses too (a phone number two tenants share). Afterwards no route, for any key, returns a
+ * word B's history held, no table (every text column, every index definition) or Qdrant
+ * point holds one, a replayed export stores none of it again, and A's history under the same
+ * id is whole. Run on both vector stores (Qdrant: the contract server).
+ */
+describe.each(['pgvector', 'qdrant'])('erasure red team on %s (e2e)', (provider) => {
+  const { seed } = seededRandom(`erasure-redteam ${provider}`);
+  const word = (n: number) => `zr${((seed * 7919 + n * 104729) % 2 ** 31).toString(36)}y`;
+  const bWords = [0, 1, 2, 3].map(word);
+  const aWords = [10, 11].map(word);
+  let fake: FakeQdrant | undefined;
+  let a: AdapterApp;
+  const mcp = new Map<Key, Client>();
+
+  const call = (method: string, path: string, key: Key, body?: unknown) =>
+    request(`${a.t.url}${path}`, method, bearer(key), body);
+  const bHistory = bWords.map((w, i) => ({
+    ...message(SHARED, 'loc_b', i, `B-FORGOTTEN please note ${w} for my espresso refund.`),
+    conversation_uid: `conv_rt_b_${i % 2}`,
+    message_uid: `msg_rt_b_${i}`,
+  }));
+  const aHistory = aWords.map((w, i) => ({
+    ...message(SHARED, 'loc_a', 10 + i, `A-OWN please note ${w} for my espresso refund.`),
+    conversation_uid: 'conv_rt_a',
+  }));
+  const residue = async (needles: string[]) => [
+    ...(await scanDatabase(a.t.app.get(Database), needles)),
+    ...(fake
+      ? await scanQdrant({ url: fake.url }, [...fake.engine.collections.keys()], needles)
+      : []),
+  ];
+
+  beforeAll(async () => {
+    fake = provider === 'qdrant' ? await startFakeQdrant() : undefined;
+    a = await bootAdapterApp({
+      CONTEXT_TIMEOUT_MS: '5000',
+      ...(fake ? { VECTOR_PROVIDER: 'qdrant', QDRANT_URL: fake.url } : {}),
+    });
+    expect((await call('POST', '/ingest/conversations', tenantB, bHistory)).status).toBe(200);
+    expect((await call('POST', '/ingest/conversations', tenantA, aHistory)).status).toBe(200);
+    for (const key of [tenantA, tenantB, ops]) {
+      mcp.set(key, await mcpClient(a.t.url, key.key));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const client of mcp.values()) {
+      await client.close();
+    }
+    await a?.t.close();
+    await fake?.close();
+  });
+
+  /**
+   * Every read route, for every key, about the shared contact and across contacts. The query
+   * names none of the words looked for (answers echo it).
+   */
+  const everyRead = async () => {
+    const query = 'please note this for my espresso refund';
+    const texts: string[] = [];
+    for (const key of [tenantA, tenantB, ops]) {
+      const views = await readViews(a.t.url, key, mcp.get(key) as Client, SHARED, query);
+      texts.push(...Object.values(views).map((v) => v.text));
+      const across = await call('POST', '/search', key, { query, top_k: 50 });
+      texts.push(across.text);
+    }
+    return texts.join('\n');
+  };
+
+  it('finds B’s words before the forget, in reads and in the store (the probes see what they look for)', async () => {
+    expect(await everyRead()).toContain(bWords[0]);
+    expect((await residue(bWords)).length).toBeGreaterThan(0);
+  });
+
+  it('after B’s forget no route, for any key, returns a word of B’s history; A’s under the same id stays', async () => {
+    const forget = await call('POST', '/contacts/forget', tenantB, { contact_uid: SHARED });
+    expect(forget.json()).toMatchObject({ location_uids: ['loc_b'] });
+    if (forget.json().pending) {
+      const purge = a.t.app.get(HistoryPurge);
+      purge.kick();
+      await purge.idle();
+    }
+    const seen = await everyRead();
+    expect(bWords.filter((w) => seen.includes(w))).toEqual([]);
+    expect(seen).not.toContain('B-FORGOTTEN');
+    expect(seen).toContain(aWords[0]);
+    const own = await call('POST', '/search', tenantA, {
+      query: `note ${aWords[0]} espresso refund`,
+      contact_uid: SHARED,
+    });
+    expect(own.text).toContain(aWords[0]);
+    const receipt = await call(
+      'GET',
+      `/contacts/forget/receipts/${String(forget.json().receipt_id)}`,
+      tenantB,
+    );
+    expect(receipt.json().completed_at).not.toBeNull();
+  });
+
+  it('after B’s forget no table, index or Qdrant point holds a word B said, nor B’s message ids', async () => {
+    expect(await residue([...bWords, ...bHistory.map((m) => m.message_uid)])).toEqual([]);
+    expect((await residue(aWords)).length).toBeGreaterThan(0); // A's stays
+  });
+
+  it('a replayed export of the forgotten messages stores none of them again', async () => {
+    expect((await call('POST', '/ingest/conversations', tenantB, bHistory)).status).toBe(200);
+    expect((await call('POST', '/ingest/conversations', ops, bHistory)).status).toBe(200);
+    expect(await everyRead()).not.toContain(bWords[1]);
+    expect(await residue(bWords)).toEqual([]);
+  });
+});

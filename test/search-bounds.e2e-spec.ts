@@ -1,6 +1,7 @@
 import { untilAborted } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
 
+import { CallerHolds } from '../src/adapters/mcp/caller-holds';
 import { MCP_CALL_CONCURRENCY, MCP_MAX_BATCH } from '../src/adapters/mcp/mcp-bounds';
 import { SearchService } from '../src/retrieval/search.service';
 import { SEARCH_MAX_INFLIGHT } from '../src/retrieval/search-bounds';
@@ -67,6 +68,7 @@ describe('search and MCP bounds: deadline, abort, admission, batch size (e2e)', 
     expect(reply.status).toBe(400);
     expect((reply.body as { error?: string }).error).toBe('mcp_batch_too_large');
     expect(searches).not.toHaveBeenCalled();
+    t.app.get(CallerHolds).clear(); // the refusal held this caller (mcp-refusal-hold.e2e-spec)
   });
 
   it(`runs an allowed batch's tool calls ${MCP_CALL_CONCURRENCY} at a time`, async () => {

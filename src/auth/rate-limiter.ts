@@ -13,6 +13,7 @@ import {
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { type Principal } from './api-keys';
 import { TooManyRequestsError } from './auth.errors';
 import { principalOf } from './principal';
 
@@ -24,8 +25,10 @@ export const RATE_WINDOW_MS = 60_000;
  * (names, not keys: trackers end up in hashed storage keys), else its client IP, an IPv6
  * address by its /64 as the throttler normalises it.
  */
-export function callerTracker(request: { ip?: unknown }): string {
-  const principal = principalOf(request);
+export function callerTracker(
+  request: { ip?: unknown },
+  principal: Principal | undefined = principalOf(request), // before the guard: the key it will find
+): string {
   return principal ? `key:${principal.keyName}` : `ip:${normalizeIp(String(request.ip))}`;
 }
 

@@ -70,6 +70,8 @@ export const ERROR_CODES: Record<string, string> = {
   rate_limited: '429: per-key or per-IP rate limit; see Retry-After',
   ingest_busy: '429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After',
   forget_busy: '429: the forgets this replica runs at once are running and queued; see Retry-After',
+  mcp_caller_held:
+    "429: this caller's last /mcp request was refused (batch over 8, malformed or oversized body, rate limit); its /mcp requests are refused unread for a few seconds; see Retry-After",
   probe_rate_limited:
     '429: over 60 /health/ready probes a second from one address; see Retry-After',
   too_many_calls: '429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked',

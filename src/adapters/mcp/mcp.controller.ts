@@ -28,7 +28,8 @@ const JSON_RPC = {
  * replica can answer any request and nothing outlives it. API-key auth is the global guard's
  * (a 401 before any JSON-RPC), and the key's location binding scopes every tool call.
  * GET and DELETE (server streams, sessions) answer 405: see `McpModule`. A JSON-RPC batch
- * holds at most MCP_MAX_BATCH messages, and its tool calls run a few at a time.
+ * holds at most MCP_MAX_BATCH messages, and its tool calls run a few at a time. A caller
+ * refused here is then refused unread for a while (`registerMcpRefusalHold`).
  */
 @ApiTags('adapters')
 @RequireScope('context:read')
@@ -41,7 +42,7 @@ export class McpController {
   @ApiOperation({
     summary: 'MCP (Streamable HTTP): tools context_fetch, search_history, redact, kb_search',
     description:
-      'A JSON-RPC message from an MCP client (send `Accept: application/json, text/event-stream`). Tool failures come back as tool results with `isError: true` and a JSON `{error, message}` text.',
+      'A JSON-RPC message from an MCP client (send `Accept: application/json, text/event-stream`), or a batch of at most 8 (400 `mcp_batch_too_large`). Tool failures come back as tool results with `isError: true` and a JSON `{error, message}` text. A caller refused here (400, 406, 408, 413, 415 or 429) has its next /mcp requests refused unread for 5 s: 429 `mcp_caller_held` with Retry-After.',
   })
   @ApiBody({ schema: JSON_RPC })
   @ApiOkResponse({

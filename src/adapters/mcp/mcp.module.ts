@@ -1,11 +1,15 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module, type NestModule, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type FastifyInstance } from 'fastify';
 
+import { ApiKeyService } from '../../auth/api-key.service';
+import { callerTracker, RateLimiter } from '../../auth/rate-limiter';
 import { ChatModule } from '../../chat/chat.module';
 import { ContextModule } from '../../context/context.module';
 import { RetrievalModule } from '../../retrieval/retrieval.module';
+import { CallerHolds } from './caller-holds';
 import { McpController } from './mcp.controller';
+import { registerMcpRefusalHold } from './mcp-refusal-hold';
 import { McpToolsService } from './mcp-tools.service';
 
 /** The JSON-RPC error MCP's stateless servers answer to GET (no server stream) and DELETE. */
@@ -19,10 +23,31 @@ const METHOD_NOT_ALLOWED = {
 @Module({
   imports: [ContextModule, RetrievalModule, ChatModule],
   controllers: [McpController],
-  providers: [McpToolsService],
+  providers: [McpToolsService, { provide: CallerHolds, useFactory: () => new CallerHolds() }],
 })
-export class McpModule implements OnModuleInit {
-  constructor(private readonly http: HttpAdapterHost) {}
+export class McpModule implements NestModule, OnModuleInit {
+  constructor(
+    private readonly http: HttpAdapterHost,
+    private readonly holds: CallerHolds,
+    private readonly keys: ApiKeyService,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  /**
+   * The refusal hold ({@link registerMcpRefusalHold}): hooks on `POST /mcp` itself, set as the
+   * route is registered, which Nest does after `configure`. Not called without HTTP (the CLI).
+   */
+  configure(): void {
+    registerMcpRefusalHold(this.http.httpAdapter.getInstance<FastifyInstance>(), {
+      holds: this.holds,
+      // The key the guard will find, or the client IP: the rate limiter's caller.
+      callerOf: (request) => {
+        const identity = this.keys.identify(request);
+        return callerTracker(request, identity.kind === 'key' ? identity.principal : undefined);
+      },
+      countRefused: (request, reply) => this.limiter.countRefused(request, reply),
+    });
+  }
 
   /**
    * The Streamable HTTP spec wants a 405 (not a 404) for GET and DELETE when the server

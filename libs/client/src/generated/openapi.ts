@@ -466,7 +466,7 @@ export interface paths {
         put?: never;
         /**
          * MCP (Streamable HTTP): tools context_fetch, search_history, redact, kb_search
-         * @description A JSON-RPC message from an MCP client (send `Accept: application/json, text/event-stream`). Tool failures come back as tool results with `isError: true` and a JSON `{error, message}` text.
+         * @description A JSON-RPC message from an MCP client (send `Accept: application/json, text/event-stream`), or a batch of at most 8 (400 `mcp_batch_too_large`). Tool failures come back as tool results with `isError: true` and a JSON `{error, message}` text. A caller refused here (400, 406, 408, 413, 415 or 429) has its next /mcp requests refused unread for 5 s: 429 `mcp_caller_held` with Retry-After.
          */
         post: operations["Mcp_handle"];
         delete?: never;
@@ -1107,6 +1107,7 @@ export interface components {
              *     - `rate_limited` (429: per-key or per-IP rate limit; see Retry-After)
              *     - `ingest_busy` (429: INGEST_MAX_INFLIGHT uploads already running; see Retry-After)
              *     - `forget_busy` (429: the forgets this replica runs at once are running and queued; see Retry-After)
+             *     - `mcp_caller_held` (429: this caller's last /mcp request was refused (batch over 8, malformed or oversized body, rate limit); its /mcp requests are refused unread for a few seconds; see Retry-After)
              *     - `probe_rate_limited` (429: over 60 /health/ready probes a second from one address; see Retry-After)
              *     - `too_many_calls` (429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked)
              *     - `internal_error` (500: unexpected; quote request_id)

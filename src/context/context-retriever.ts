@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { type HybridPool, HybridSearchService } from '../retrieval/hybrid-search.service';
 import * as spans from './context-spans';
+import { datedRange, joinDated, weighByRange } from './dated/dated-leg';
 import { type ScoredCandidate, scoredPool } from './evidence/evidence-assembler';
 
 /** The scored pool of one query: what the evidence stage turns into excerpts. */
@@ -18,7 +19,9 @@ export interface RankedPool {
 /**
  * embed → hybrid pool → rerank, each under what is left of a deadline. Shared by the final
  * `/context` build and by speculation on interim speech (which embeds in the `query` lane, so
- * a final's embed is always served first).
+ * a final's embed is always served first). A query that names a date also searches that
+ * range (a second statement beside the first, under the same deadline): its best windows
+ * join the pool and the range's windows outrank the rest (dated/dated-leg.ts).
  */
 @Injectable()
 export class ContextRetriever {
@@ -40,19 +43,21 @@ export class ContextRetriever {
     lane: 'context' | 'query' = 'context',
     signal?: AbortSignal,
   ): Promise<RankedPool> {
-    const pooled = await withDeadline<HybridPool>(
-      left(),
-      (deadline) => this.hybrid.pool(query, filter, poolK, anyOf(deadline, signal), lane),
+    // No reference time reaches retrieval yet: yearless and relative dates name no range.
+    const range = datedRange(query);
+    const pooled = await withDeadline<HybridPool>(left(), (deadline) =>
+      this.hybrid.pool(query, filter, poolK, anyOf(deadline, signal), lane, range),
     );
     stages.retrieve_ms = roundMs(pooled.ms);
     if (pooled.status !== 'ok') {
       return { pool: [], reranked: false, missed: true };
     }
     Object.entries(pooled.value.timings).forEach(([name, ms]) => (stages[name] = roundMs(ms)));
-    const candidates = pooled.value.candidates;
+    const candidates = joinDated(pooled.value.candidates, pooled.value.dated);
     if (candidates.length === 0) {
       return { pool: [], reranked: false, missed: false };
     }
+    const weigh = (scores: number[]) => (range ? weighByRange(candidates, scores, range) : scores);
     const scored = await spans.stageWithDeadline(
       'context.rerank',
       left(),
@@ -66,11 +71,12 @@ export class ContextRetriever {
       scored.value.length === candidates.length &&
       scored.value.every(Number.isFinite)
     ) {
-      const scores = scored.value;
+      const scores = weigh(scored.value);
       return { pool: scoredPool(candidates, (_, i) => scores[i]), reranked: true, missed: false };
     }
     // Degraded but timely: the vector order, with the cosine standing in for the rerank score.
-    return { pool: scoredPool(candidates, (c) => c.vectorScore), reranked: false, missed: true };
+    const cosines = weigh(candidates.map((c) => c.vectorScore));
+    return { pool: scoredPool(candidates, (_, i) => cosines[i]), reranked: false, missed: true };
   }
 }
 

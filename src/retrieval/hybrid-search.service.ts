@@ -4,6 +4,8 @@ import { EmbeddingService } from '@app/embedding';
 import { type RerankCandidate } from '@app/rerank';
 import {
   type CollectionPayloads,
+  type HybridResult,
+  type OccurredRange,
   VECTOR_STORE,
   type VectorFilter,
   type VectorHit,
@@ -22,6 +24,11 @@ export interface PoolCandidate extends RerankCandidate {
 
 export interface HybridPool {
   candidates: PoolCandidate[];
+  /**
+   * With a time range: the range's own hybrid lists merged (ranks inside the range), from a
+   * second statement on the same query vector. The caller decides which join the pool.
+   */
+  dated?: PoolCandidate[];
   timings: { embed_ms: number; search_ms: number };
 }
 
@@ -45,9 +52,13 @@ export class HybridSearchService {
     signal?: AbortSignal,
     /** `query` for speculation on interim speech: it waits behind every final's embed. */
     lane: 'context' | 'query' = 'context',
+    /** A time range the query names: its own lists come back as `dated`. */
+    dated?: OccurredRange,
   ): Promise<HybridPool> {
     // A reembed may switch the store between the embed and the search: once more on the new model.
-    return this.follower.retryOnSwitch(() => this.poolOnce(query, filter, poolK, signal, lane));
+    return this.follower.retryOnSwitch(() =>
+      this.poolOnce(query, filter, poolK, signal, lane, dated),
+    );
   }
 
   private async poolOnce(
@@ -56,13 +67,14 @@ export class HybridSearchService {
     poolK: number,
     signal: AbortSignal | undefined,
     lane: 'context' | 'query',
+    dated: OccurredRange | undefined,
   ): Promise<HybridPool> {
     const t0 = performance.now();
     const embedding = await this.embedding.embedQuery(query, signal, lane); // context: served first
     const t1 = performance.now();
     // Dense and lexical lists come from one statement: one span, both counts. The deadline's
     // abort stops the statement in the database, not just our wait for it.
-    const { dense, lexical } = await inSpan(
+    const search = inSpan(
       'retrieval.hybrid_search',
       () =>
         this.store.hybridSearch('conversations', {
@@ -81,8 +93,30 @@ export class HybridSearchService {
         'retrieval.location_filter': filter.location_uids !== undefined,
       }),
     );
+    // The range's statement runs beside the main one (a second connection on Postgres), on
+    // the same vector: only a query that names a date pays for it.
+    const inRange: Promise<HybridResult<'conversations'> | undefined> = dated
+      ? inSpan(
+          'retrieval.dated_search',
+          () =>
+            this.store.hybridSearch('conversations', {
+              embedding,
+              text: query,
+              topK: poolK,
+              filter: { ...filter, occurred_at: dated },
+              signal,
+            }),
+          (lists) => ({
+            'retrieval.dense_hits': lists.dense.length,
+            'retrieval.lexical_hits': lists.lexical.length,
+          }),
+          // An extra, not the answer: its failure (recorded on its span) leaves the main pool.
+        ).catch(() => undefined)
+      : Promise.resolve(undefined);
+    const [{ dense, lexical }, ranged] = await Promise.all([search, inRange]);
     return {
       candidates: mergeByRank(dense, lexical).slice(0, poolK),
+      ...(ranged && { dated: mergeByRank(ranged.dense, ranged.lexical) }),
       timings: { embed_ms: t1 - t0, search_ms: performance.now() - t1 },
     };
   }

@@ -1,0 +1,133 @@
+import { type Reranker } from '@app/rerank';
+import { type OccurredRange, type VectorFilter } from '@app/vector';
+
+import { strictDouble } from '../../../test/support/doubles';
+import {
+  type HybridPool,
+  type HybridSearchService,
+  type PoolCandidate,
+} from '../../retrieval/hybrid-search.service';
+import { ContextRetriever } from '../context-retriever';
+import { DATED_JOIN, DATED_WEIGHT, datedRange, joinDated, weighByRange } from './dated-leg';
+
+const window = (
+  id: string,
+  occurredAt: string,
+  ranks: Partial<PoolCandidate> = {},
+): PoolCandidate => ({
+  id,
+  content: id,
+  vectorScore: 0.5,
+  denseScore: 0.5,
+  occurredAt,
+  payload: {
+    contact_uid: 'ctc_1',
+    location_uid: null,
+    conversation_uid: 'conv',
+    channel: 'sms',
+    occurred_at: occurredAt,
+  },
+  ...ranks,
+});
+const MAY_7 = '2023-05-07T12:00:00.000Z';
+const MAY_20 = '2023-05-20T12:00:00.000Z';
+const JUNE = '2023-06-10T12:00:00.000Z';
+
+describe('datedRange', () => {
+  it('the named day, with a week of slack after it', () => {
+    expect(datedRange('What did we say on 7 May 2023?')).toEqual({
+      from: '2023-05-07T00:00:00.000Z',
+      to: '2023-05-15T00:00:00.000Z',
+    });
+    expect(datedRange('What did we say about the desk?')).toBeUndefined();
+  });
+});
+
+describe('joinDated', () => {
+  it("appends the range's best windows the pool lacks, at most DATED_JOIN, without their ranks", () => {
+    const pool = [window('a', JUNE, { denseRank: 1 }), window('b', MAY_7, { lexicalRank: 1 })];
+    const dated = ['b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id, i) =>
+      window(id, MAY_7, { denseRank: i + 1, lexicalRank: i + 1, lexicalScore: 2 }),
+    );
+
+    const joined = joinDated(pool, dated);
+
+    expect(joined.map((c) => c.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(joined).toHaveLength(pool.length + DATED_JOIN);
+    expect(joined[1]).toBe(pool[1]); // a pool window keeps its own ranks
+    expect(
+      joined.slice(2).every((c) => c.denseRank === undefined && c.lexicalRank === undefined),
+    ).toBe(true);
+    expect(joined[2]).toMatchObject({ denseScore: 0.5, lexicalScore: 2 });
+  });
+
+  it('no dated list, or an empty one, leaves the pool as it is', () => {
+    const pool = [window('a', JUNE)];
+    expect(joinDated(pool, undefined)).toEqual(pool);
+    expect(joinDated(pool, [])).toEqual(pool);
+  });
+});
+
+describe('weighByRange', () => {
+  const range: OccurredRange = { from: '2023-05-07T00:00:00.000Z', to: '2023-05-15T00:00:00.000Z' };
+  it('a window outside the range keeps 1 / DATED_WEIGHT of its score; one without a time too', () => {
+    const pool = [window('in', MAY_7), window('out', MAY_20), window('bad', 'not a time')];
+    expect(weighByRange(pool, [0.6, 0.9, 0.9], range)).toEqual([
+      0.6,
+      0.9 / DATED_WEIGHT,
+      0.9 / DATED_WEIGHT,
+    ]);
+  });
+});
+
+describe('ContextRetriever with a dated question', () => {
+  const reranker = strictDouble<Reranker>({
+    name: 'fusion',
+    score: (_query, candidates) => Promise.resolve(candidates.map(() => 0.6)),
+  });
+  const retrieverOver = (calls: Array<OccurredRange | undefined>, pool: HybridPool) =>
+    new ContextRetriever(
+      strictDouble<HybridSearchService>({
+        pool: (
+          _q: string,
+          _f: VectorFilter,
+          _k: number,
+          _s?: AbortSignal,
+          _l?: 'context' | 'query',
+          dated?: OccurredRange,
+        ) => {
+          calls.push(dated);
+          return Promise.resolve(pool);
+        },
+      }),
+      reranker,
+    );
+  const timings = { embed_ms: 1, search_ms: 1 };
+
+  it('searches the range, joins its windows and ranks the range first', async () => {
+    const calls: Array<OccurredRange | undefined> = [];
+    const sut = retrieverOver(calls, {
+      candidates: [window('june', JUNE, { denseRank: 1 })],
+      dated: [window('may', MAY_7, { denseRank: 1 })],
+      timings,
+    });
+
+    const ranked = await sut.retrieve('What did we say on 7 May 2023?', {}, 20, () => 500, {});
+
+    expect(calls).toEqual([{ from: '2023-05-07T00:00:00.000Z', to: '2023-05-15T00:00:00.000Z' }]);
+    expect(ranked.pool.map((c) => [c.id, c.score])).toEqual([
+      ['june', 0.6 / DATED_WEIGHT],
+      ['may', 0.6],
+    ]);
+  });
+
+  it('an undated question asks for no range and keeps its scores', async () => {
+    const calls: Array<OccurredRange | undefined> = [];
+    const sut = retrieverOver(calls, { candidates: [window('june', JUNE)], timings });
+
+    const ranked = await sut.retrieve('What did we say about the desk?', {}, 20, () => 500, {});
+
+    expect(calls).toEqual([undefined]);
+    expect(ranked.pool.map((c) => [c.id, c.score])).toEqual([['june', 0.6]]);
+  });
+});

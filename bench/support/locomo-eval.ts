@@ -5,11 +5,13 @@ import { Redactor } from '@app/redaction';
 import { type INestApplicationContext } from '@nestjs/common';
 
 import { ContextService } from '../../src/context/context.service';
+import { questionRange } from '../../src/context/dated/question-range';
 import { EvidenceAssembler, scoredPool } from '../../src/context/evidence/evidence-assembler';
 import { IngestService } from '../../src/ingest/ingest.service';
 import { loadLocomo, type LocomoSet } from './locomo';
 import { type Bundle, bundlesFor, MemoryTally } from './memory-metrics';
 import { memorySearch } from './memory-search';
+import { summarize } from './stats';
 
 const POOL_K = 20;
 /** The default budget, and the curve of recall against tokens around it. */
@@ -55,6 +57,8 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
   const service = app.get(ContextService);
   const tally = new MemoryTally();
   let buildMs = 0;
+  // Questions that name a date (issue 40's date leg): their own rows and build times.
+  const buildTimes: Record<'dated' | 'undated', number[]> = { dated: [], undated: [] };
   for (const [qi, q] of set.questions.entries()) {
     const { dense, lexical, candidates, scores } = await search(q.question, q.contact_uid);
     const p = {
@@ -87,8 +91,10 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
         timeout_ms: 10_000,
         ...request,
       });
+      const dated = questionRange(q.question) !== undefined;
       if (name === 'service_default') {
         buildMs += performance.now() - t;
+        buildTimes[dated ? 'dated' : 'undated'].push(performance.now() - t);
       }
       const served: Bundle = {
         contents: bundle.historical_excerpts.map((e) => e.content),
@@ -96,6 +102,9 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
         tokens: bundle.token_count,
       };
       tally.add(name, p, served);
+      if (dated && (name === 'service_default' || name === 'service_k5')) {
+        tally.add(`${name}_dated`, p, served);
+      }
     }
     if ((qi + 1) % 100 === 0) {
       log(`locomo: ${qi + 1}/${set.questions.length}`);
@@ -109,6 +118,8 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
     budgets: BUDGETS,
     /** Wall time of a default build in this process (noisy on a shared box). */
     mean_build_ms: Math.round((buildMs / Math.max(1, set.questions.length)) * 10) / 10,
+    /** Default builds of questions that name a date and of the rest, ms (same caveat). */
+    build_ms: { dated: summarize(buildTimes.dated), undated: summarize(buildTimes.undated) },
     variants: tally.report(),
   };
 }

@@ -1,7 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 
 import { CallerHolds, MCP_HOLD_MS } from './caller-holds';
-import { MCP_HELD_ANSWER_DELAY_MS, registerMcpRefusalHold } from './mcp-refusal-hold';
+import {
+  MCP_HELD_ANSWER_DELAY_MS,
+  MCP_HELD_MAX_DELAYED,
+  registerMcpRefusalHold,
+} from './mcp-refusal-hold';
 
 describe('registerMcpRefusalHold', () => {
   let app: FastifyInstance;
@@ -28,11 +32,11 @@ describe('registerMcpRefusalHold', () => {
       callerOf: (request) => String(request.headers['x-caller']),
       countRefused,
     });
-    // What the controller and the guard answer: a batch over 8 is 400, a bad key 401.
+    // What the controller answers (a batch over 8 is 400), or the guard's answer in x-answer.
     const handler = (request: { body: unknown; headers: Record<string, unknown> }) => {
       handled++;
-      if (request.headers['x-key'] === 'bad') {
-        return { status: 401 };
+      if (request.headers['x-answer']) {
+        return { status: Number(request.headers['x-answer']) };
       }
       return { status: Array.isArray(request.body) && request.body.length > 8 ? 400 : 200 };
     };
@@ -129,7 +133,7 @@ describe('registerMcpRefusalHold', () => {
     },
   );
 
-  it('holds on a body over the limit by its Content-Length (413), never reading it', async () => {
+  it('holds on a body over the limit (413, refused by its Content-Length)', async () => {
     const response = await app.inject({
       method: 'POST',
       url: '/mcp',
@@ -140,9 +144,33 @@ describe('registerMcpRefusalHold', () => {
     expect((await held('ip:10.0.0.7')).statusCode).toBe(429);
   });
 
-  it('does not hold a caller for a bad key (401): key guessing is the rate limiter’s', async () => {
-    expect((await post('ip:10.0.0.8', batch(1), '/mcp', { 'x-key': 'bad' })).statusCode).toBe(401);
-    expect((await post('ip:10.0.0.8', batch(1))).statusCode).toBe(200);
+  it('holds a caller the guard refused as over its rate limit (429)', async () => {
+    expect((await post('key:a', batch(1), '/mcp', { 'x-answer': '429' })).statusCode).toBe(429);
+    expect((await held('key:a')).json()).toMatchObject({ error: 'mcp_caller_held' });
     expect(countRefused).not.toHaveBeenCalled(); // the guard counted it
+  });
+
+  it.each([401, 403, 500, 503])(
+    'does not hold a caller answered %i (not its body’s fault)',
+    async (status) => {
+      expect(
+        (await post('ip:10.0.0.8', batch(1), '/mcp', { 'x-answer': String(status) })).statusCode,
+      ).toBe(status);
+      expect((await post('ip:10.0.0.8', batch(1))).statusCode).toBe(200);
+      expect(countRefused).not.toHaveBeenCalled();
+    },
+  );
+
+  it(`answers held refusals past ${MCP_HELD_MAX_DELAYED} waiting at once without the delay`, async () => {
+    await post('key:a', batch(100));
+    let answered = 0;
+    const refusals = Array.from({ length: MCP_HELD_MAX_DELAYED + 3 }, () =>
+      post('key:a', batch(1)).then((r) => (answered++, r)),
+    );
+    await jest.advanceTimersByTimeAsync(MCP_HELD_ANSWER_DELAY_MS - 1);
+    expect(answered).toBe(3); // old code: no hold at all; unbounded: 0 until the delay ends
+    await jest.advanceTimersByTimeAsync(1);
+    const statuses = (await Promise.all(refusals)).map((r) => r.statusCode);
+    expect(statuses.every((status) => status === 429)).toBe(true);
   });
 });

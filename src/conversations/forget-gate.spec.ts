@@ -6,6 +6,7 @@ import {
   FORGET_MAX_INFLIGHT,
   FORGET_MAX_WAITING,
   FORGET_REFUSAL_HOLD_MS,
+  FORGET_TENANT_SHARE,
   FORGET_WAIT_MS,
   ForgetBusyError,
   ForgetGate,
@@ -95,6 +96,26 @@ describe('HistoryController forget admission (ForgetGate)', () => {
     }
     releases.splice(0).forEach((r) => r());
     await expect(Promise.all(admitted)).resolves.toHaveLength(admitted.length);
+  });
+
+  it('a location-bound key holds at most its share, waiting included; another tenant still runs (old: starved)', async () => {
+    jest.useFakeTimers();
+    const { memory, releases } = hangingMemory();
+    const sut = new HistoryController(memory, new ForgetGate());
+    const mine = Array.from({ length: FORGET_TENANT_SHARE }, (_, i) =>
+      sut.forget({ contact_uid: `ctc_b${i}` }, ['loc_b']),
+    );
+    const extra = sut.forget({ contact_uid: 'ctc_b_extra' }, ['loc_b']).catch((e: unknown) => e);
+    const other = sut.forget({ contact_uid: 'ctc_a' }, ['loc_a']);
+    await jest.advanceTimersByTimeAsync(FORGET_REFUSAL_HOLD_MS);
+    const refused = await extra;
+    expect(refused).toBeInstanceOf(ForgetBusyError);
+    // No counts of other tenants' forgets in what the refused caller reads.
+    expect((refused as Error).message).not.toMatch(/\d+ (forget|waiting)/u);
+    expect(memory.forgetContact).toHaveBeenCalledWith('ctc_a', ['loc_a']);
+    expect(memory.forgetContact).not.toHaveBeenCalledWith('ctc_b_extra', ['loc_b']);
+    releases.splice(0).forEach((r) => r());
+    await expect(Promise.all([...mine, other])).resolves.toHaveLength(FORGET_TENANT_SHARE + 1);
   });
 
   it('gives up on a waiting forget after FORGET_WAIT_MS with forget_busy', async () => {

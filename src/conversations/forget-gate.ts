@@ -2,6 +2,7 @@ import { BackgroundPacer, backgroundPacer, sleep } from '@app/common';
 import { Injectable, Optional } from '@nestjs/common';
 
 import { TooManyRequestsError } from '../auth/auth.errors';
+import { CallerShares } from '../common/caller-shares';
 import { AdmissionGate } from '../context/admission-gate';
 
 /**
@@ -28,12 +29,21 @@ export const FORGET_WAIT_MS = 2000;
 export const FORGET_REFUSAL_HOLD_MS = 500;
 export const FORGET_RETRY_AFTER_S = 1;
 
-/** Too many forgets already running or waiting (429 `forget_busy`, Retry-After). */
+/**
+ * Forgets one location-bound key (by its scope) may hold, running or waiting: half the
+ * slots, so one tenant's burst never fills the queue another tenant's erasure waits in.
+ */
+export const FORGET_TENANT_SHARE = FORGET_MAX_INFLIGHT / 2;
+
+/**
+ * Too many forgets already running or waiting (429 `forget_busy`, Retry-After). The message
+ * gives no counts: they would tell a tenant how many forgets the others run.
+ */
 export class ForgetBusyError extends TooManyRequestsError {
-  constructor(inFlight: number, waiting: number) {
+  constructor() {
     super(
       'forget_busy',
-      `${inFlight} forget(s) running and ${waiting} waiting; retry in ${FORGET_RETRY_AFTER_S} s.`,
+      `The forgets this replica (or this key) may run at once are running and queued; retry in ${FORGET_RETRY_AFTER_S} s.`,
       FORGET_RETRY_AFTER_S,
     );
   }
@@ -48,24 +58,36 @@ export class ForgetBusyError extends TooManyRequestsError {
 @Injectable()
 export class ForgetGate {
   private readonly gate = new AdmissionGate(FORGET_MAX_INFLIGHT, FORGET_MAX_WAITING);
+  private readonly shares = new CallerShares(FORGET_TENANT_SHARE);
   /** `pacer`: the pace forgets keep (by default the one ingestions share). */
   constructor(@Optional() private readonly pacer: BackgroundPacer = backgroundPacer) {}
 
-  /** Runs `work` once admitted. @throws ForgetBusyError when no slot frees up in time. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const full = this.gate.load.waiting >= FORGET_MAX_WAITING;
-    const release = await this.gate.acquire(FORGET_WAIT_MS);
-    if (!release) {
-      const { inFlight, waiting } = this.gate.load;
-      if (full) {
-        await sleep(FORGET_REFUSAL_HOLD_MS);
-      }
-      throw new ForgetBusyError(inFlight, waiting);
+  /**
+   * Runs `work` once admitted; `tenant` (a location-bound key's scope) holds at most
+   * {@link FORGET_TENANT_SHARE}. @throws ForgetBusyError when no slot frees up in time.
+   */
+  async run<T>(work: () => Promise<T>, tenant?: string): Promise<T> {
+    const share = tenant === undefined ? () => undefined : this.shares.take(tenant);
+    if (!share) {
+      await sleep(FORGET_REFUSAL_HOLD_MS);
+      throw new ForgetBusyError();
     }
     try {
-      return await this.pacer.run(work);
+      const full = this.gate.load.waiting >= FORGET_MAX_WAITING;
+      const release = await this.gate.acquire(FORGET_WAIT_MS);
+      if (!release) {
+        if (full) {
+          await sleep(FORGET_REFUSAL_HOLD_MS);
+        }
+        throw new ForgetBusyError();
+      }
+      try {
+        return await this.pacer.run(work);
+      } finally {
+        release();
+      }
     } finally {
-      release();
+      share();
     }
   }
 

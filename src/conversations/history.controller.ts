@@ -86,8 +86,12 @@ export class HistoryController {
     contactUid: string,
     scope: LocationScope,
   ): Promise<ForgetHistoryResponse> {
-    // Admitted per process (ForgetGate): a burst of forgets waits or gets 429 `forget_busy`.
-    const report = await this.gate.run(() => this.memory.forgetContact(contactUid, scope));
+    // Admitted per process (ForgetGate): a burst of forgets waits or gets 429 `forget_busy`;
+    // a location-bound key holds at most its share, so it cannot starve another tenant's.
+    const report = await this.gate.run(
+      () => this.memory.forgetContact(contactUid, scope),
+      scope?.join(','),
+    );
     return { contact_uid: contactUid, ...report };
   }
 }

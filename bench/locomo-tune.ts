@@ -23,6 +23,8 @@
  * question, each as a bundle and its pool's ceiling, in process (see `probeSessions`).
  * `--pool-cost`: the hybrid search statement's time at each depth (`DEPTHS`, default
  * 20,30,40,60) over the LoCoMo contacts, interleaved, on PGlite (or `DATABASE_URL`).
+ * `--dated-cost`: the first stage of the questions that name a date with the date leg and
+ * without, interleaved, and the parse every question pays (see `datedCost`).
  */
 import { readFileSync } from 'node:fs';
 
@@ -38,6 +40,7 @@ import {
 } from '../src/context/evidence/select-evidence';
 import { benchContext } from './support/app-context';
 import { loadLocomo } from './support/locomo';
+import { datedCost } from './support/locomo-dated-cost';
 import { probeLegs } from './support/locomo-legs';
 import { type LiveVariant, locomoLive } from './support/locomo-live';
 import { MissTally } from './support/locomo-misses';
@@ -144,12 +147,17 @@ const LOCOMO_KINDS: Record<string, string> = {
 };
 
 function main() {
-  if (process.argv[2] === '--pool-cost') {
+  if (process.argv[2] === '--pool-cost' || process.argv[2] === '--dated-cost') {
     const depths = (process.env.DEPTHS ?? '20,30,40,60').split(',').map(Number);
+    const log = (m: string) => process.stderr.write(`${m}\n`);
     benchContext({ DATABASE_URL: process.env.DATABASE_URL ?? '', EMBEDDING_WORKERS: '1' })
       .then(async (app) => {
         try {
-          printJson(await poolCost(app, depths, 2, (m) => process.stderr.write(`${m}\n`)));
+          printJson(
+            process.argv[2] === '--dated-cost'
+              ? await datedCost(app, Number(process.env.ROUNDS ?? 3), log)
+              : await poolCost(app, depths, 2, log),
+          );
         } finally {
           await app.close();
         }

@@ -6,6 +6,7 @@
  * can mask exactly the words that spoke them.
  */
 
+import { allMatches } from './all-matches';
 import { linear } from './linear';
 
 /** Digits spoken by one word or numeral, with its `[start, end)` span in the text. */
@@ -225,7 +226,7 @@ export class DictationCheck {
  */
 export function scanDigitRuns(text: string, sink: DigitRunSink): void {
   const reader = new RunReader(sink);
-  for (const run of text.matchAll(CANDIDATE_RUN)) {
+  for (const run of allMatches(CANDIDATE_RUN, text)) {
     const runEnd = run.index + run[0].length;
     TOKEN.lastIndex = run.index;
     let prev: RawToken | undefined;

@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { linear } from '../linear';
 import { hasContext } from './detector';
 
@@ -39,7 +40,7 @@ export class AddressCues {
   private readonly announced = new Set<number>();
 
   constructor(private readonly text: string) {
-    for (const m of text.matchAll(ANNOUNCEMENT)) {
+    for (const m of allMatches(ANNOUNCEMENT, text)) {
       this.announced.add(m.index + m[0].length);
     }
   }

@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import type { Detection, DetectorOptions } from './detector';
@@ -75,29 +76,29 @@ function findDates(text: string): DateSpan[] {
     const start = m.index ?? 0;
     dates.push({ start, end: start + m[0].length, masked });
   };
-  for (const m of text.matchAll(NUMERIC)) {
+  for (const m of allMatches(NUMERIC, text)) {
     const a = Number(m[1]);
     const b = Number(m[3]);
     if ((validDay(a, b) || validDay(b, a)) && validYear(m[4])) {
       add(m); // month-first or day-first, whichever reading is a real date
     }
   }
-  for (const m of text.matchAll(ISO)) {
+  for (const m of allMatches(ISO, text)) {
     if (validDay(Number(m[3]), Number(m[4])) && validYear(m[1])) {
       add(m);
     }
   }
-  for (const m of text.matchAll(MONTH_FIRST)) {
+  for (const m of allMatches(MONTH_FIRST, text)) {
     if (validDay(MONTHS[m[1].toLowerCase()], Number(m[2])) && validYear(m[3] ?? m[4])) {
       add(m);
     }
   }
-  for (const m of text.matchAll(DAY_FIRST)) {
+  for (const m of allMatches(DAY_FIRST, text)) {
     if (validDay(MONTHS[m[2].toLowerCase()], Number(m[1])) && validYear(m[3] ?? m[4])) {
       add(m);
     }
   }
-  for (const m of text.matchAll(MASKED_DOB)) {
+  for (const m of allMatches(MASKED_DOB, text)) {
     add(m, true);
   }
   return dates;
@@ -113,7 +114,7 @@ export function detectDatesOfBirth(
   _options: DetectorOptions,
   out: Detection[],
 ): void {
-  const keywords = [...text.matchAll(BIRTH_CONTEXT)];
+  const keywords = [...allMatches(BIRTH_CONTEXT, text)];
   if (keywords.length === 0) {
     return; // nothing can qualify: skip the date scans
   }

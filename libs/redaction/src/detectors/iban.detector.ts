@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import type { Detection, DetectorOptions } from './detector';
@@ -66,7 +67,7 @@ const SEPARATOR = /[ ./-]/;
 
 /** IBANs, contiguous or in blocks, upper or lower case, validated by length and mod 97. */
 export function detectIbans(text: string, _options: DetectorOptions, out: Detection[]): void {
-  for (const m of text.matchAll(RUN)) {
+  for (const m of allMatches(RUN, text)) {
     const blocks = m[0].split(SEPARATOR);
     // Longest prefix of whole blocks that validates; a trailing word rarely does.
     for (let k = blocks.length; k >= 1; k--) {

@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { AddressCues } from './address-cue';
@@ -172,17 +173,17 @@ export function detectInternationalAddresses(
   const score = BASE_CONFIDENCE.STREET_ADDRESS;
   if (TYPE_HINT.test(text)) {
     for (const pattern of PATTERNS) {
-      for (const m of text.matchAll(pattern)) {
+      for (const m of allMatches(pattern, text)) {
         out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
       }
     }
   }
   const cues = new AddressCues(text);
   if (NUMBER_AFTER_TYPE_HINT.test(text)) {
-    for (const m of text.matchAll(LOWER_COMPOUND)) {
+    for (const m of allMatches(LOWER_COMPOUND, text)) {
       out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
     }
-    for (const m of text.matchAll(NUMBER_LAST)) {
+    for (const m of allMatches(NUMBER_LAST, text)) {
       if (m[1] !== undefined || cues.announcedAt(m.index)) {
         out.push({ type: 'STREET_ADDRESS', start: m.index, end: m.index + m[0].length, score });
       }

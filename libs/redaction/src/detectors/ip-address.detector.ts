@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { type Detection, type DetectorOptions, hasContext } from './detector';
@@ -75,7 +76,7 @@ const VERSION_LABEL =
 
 /** IPv4 and IPv6 addresses, parsed rather than pattern-matched. */
 export function detectIpAddresses(text: string, _options: DetectorOptions, out: Detection[]): void {
-  for (const m of text.matchAll(IPV4)) {
+  for (const m of allMatches(IPV4, text)) {
     const end = m.index + m[0].length;
     if (isIPv4(m[0]) && !hasContext(text, m.index, end, VERSION_LABEL, 24)) {
       out.push({

@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { AddressCues } from './address-cue';
@@ -256,7 +257,7 @@ export function detectStreetAddresses(
   if (!BOX_HINT.test(text)) {
     return;
   }
-  for (const box of text.matchAll(PO_BOX)) {
+  for (const box of allMatches(PO_BOX, text)) {
     const tail = extendTail(text, box.index + box[0].length);
     out.push({ type: 'STREET_ADDRESS', start: box.index, end: tail.end, score });
   }

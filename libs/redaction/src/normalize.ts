@@ -24,9 +24,11 @@
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
  */
 
+import { decodeAt, ENCODING_START, GLUED } from './decode-escapes';
 import {
   dropSeparatorSpaces,
   foldDotLikes,
+  foldSlashRuns,
   isAsciiAlnum,
   isBlank,
   isDigit,
@@ -49,6 +51,13 @@ export interface Normalized {
 const NEEDS_FOLDING =
   /[^\t-~]|\d[-/]?[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d|@\n|\n[\w -]{1,32}: {0,4}@/;
 /**
+ * Encodings and markup `decodeAt` reads (escapes, references, tags, emphasis by a digit,
+ * slashed digit groups, defanged dots) and a spaced "+" before digits; each starts with one of a few characters, tested
+ * first so most positions fail at once.
+ */
+const NEEDS_DECODING =
+  /(?=[%&\\<*_~`/[({+])(?:\+[ \t]{1,4}\d|%[\dA-Fa-f]{2}|&#?\w{1,16};|\\[uxnrt]|<[!/A-Za-z]|[*_~`]\d|(?<=\d)[*_~`]|(?<=\d)\/\d{1,8}\/\d|(?<=\w)[[({]\.[\])}]\w)/;
+/**
  * En-dash, em-dash and horizontal bar: typography uses them for ranges ("973–1048",
  * "1998–2002"), which must not become phone numbers or SSNs. One between two numbers stays
  * a range; two or more in one digit run ("415–555–0134") are a number's separators.
@@ -57,7 +66,7 @@ const RANGE_DASHES = new Set([0x2013, 0x2014, 0x2015]);
 
 /** Folds `input`; returns undefined when nothing would change. */
 export function normalize(input: string): Normalized | undefined {
-  if (!NEEDS_FOLDING.test(input)) {
+  if (!NEEDS_FOLDING.test(input) && !NEEDS_DECODING.test(input)) {
     return undefined;
   }
   // Pass 1: per code point folding, into typed arrays sized for the worst case (a code point
@@ -67,14 +76,38 @@ export function normalize(input: string): Normalized | undefined {
   const from = new Int32Array(capacity);
   const to = new Int32Array(capacity);
   let n = 0;
+  let glued = -1;
   for (let i = 0; i < input.length;) {
-    const cp = input.codePointAt(i) ?? 0;
-    const width = cp > 0xffff ? 2 : 1;
-    const folded = cp < 0x80 ? null : foldCodePoint(cp);
+    const unit = input.charCodeAt(i);
+    if (unit < 128 && ENCODING_START[unit] === 0 && glued < 0) {
+      chars[n] = unit; // plain ASCII, the common case: kept as is
+      from[n] = i;
+      to[n++] = ++i;
+      continue;
+    }
+    const decoded =
+      unit < 128 && ENCODING_START[unit] ? decodeAt(input, i, n > 0 ? chars[n - 1] : 0) : undefined;
+    const cp = decoded ? decoded.cp : (input.codePointAt(i) ?? 0);
+    const width = decoded ? decoded.length : cp > 0xffff ? 2 : 1;
+    if (cp < 0) {
+      // Markup that renders as nothing; emphasis marks ("~0a@…", "**415**") start what follows.
+      glued = cp === GLUED && glued < 0 ? i : glued;
+      i += width;
+      continue;
+    }
+    const first = n;
+    const folded = cp < 0x80 ? (decoded ? String.fromCharCode(cp) : null) : foldCodePoint(cp);
     if (folded === COMBINING && n > 0 && chars[n - 1] < 0x80) {
       // A mark on an ASCII character: dropped, but part of its base, so a span that ends
       // on the base covers the mark too.
       to[n - 1] = i + width;
+    } else if (decoded && (folded === null || folded === COMBINING)) {
+      const units = String.fromCodePoint(cp); // an encoded character that folds to itself
+      for (let k = 0; k < units.length; k++) {
+        chars[n] = units.charCodeAt(k);
+        from[n] = i;
+        to[n++] = i + width;
+      }
     } else if (folded === null || folded === COMBINING) {
       for (let k = 0; k < width; k++) {
         chars[n] = input.charCodeAt(i + k);
@@ -88,10 +121,15 @@ export function normalize(input: string): Normalized | undefined {
         to[n++] = i + width;
       }
     }
+    if (glued >= 0 && n > first) {
+      from[first] = glued;
+      glued = -1;
+    }
     i += width;
   }
   foldSeparatorDashes(chars, n);
   foldDotLikes(chars, n);
+  foldSlashRuns(chars, n);
   n = dropSeparatorSpaces(chars, from, to, n);
   // Pass 2: gaps between two digits. Each gap is visited once, so this stays linear.
   const out = new Uint16Array(n);
@@ -106,6 +144,12 @@ export function normalize(input: string): Normalized | undefined {
     const turnEnd = c !== 10 && chars[i + 1] === 10 ? addressTurnGap(chars, n, i) : -1;
     if (turnEnd > 0) {
       i = turnEnd; // "alice.jones" / "@example.com" over two turns: one address
+      continue;
+    }
+    const plusEnd =
+      c === 43 && (i === 0 || !isAsciiAlnum(chars[i - 1])) ? spacedPlusEnd(chars, n, i) : -1;
+    if (plusEnd > 0) {
+      i = plusEnd; // "+ 44 20 …": the "+" of an international number, spaced from it
       continue;
     }
     const afterSeparator = isSeparator(c) && i > 0 && isDigit(chars[i - 1]);
@@ -131,6 +175,15 @@ export function normalize(input: string): Normalized | undefined {
     text += String.fromCharCode(...out.subarray(k, Math.min(m, k + 8192)));
   }
   return { text, starts: starts.slice(0, m), ends: ends.slice(0, m) };
+}
+
+/** Where the spaces or tabs (at most four) after a "+" at `at` end, when a digit follows; -1 otherwise. */
+function spacedPlusEnd(chars: Uint16Array, length: number, at: number): number {
+  let i = at + 1;
+  while (i < length && i - at <= 4 && (chars[i] === 32 || chars[i] === 9)) {
+    i++;
+  }
+  return i > at + 1 && i < length && isDigit(chars[i]) ? i : -1;
 }
 
 /** Characters of a digit run: digits, dashes of any kind, dots and spaces. */

@@ -163,3 +163,40 @@ export function dropSeparatorSpaces(
   }
   return m;
 }
+
+/** Most digits a slashed run holds to be read as one number: a 19-digit card. */
+const MAX_SLASHED_DIGITS = 19;
+
+/**
+ * Slashes between the digit groups of a run with two or more of them and over eight digits
+ * become dashes ("415/555/2671" is a phone number, "536/22/1234" an SSN), since phone
+ * patterns read a slash as the end of a number. A date ("07/04/1985", "2024/07/04") has at
+ * most eight digits and stays. Each run is read once to measure and once to rewrite.
+ */
+export function foldSlashRuns(chars: Uint16Array, length: number): void {
+  for (let i = 1; i < length; i++) {
+    if (chars[i] !== 47 || !isDigit(chars[i - 1])) {
+      continue;
+    }
+    let start = i - 1;
+    while (start > 0 && isDigit(chars[start - 1])) {
+      start--;
+    }
+    let end = i;
+    let slashes = 0;
+    while (end < length && chars[end] === 47 && end + 1 < length && isDigit(chars[end + 1])) {
+      slashes++;
+      end++;
+      while (end < length && isDigit(chars[end])) {
+        end++;
+      }
+    }
+    const digits = end - start - slashes;
+    if (slashes >= 2 && digits > 8 && digits <= MAX_SLASHED_DIGITS) {
+      for (let k = start; k < end; k++) {
+        chars[k] = chars[k] === 47 ? 45 : chars[k];
+      }
+    }
+    i = Math.max(i, end);
+  }
+}

@@ -115,7 +115,19 @@ function classify(cp: number): Fold {
   if (value >= 0) {
     return String.fromCharCode(48 + value);
   }
-  return numberDigits(cp) ?? null;
+  return numberDigits(cp) ?? compatibilityLetter(char) ?? null;
+}
+
+const ASCII_LETTER = /^[A-Za-z]$/;
+
+/**
+ * A letter that NFKC writes as one ASCII letter: mathematical alphanumerics (𝐚, 𝖺, 𝕒),
+ * circled (ⓐ) and modifier letters (ᵃ), the Kelvin sign. They render as the letter, so
+ * "𝐚𝐥𝐢𝐜𝐞@𝐞𝐱𝐚𝐦𝐩𝐥𝐞.𝐜𝐨𝐦" is an address and "𝐃𝐄89 …" an IBAN.
+ */
+function compatibilityLetter(char: string): string | undefined {
+  const nfkc = char.normalize('NFKC');
+  return ASCII_LETTER.test(nfkc) ? nfkc : undefined;
 }
 
 /** The fold of one non-ASCII code point. */

@@ -1,6 +1,6 @@
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
-import { countDigits, type Detection, type DetectorOptions } from './detector';
+import { countDigits, type Detection, type DetectorOptions, hasContext } from './detector';
 
 /**
  * Card lengths by leading digit (ISO/IEC 7812 major industry identifier). Rejecting a
@@ -59,29 +59,40 @@ export function isCardNumber(digits: string, from = 0, to = digits.length): bool
   return !same && luhnValid(digits, from, to);
 }
 
+/** Words that name a card: near one, a number read out in pairs or threes is a card. */
+const CARD_CONTEXT = linear(
+  /\b(?:card|cards|visa|mastercard|amex|american\s{1,4}express|discover|maestro|credit|debit|cc|pan)\b/i,
+);
+
 /**
  * The groupings card numbers are printed and typed in: one unbroken run; fours with a
- * shorter tail (4-4-4-4, 4-4-4-4-3, 4-4-4-1); Amex 4-6-5 and Diners 4-6-4.
+ * shorter tail (4-4-4-4, 4-4-4-4-3, 4-4-4-1); Amex 4-6-5 and Diners 4-6-4. Near a card
+ * word (`named`), also even pairs or threes with a shorter tail, as a number is read out
+ * or typed to dodge a filter ("card 41 11 11 11 …"); without one, such runs are codes.
  */
-function usualGrouping(lengths: readonly number[]): boolean {
+function usualGrouping(lengths: readonly number[], named: boolean): boolean {
   if (lengths.length === 1) {
     return true;
   }
   if (lengths.length === 3 && lengths[0] === 4 && lengths[1] === 6) {
     return lengths[2] === 4 || lengths[2] === 5;
   }
+  const size = lengths[0];
+  if (size < (named ? 2 : 4) || size > 4) {
+    return false;
+  }
   const last = lengths.length - 1;
   for (let i = 0; i < last; i++) {
-    if (lengths[i] !== 4) {
+    if (lengths[i] !== size) {
       return false;
     }
   }
-  return lengths[last] >= 1 && lengths[last] <= 4;
+  return lengths[last] >= 1 && lengths[last] <= size;
 }
 
 /**
  * A run of digit groups joined by single spaces, dashes, dots, slashes, underscores, bars,
- * colons or commas (people type `4111.1111.1111.1111`, `4111_1111_…` and `4111|1111|…` to
+ * colons, commas or pluses (people type `4111.1111.1111.1111`, `4111_1111_…` and `4111|1111|…` to
  * dodge filters; the grouping and Luhn checks below keep decimals, dates, times and
  * thousands groupings out), not glued to letters, decimals
  * or another dash-number (so `ABC-4111…` and `1.5` are not starts). Group sizes are bounded
@@ -89,7 +100,7 @@ function usualGrouping(lengths: readonly number[]): boolean {
  * digits rejects ordinary numbers inside the engine, before a match is allocated.
  */
 const GROUP_RUN = linear(
-  /(?=\d)(?<![\w.,/-])(?=(?:[ ./_|:,-]?\d){13})\d{1,19}(?:[ ./_|:,-]\d{1,19}){0,7}(?![\w]|[.,/-]\d)/g,
+  /(?=\d)(?<![\w.,/+-])(?=(?:[ ./_|:,+-]?\d){13})\d{1,19}(?:[ ./_|:,+-]\d{1,19}){0,9}(?![\w]|[.,/+-]\d)/g,
 );
 const GROUP = /\d+/g;
 
@@ -106,13 +117,14 @@ export function detectCreditCards(text: string, _options: DetectorOptions, out: 
     }
     const groups = [...run[0].matchAll(GROUP)];
     const base = run.index;
+    const named = hasContext(text, base, base + run[0].length, CARD_CONTEXT, 40, 24);
     for (let i = 0; i < groups.length; i++) {
       let digits = '';
       const lengths: number[] = [];
       for (let j = i; j < groups.length && digits.length < 19; j++) {
         digits += groups[j][0];
         lengths.push(groups[j][0].length);
-        if (digits.length >= 13 && digits.length <= 19 && usualGrouping(lengths)) {
+        if (digits.length >= 13 && digits.length <= 19 && usualGrouping(lengths, named)) {
           if (isCardNumber(digits)) {
             const start = base + groups[i].index;
             const end = base + groups[j].index + groups[j][0].length;

@@ -86,7 +86,7 @@ export function validInAnyRegion(raw: string, digits: string): boolean {
  * {@link OTHER_NUMBER}).
  */
 export const PHONE_CONTEXT =
-  /\b(?:phone|phones|telephone|tel|tlf|tfno|mob|mobile|cell|cellphone|cellular|landline|fax|whats\s?app|viber|wechat|call|calling|ring|text|sms|dial|reach|reachable|contact|number|m[oó]vil|movil|tel[eé]fono|telefone|celular|contacto|contato|t[eé]l[eé]phone|portable|handy|telefon|rufnummer|numero|n[uú]mero|num[eé]ro)\b/i;
+  /\b(?:phone|phones|telephone|tel|tlf|tfno|mob|mobile|cell|cellphone|cellular|landline|fax|whats\s?app|viber|wechat|call|calling|ring|text|sms|dial|reach|reachable|contact|number|m[oó]vil|movil|tel[eé]fono|telefone|celular|contacto|contato|t[eé]l[eé]phone|portable|handy|telefon|rufnummer|numero|n[uú]mero|num[eé]ro|anruf|anrufen|ruf|rufen|erreichbar|appel|appelle|appelez|appeler|joindre|llamar|ll[aá]mame|chiamami|chiamare|cellulare|ligar|ligue)\b/i;
 
 /** Kinds of number that are not phones; near one, "number" is not phone context. */
 export const OTHER_NUMBER =

@@ -53,6 +53,8 @@ const NANP_LENGTH = /^1?\d{10}$/;
 /** Three or more groups of at most four digits: how phone numbers are grouped everywhere. */
 const SHORT_GROUPS = /^[(+]?\d{1,4}\)?(?:[ .-]\(?\d{1,4}\)?){2,}$/;
 const NANP_E164 = /^\+1[2-9]\d{2}[2-9]\d{6}$/;
+/** An international call prefix standing for the "+": "0033 6 12 34 56 78", "011 44 20 …". */
+const IDD = /^(?:00|011)(?=[ .-]?[1-9])[ .-]?/;
 const NANP_REGIONS: ReadonlySet<CountryCode> = new Set<CountryCode>(['US', 'CA']);
 
 /**
@@ -127,6 +129,10 @@ function isWrittenPhone(raw: string, regions: readonly CountryCode[], near?: Nea
   if (raw.startsWith('+')) {
     // An international number is valid or not regardless of the configured regions.
     return parsePhoneNumberFromString(raw)?.isValid() === true;
+  }
+  const idd = IDD.exec(raw);
+  if (idd && parsePhoneNumberFromString(`+${raw.slice(idd[0].length)}`)?.isValid() === true) {
+    return true;
   }
   if (near && isContextualPhone(raw, digits, separated, near.after)) {
     return true;

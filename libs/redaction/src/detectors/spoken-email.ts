@@ -24,9 +24,19 @@ const TLD = String.raw`(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|es|it|nl|
  * web forms hide it from scrapers, and all still an address to whoever reads the text.
  */
 const AT_MARK = String.raw`(?:@|&#0{0,4}64;|&#[xX]0{0,4}40;|&commat;|%40)`;
-const AT = String.raw`(?:\s{1,4}at\s{1,4}|\s{0,4}[[({]\s{0,2}(?:at|@)\s{0,2}[\])}]\s{0,4}|\s{0,4}${AT_MARK}\s{0,4})`;
-/** The dot as a word, bracketed ("[dot]", "[.]"), or an HTML entity. */
-const DOT = String.raw`(?:\s{1,4}dot\s{1,4}|\s{0,4}[[({]\s{0,2}(?:dot|\.)\s{0,2}[\])}]\s{0,4}|&#0{0,4}46;|&#[xX]0{0,4}2[eE];|&period;)`;
+/**
+ * The "@" said in the languages we hear ("arobase", "arroba", "chiocciola", "klammeraffe"):
+ * words that mean nothing else, so each is itself evidence of an address.
+ */
+const AT_WORDS = String.raw`(?:arobase|arroba|chiocciola|klammeraffe)`;
+// Two branches, words between blanks and marks with optional blanks, so that the engine,
+// which tries this at every position of a text holding an "at", fails fast at most of them.
+const AT = String.raw`(?=[\s[({<@&%_-])(?:\s{1,4}(?:at(?:[\s-]{1,2}(?:sign|symbol))?|${AT_WORDS})\s{1,4}|\s{0,4}(?:[[({<]\s{0,2}(?:at|@)\s{0,2}[\])}>]|${AT_MARK}|-at-|_at_)\s{0,4})`;
+/**
+ * The dot as a word ("dot", and "point", "punto", "punkt", "ponto"), bracketed ("[dot]",
+ * "[.]", "<dot>"), wrapped ("-dot-", "_dot_"), or an HTML entity.
+ */
+const DOT = String.raw`(?:\s{1,4}(?:dot|point|punto|punkt|ponto)\s{1,4}|\s{0,4}[[({<]\s{0,2}(?:dot|\.)\s{0,2}[\])}>]\s{0,4}|\s{0,4}(?:-dot-|_dot_)\s{0,4}|&#0{0,4}46;|&#[xX]0{0,4}2[eE];|&period;)`;
 /**
  * A match starts only where no local-part character precedes, so each word is tried once;
  * every part is bounded (local part 64, labels 63), so each attempt reads a bounded window.
@@ -37,13 +47,36 @@ const SPOKEN_DOT_EMAIL = linear(
     'gi',
   ),
 );
-const HAS_SPOKEN_DOT = linear(/\bdot\b|[[({]\s{0,2}\.\s{0,2}[\])}]|&#0{0,4}46;|&#x0{0,4}2e;|&period;/i);
+/**
+ * A written "@" before a domain whose dots are spaced out or written as commas
+ * ("alice@example . com", "alice@example,com"): spacing a dot is how an address is hidden
+ * from a scraper. Only after a real "@", since "at home . Me too" is prose.
+ */
+const LOOSE_DOT = String.raw`(?:\s{0,4}[.,]\s{0,4}|${DOT})`;
+const LOOSE_DOT_EMAIL = linear(
+  new RegExp(
+    String.raw`(?<![\w.+-])[a-z0-9](?:[\w+-]|\.[\w+-]){0,63}@[a-z0-9][\w-]{0,62}(?:${LOOSE_DOT}[\w-]{1,63}){0,4}${LOOSE_DOT}${TLD}\b`,
+    'gi',
+  ),
+);
+/**
+ * What every spoken-dot address ends with: the end of a dot form (a word, a bracket, a
+ * dash or an entity's ";") before a TLD. A cheap test, so prose skips the full pattern.
+ */
+const HAS_SPOKEN_DOT = linear(
+  new RegExp(String.raw`(?:dot|point|punto|punkt|ponto|[\])}>_;-])\s{0,4}${TLD}\b`, 'i'),
+);
 
 /** A spoken "at" (or "[at]"); the local part is found by walking back from it. */
 const SPOKEN_AT = linear(new RegExp(AT, 'gi'));
-const HAS_AT_WORD = linear(/\bat\b|@|&#0{0,4}64;|&#x0{0,4}40;|&commat;|%40/i);
-/** A bracketed "at": itself evidence of an address. */
-const BRACKET = /[[({]/;
+const HAS_AT_WORD = linear(
+  /\bat\b|_at_|@|&#0{0,4}64;|&#x0{0,4}40;|&commat;|%40|arobase|arroba|chiocciola|klammeraffe/i,
+);
+/**
+ * An "at" dressed up to dodge scrapers (bracketed, wrapped in dashes, "at sign") or said in
+ * another language: itself evidence of an address.
+ */
+const DRESSED_AT = /[[({<_-]|sign|symbol|arobase|arroba|chiocciola|klammeraffe/i;
 /** An "@" symbol or entity: evidence unless spaced out around a number ("4.5 @ x.com"). */
 const SYMBOL_AT = /[@&%]/;
 const SPACED = /\s/;
@@ -117,7 +150,7 @@ function mailboxEvidence(
   at: string,
   domain: string,
 ): boolean {
-  if (BRACKET.test(at)) {
+  if (DRESSED_AT.test(at)) {
     return true;
   }
   if (NOT_A_MAILBOX.has(localText.toLowerCase())) {
@@ -140,6 +173,11 @@ export function detectSpokenEmails(text: string, out: Detection[]): void {
       out.push({ type: 'EMAIL', start: m.index, end: m.index + m[0].length, score });
     }
   }
+  if (text.includes('@')) {
+    for (const m of text.matchAll(LOOSE_DOT_EMAIL)) {
+      out.push({ type: 'EMAIL', start: m.index, end: m.index + m[0].length, score });
+    }
+  }
   if (!HAS_AT_WORD.test(text)) {
     return;
   }
@@ -155,10 +193,7 @@ export function detectSpokenEmails(text: string, out: Detection[]): void {
     }
     const localText = text.slice(local.start, at.index);
     const lastWord = localText.slice(localText.lastIndexOf(' ') + 1);
-    if (
-      LOCAL_SHAPE.test(lastWord) &&
-      mailboxEvidence(text, local, lastWord, at[0], domain[0])
-    ) {
+    if (LOCAL_SHAPE.test(lastWord) && mailboxEvidence(text, local, lastWord, at[0], domain[0])) {
       const end = WRITTEN_DOMAIN.lastIndex;
       out.push({ type: 'EMAIL', start: local.start, end, score });
     }

@@ -49,7 +49,7 @@ const NON_DIGITS = /\D/g;
 
 /** Words that announce an SSN; without one, nine bare digits are more often an id. */
 const SSN_CONTEXT = linear(
-  /(?:\b(?:ssn|ssns|social(?:\s{1,8}security)?|soc\.?\s{0,8}sec|tax\s{0,8}id|tin|itin)\b|\bss\s?(?:#|no\b))/i,
+  /(?:\b(?:ssn|ssns|social(?:\s{1,8}security)?|soc\.?\s{0,8}sec|tax\s{0,8}id|tin|itin|s\.\s?s\.\s?n)\b|\bss\s?(?:#|no\b))/i,
 );
 
 /**

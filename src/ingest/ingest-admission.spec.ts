@@ -1,6 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 
-import { INGEST_REFUSAL_HOLD_MS, registerIngestAdmission } from './ingest-admission';
+import {
+  INGEST_OWED_MS,
+  INGEST_REFUSAL_HOLD_MS,
+  registerIngestAdmission,
+} from './ingest-admission';
 
 describe('registerIngestAdmission', () => {
   let app: FastifyInstance;
@@ -15,6 +19,7 @@ describe('registerIngestAdmission', () => {
       maxRecords: 10,
       reject: () => undefined,
       countRefused: () => Promise.resolve(),
+      tenantOf: (request) => String(request.headers['x-tenant'] ?? ''),
     });
     const running = new Promise<void>((resolve) => (finish = resolve));
     app.post('/ingest/conversations', async () => {
@@ -30,8 +35,19 @@ describe('registerIngestAdmission', () => {
     await app.close();
   });
 
-  const upload = () =>
-    app.inject({ method: 'POST', url: '/ingest/conversations', payload: [{ a: 1 }] });
+  const upload = (tenant = '') =>
+    app.inject({
+      method: 'POST',
+      url: '/ingest/conversations',
+      payload: [{ a: 1 }],
+      headers: { 'x-tenant': tenant },
+    });
+  /** An upload's status once answered (a refusal is held INGEST_REFUSAL_HOLD_MS). */
+  const statusOf = async (tenant: string) => {
+    const response = upload(tenant);
+    await jest.advanceTimersByTimeAsync(INGEST_REFUSAL_HOLD_MS);
+    return (await response).statusCode;
+  };
 
   it('holds an ingest_busy refusal INGEST_REFUSAL_HOLD_MS, so a looping caller comes back slowly', async () => {
     const first = upload();
@@ -47,5 +63,27 @@ describe('registerIngestAdmission', () => {
     expect(response.headers['retry-after']).toBe('5');
     finish();
     expect((await first).statusCode).toBe(200);
+  });
+
+  it('owes the next slot to a tenant refused while another ran: back-to-back uploads never starve it (old: B got every turn)', async () => {
+    const first = upload('B');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await statusOf('A')).toBe(429); // B's upload holds the only slot
+    finish();
+    expect((await first).statusCode).toBe(200);
+    // The slot is free, but the turn is A's: B's next upload waits, A's retry runs.
+    expect(await statusOf('B')).toBe(429);
+    expect(await statusOf('A')).toBe(200);
+    expect(await statusOf('B')).toBe(200);
+  });
+
+  it('lets a turn owed to a caller who never came back lapse after INGEST_OWED_MS', async () => {
+    const first = upload('B');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await statusOf('A')).toBe(429);
+    finish();
+    await first;
+    await jest.advanceTimersByTimeAsync(INGEST_OWED_MS);
+    expect(await statusOf('B')).toBe(200);
   });
 });

@@ -15,6 +15,13 @@ export const INGEST_RETRY_AFTER_S = 5;
  */
 export const INGEST_REFUSAL_HOLD_MS = 1000;
 
+/**
+ * A caller refused while another caller's upload held the slot is owed the next one for this
+ * long (its Retry-After and the hold, twice): one tenant uploading back to back cannot keep
+ * every other tenant out.
+ */
+export const INGEST_OWED_MS = 2 * (INGEST_RETRY_AFTER_S * 1000 + INGEST_REFUSAL_HOLD_MS);
+
 /** Bulk ingestion bodies may be this large; every other route keeps the server's 1 MB. */
 export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -35,6 +42,8 @@ export interface IngestAdmissionOptions {
   countRefused(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Extra headers sent with a rejection (the `WWW-Authenticate` challenge). */
   challenge?: Record<string, string>;
+  /** Who the caller is for fair turns (a bound key's locations, else its key); '' for all. */
+  tenantOf?(request: FastifyRequest): string;
 }
 
 /**
@@ -84,12 +93,16 @@ function registerRecordCounting(fastify: FastifyInstance, maxRecords: number): v
  * reaches the handler (refused, too large, unparsable) frees it when its response closes;
  * once {@link IngestSlotInterceptor} has started the work, only the work's end (success or
  * failure) frees it, so a caller that uploads and hangs up cannot stack up ingestions.
+ * Turns are fair between callers: one refused while another's upload ran is owed the next
+ * slot ({@link INGEST_OWED_MS}), so a tenant uploading back to back never starves another.
  */
 export function registerIngestAdmission(
   fastify: FastifyInstance,
   options: IngestAdmissionOptions,
 ): void {
   let inFlight = 0;
+  const holders = new Map<string, number>();
+  let owed: { tenant: string; until: number } | undefined;
   fastify.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith(INGEST_PREFIX)) {
       return;
@@ -106,20 +119,39 @@ export function registerIngestAdmission(
       }
       return send(request, reply.headers(options.challenge ?? {}), rejection);
     }
-    if (inFlight >= options.maxInFlight) {
+    const tenant = options.tenantOf?.(request) ?? '';
+    if (owed && owed.until <= Date.now()) {
+      owed = undefined;
+    }
+    if (inFlight >= options.maxInFlight || (owed && owed.tenant !== tenant)) {
+      if (!owed && !holders.has(tenant)) {
+        owed = { tenant, until: Date.now() + INGEST_OWED_MS };
+      }
       await sleep(INGEST_REFUSAL_HOLD_MS);
       return send(
         request,
         reply.header('retry-after', String(INGEST_RETRY_AFTER_S)),
         new TooManyRequestsError(
           'ingest_busy',
-          `${inFlight} ingestion request(s) already running (INGEST_MAX_INFLIGHT=${options.maxInFlight}); retry in ${INGEST_RETRY_AFTER_S} s.`,
+          `The uploads this server runs at once (INGEST_MAX_INFLIGHT) are running, or the next turn is another caller's; retry in ${INGEST_RETRY_AFTER_S} s.`,
           INGEST_RETRY_AFTER_S,
         ),
       );
     }
+    if (owed?.tenant === tenant) {
+      owed = undefined;
+    }
     inFlight++;
-    const slot = new IngestSlot(() => inFlight--);
+    holders.set(tenant, (holders.get(tenant) ?? 0) + 1);
+    const slot = new IngestSlot(() => {
+      inFlight--;
+      const left = (holders.get(tenant) ?? 1) - 1;
+      if (left > 0) {
+        holders.set(tenant, left);
+      } else {
+        holders.delete(tenant);
+      }
+    });
     slots.set(request.raw, slot);
     reply.raw.once('close', () => slot.closed());
   });

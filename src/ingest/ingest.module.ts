@@ -35,6 +35,14 @@ export class IngestModule implements NestModule {
       maxInFlight: this.config.ingest.maxInFlight,
       maxRecords: this.config.ingest.maxRecords,
       reject: (request) => this.keys.rejection(this.keys.identify(request)),
+      tenantOf: (request) => {
+        const identity = this.keys.identify(request);
+        if (identity.kind !== 'key') {
+          return '';
+        }
+        const { locations, keyName } = identity.principal;
+        return locations ? `loc:${locations.join(',')}` : `key:${keyName}`;
+      },
       countRefused: (request, reply) => this.limiter.countRefused(request, reply),
       challenge: { 'www-authenticate': API_KEY_CHALLENGE },
     });

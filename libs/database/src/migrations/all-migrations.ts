@@ -20,6 +20,7 @@ import { embeddingModelRecord } from './1700000000018-embedding-model-record';
 import { reembedProgress } from './1700000000019-reembed-progress';
 import { leanLookupIndexes } from './1700000000020-lean-lookup-indexes';
 import { messageIdsPerLocation } from './1700000000021-message-ids-per-location';
+import { contactTimeIndex } from './1700000000022-contact-time-index';
 import { type Migration } from './migration';
 import { wideVectors } from './wide-vectors';
 
@@ -51,5 +52,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     reembedProgress,
     leanLookupIndexes,
     messageIdsPerLocation,
+    contactTimeIndex,
   ];
 }

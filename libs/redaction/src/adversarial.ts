@@ -40,6 +40,16 @@ export const ADVERSARIAL_SEEDS: readonly string[] = [
   '1\t',
   '1\n',
   '1\u2013',
+  '<b>1',
+  '<!--1',
+  '%201',
+  '&#49;',
+  '\\u0031',
+  '**1',
+  '1[.]',
+  '+ 1 ',
+  ' -at- ',
+  '12/',
 ];
 
 /** `seed` repeated to `bytes` characters, after an optional prefix. */
@@ -92,6 +102,13 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['spoken at', 'alice.jones', ' at '],
     ['written domain chain', 'a.b at ', 'a.'],
     ['bracketed at', 'a', ' [at] a'],
+    ['dashed at', 'a.b', ' -at- a'],
+    ['foreign at and dot words', 'a ', 'arroba a punto '],
+    ['spaced dots after @', 'a@a', ' . a'],
+    ['URL-escaped @', 'a', '%40a'],
+    ['HTML-entity @', 'a', '&#64;a'],
+    ['unclosed inline tags', 'a', '<span a'],
+    ['unclosed comments', 'a', '<!--'],
   ],
   phone: [
     ['spaced digits', 'call ', '1 '],
@@ -103,11 +120,19 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['digit run', 'call ', '1'],
     ['NANP-plausible groups', '', '23 '],
     ['phone word before every group', '', 'call 23 45 67 89 12 '],
+    ['markdown marks', 'call ', '**1** '],
+    ['spaced plus', 'call ', '+ 1 '],
+    ['slashed groups', 'call ', '12/'],
+    ['JSON escapes', 'call ', '\\u0031 '],
+    ['URL-escaped spaces', 'call ', '1%20'],
+    ['inline tags between digits', 'call ', '1<b>'],
   ],
   'credit-card': [
     ['card groups', '', '4111 '],
     ['slashed digits', '', '1/'],
     ['dashed card groups', '', '4111-'],
+    ['plus-joined groups', 'card ', '4111+'],
+    ['pairs near a card word', 'card ', '41 '],
   ],
   ssn: [
     ['ssn-shaped chain', '', '123-45-'],
@@ -120,6 +145,7 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['hex and colon', '', 'a1:'],
     ['dot run after a colon', ':', '.'],
     ['dotted numbers', '', '1.1.'],
+    ['defanged dots', '', '1[.]'],
   ],
   'date-of-birth': [
     ['numeric dates', 'born ', '1/1/ '],

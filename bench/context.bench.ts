@@ -28,11 +28,21 @@ import { benchEngines } from './support/engines';
 import { JsonClient } from './support/http-client';
 import { cpuPerRequest, cpuSnapshot } from './support/proc-cpu';
 import { startServerProcess } from './support/server-process';
-import { loadSgdConversations, loadSgdSlotFacts, sgdToMessages } from './support/sgd';
-import { buildSlotQuestions } from './support/sgd-questions';
+import { loadSgdConversations, sgdToMessages } from './support/sgd';
+import { type SlotQuestion } from './support/sgd-questions';
+import {
+  loadRequest,
+  SGD_GROUP,
+  sgdContacts,
+  sgdQuestions,
+  type Shape,
+  SHAPES,
+  type Traffic,
+  trafficOf,
+} from './support/sgd-traffic';
 import { printJson, runConcurrent, summarize } from './support/stats';
 
-const GROUP = 8;
+const GROUP = SGD_GROUP;
 const K = 5;
 
 async function main() {
@@ -66,12 +76,7 @@ async function benchEngine(
   let ingest: { inserted: number; skipped: number };
   let ingestS: number;
   let questions: Question[];
-  const contactOf = new Map(
-    conversations.map((c, i) => [
-      c.conversation_id,
-      `contact-g${String(Math.floor(i / GROUP)).padStart(4, '0')}`,
-    ]),
-  );
+  const contactOf = sgdContacts(conversations);
   try {
     const t0 = performance.now();
     ingest = await app.get(IngestService).ingestConversations(sgdToMessages(conversations, GROUP));
@@ -83,13 +88,7 @@ async function benchEngine(
         ),
       ),
     );
-    const redactor = new Redactor({});
-    questions = buildSlotQuestions(
-      loadSgdSlotFacts(),
-      new Set(contactOf.keys()),
-      Number(process.env.BENCH_QUESTIONS ?? 300),
-      (value) => redactor.redact(value).text !== value,
-    );
+    questions = sgdQuestions(conversations, Number(process.env.BENCH_QUESTIONS ?? 300));
     quality = await measureQuality(
       app.get(HybridSearchService),
       app.get(VECTOR_STORE),
@@ -138,7 +137,7 @@ async function benchEngine(
   }
 }
 
-type Question = ReturnType<typeof buildSlotQuestions>[number];
+type Question = SlotQuestion;
 
 async function measureQuality(
   hybrid: HybridSearchService,
@@ -204,58 +203,6 @@ async function answerInTopFive(
       : 0;
   }
   return { [`http_value_in_top${K}`]: Number((found / questions.length).toFixed(3)) };
-}
-
-type Turn = { q: string; contact: string };
-
-/** The questions as load: all of them, and grouped by contact (one contact per call). */
-interface Traffic {
-  turns: Turn[];
-  byContact: Turn[][];
-}
-
-function trafficOf(turns: Turn[]): Traffic {
-  const byContact = new Map<string, Turn[]>();
-  turns.forEach((t) => byContact.set(t.contact, [...(byContact.get(t.contact) ?? []), t]));
-  return { turns, byContact: [...byContact.values()] };
-}
-
-/**
- * Two shapes of traffic: `calls` are live calls of one contact each, six turns long, fed turn
- * after turn, so a query carries its call's coalesced tail (longer texts: ~21 words against
- * ~13) as live voice traffic does; `chunks` sends each turn alone, without a call.
- */
-const SHAPES = ['calls', 'chunks'] as const;
-type Shape = (typeof SHAPES)[number];
-const TURNS_PER_CALL = 6;
-
-/**
- * Request `i` of a run with `concurrency` callers. Every text is distinct across shapes, tags
- * and levels: the query-embedding cache must not flatter the numbers.
- */
-function loadRequest(
-  { turns, byContact }: Traffic,
-  shape: Shape,
-  tag: string,
-  concurrency: number,
-  i: number,
-) {
-  const transcript = (turn: Turn) => `${turn.q} (${shape} ${tag} turn ${concurrency}-${i})`;
-  if (shape === 'chunks') {
-    const turn = turns[i % turns.length];
-    return { transcript: transcript(turn), contact_uid: turn.contact };
-  }
-  // Caller k runs calls back to back; call n of the run speaks about one contact.
-  const caller = i % concurrency;
-  const step = Math.floor(i / concurrency);
-  const call = caller + concurrency * Math.floor(step / TURNS_PER_CALL);
-  const own = byContact[call % byContact.length];
-  const turn = own[step % own.length];
-  return {
-    transcript: transcript(turn),
-    contact_uid: turn.contact,
-    call_id: `bench-${tag}-${concurrency}-${call}`,
-  };
 }
 
 /**

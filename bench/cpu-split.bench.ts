@@ -11,7 +11,12 @@
  * threads (concurrent GC and compilation of every isolate), each worker thread busiest first
  * (the two embedding workers, then the PGlite worker; /proc does not name them) and the rest.
  * With BENCH_PERF=true (Linux `perf`, root), also the main thread's CPU per request by module
- * (see bench/support/perf-modules.ts), largest differences first. CPU time is what a loaded box
+ * (see bench/support/perf-modules.ts), largest differences first; BENCH_PERF=functions adds
+ * every thread's by function and its GC share (bench/support/perf-functions.ts).
+ * BENCH_SHAPE=calls sends live calls' chunks (call_id, six turns a call) instead of lone ones;
+ * BENCH_STORE=sgd serves bench:context's SGD store (each checkout's bench/.cache/sgd-g8-240,
+ * built by its bench:context, copied) with its questions. BENCH_CURRENT_ROOT: another checkout
+ * as "current" (a clean worktree, when others edit this one). CPU time is what a loaded box
  * inflates least, but batching in the embedding workers still depends on timing: read a
  * loaded box's figures as such.
  */
@@ -19,22 +24,31 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { demoAliceBody } from './support/demo-phrases';
+import { demoAliceBody, demoAliceCallBody } from './support/demo-phrases';
 import { JsonClient } from './support/http-client';
 import { interleavedRounds, pairedRatios, throughputRatio } from './support/interleaved-rounds';
+import { type FunctionProfile, functionTables, perfFunctions } from './support/perf-functions';
 import { PERF_NODE_OPTIONS, perfModules, startPerf } from './support/perf-modules';
 import { taskCpuMs } from './support/proc-cpu';
 import { startServerProcess } from './support/server-process';
+import { sgdStore } from './support/sgd-store';
+import { loadRequest } from './support/sgd-traffic';
 import { printJson } from './support/stats';
 
 const BASELINE = process.env.BENCH_BASELINE_ROOT;
 const ROUTE = process.env.BENCH_ROUTE === 'search' ? 'search' : 'context';
+/** `calls`: /context chunks of live calls (call_id: coalescer, call memory), not lone ones. */
+const CALLS = process.env.BENCH_SHAPE === 'calls';
+/** `sgd`: each side's SGD store (bench:context's, copied) and its questions, not the demo one. */
+const SGD = process.env.BENCH_STORE === 'sgd';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '8').split(',').map(Number);
-const PERF = process.env.BENCH_PERF === 'true';
+/** `functions`: every thread's CPU by function and GC besides the main thread's modules. */
+const PERF_FUNCTIONS = process.env.BENCH_PERF === 'functions';
+const PERF = process.env.BENCH_PERF === 'true' || PERF_FUNCTIONS;
 /** Rows of the module table printed. */
-const TOP = 25;
+const TOP = Number(process.env.BENCH_TOP ?? 25);
 
 type Side = 'current' | 'baseline';
 const SIDES: Side[] = ['current', 'baseline'];
@@ -86,20 +100,27 @@ async function main() {
     throw new Error('BENCH_BASELINE_ROOT: a checkout of the baseline with its own node_modules');
   }
   delete process.env.DATABASE_URL; // in-memory PGlite on both sides
-  const env = {
-    SEED_DEMO_DATA: 'true',
-    DATA_DIR: 'memory://',
-    ...(PERF ? { NODE_OPTIONS: PERF_NODE_OPTIONS } : {}),
+  const roots: Record<Side, string> = {
+    current: process.env.BENCH_CURRENT_ROOT ?? join(__dirname, '..'),
+    baseline: BASELINE,
   };
-  const roots: Record<Side, string> = { current: join(__dirname, '..'), baseline: BASELINE };
-  const current = await startServerProcess(env);
-  const baseline = await startServerProcess(env, BASELINE).catch(async (error: unknown) => {
-    await current.stop();
-    throw error;
+  const dir = mkdtempSync(join(tmpdir(), 'cpu-split-'));
+  const store = SGD ? sgdStore(roots, dir) : undefined;
+  const env = (side: Side) => ({
+    ...(store
+      ? { DATA_DIR: store.dataDirs[side] }
+      : { SEED_DEMO_DATA: 'true', DATA_DIR: 'memory://' }),
+    ...(PERF ? { NODE_OPTIONS: PERF_NODE_OPTIONS } : {}),
   });
+  const current = await startServerProcess(env('current'), roots.current);
+  const baseline = await startServerProcess(env('baseline'), BASELINE).catch(
+    async (error: unknown) => {
+      await current.stop();
+      throw error;
+    },
+  );
   const servers = { current, baseline };
   const clients = { current: new JsonClient(current.url), baseline: new JsonClient(baseline.url) };
-  const dir = mkdtempSync(join(tmpdir(), 'cpu-split-'));
   const perfs = PERF ? SIDES.map((s) => startPerf(servers[s].pid, join(dir, `${s}.data`))) : [];
   const loadStart = loadavg()[0];
   const spent: Record<Side, Map<string, number>> = { current: new Map(), baseline: new Map() };
@@ -114,17 +135,23 @@ async function main() {
       meter: (side) => {
         const before = threadCpu(servers[side].pid);
         return Promise.resolve(() => {
+          let run = 0;
           for (const [key, ms] of threadCpu(servers[side].pid)) {
             const delta = ms - (before.get(key) ?? 0);
             spent[side].set(key, (spent[side].get(key) ?? 0) + delta);
+            run += delta;
           }
-          return Promise.resolve(0);
+          return Promise.resolve(run); // the run's server CPU ms: cost per request per round
         });
       },
       request: async (side) => {
         const i = seq++;
+        const body = store
+          ? loadRequest(store.traffic, CALLS ? 'calls' : 'chunks', side, 8, sent[side])
+          : CALLS
+            ? demoAliceCallBody(side, i)
+            : demoAliceBody(ROUTE, i);
         sent[side]++;
-        const body = demoAliceBody(ROUTE, i);
         const answer = await clients[side].post<{ meta?: { partial?: boolean } }>(
           `/${ROUTE}`,
           body,
@@ -154,6 +181,7 @@ async function main() {
       bench: 'cpu-split',
       baseline: BASELINE,
       route: ROUTE,
+      shape: CALLS ? 'calls' : 'chunks',
       rounds: ROUNDS,
       load_average: { start: round3(loadStart), end: round3(loadavg()[0]) },
       results,
@@ -165,6 +193,14 @@ async function main() {
         baseline: perRequest(spent.baseline, sent.baseline),
       },
       ...(table ? { main_thread_ms_per_request_by_module: table } : {}),
+      ...(PERF_FUNCTIONS
+        ? functionTables(
+            SIDES.map((s) =>
+              perfFunctions(join(dir, `${s}.data`), servers[s].pid, sent[s], Object.values(roots)),
+            ) as [FunctionProfile, FunctionProfile],
+            TOP * 2,
+          )
+        : {}),
     });
   } finally {
     Object.values(clients).forEach((c) => c.close());

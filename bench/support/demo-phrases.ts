@@ -17,3 +17,19 @@ export function demoAliceBody(route: 'context' | 'search', i: number): Record<st
     ? { transcript: text, contact_uid: 'ctc_demo_alice' }
     : { query: text, contact_uid: 'ctc_demo_alice', top_k: 5 };
 }
+
+/** Calls in progress at once in {@link demoAliceCallBody}'s traffic; turns each call lasts. */
+const CALL_LANES = 8;
+const TURNS_PER_CALL = 6;
+
+/**
+ * The `i`th `/context` chunk of live-call traffic about the demo contact: 8 calls at a time,
+ * each 6 final chunks long, so every chunk after a call's first searches its coalesced tail and
+ * recalls the call's earlier turns (call memory), as bench:context's live calls do. `tag`
+ * keeps two servers' call ids apart.
+ */
+export function demoAliceCallBody(tag: string, i: number): Record<string, unknown> {
+  const lane = i % CALL_LANES;
+  const call = lane + CALL_LANES * Math.floor(Math.floor(i / CALL_LANES) / TURNS_PER_CALL);
+  return { ...demoAliceBody('context', i), call_id: `bench-${tag}-${call}` };
+}

@@ -10,13 +10,13 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 export const PERF_NODE_OPTIONS = '--perf-basic-prof --interpreted-frames-native-stack';
 
 /** Samples per second and thread. */
-const HZ = 499;
+export const PERF_HZ = 499;
 
 /** Starts `perf record` on process `pid` (every thread), writing `file`; stop it to finish. */
 export function startPerf(pid: number, file: string): { stop(): Promise<void> } {
   const child: ChildProcess = spawn(
     'perf',
-    ['record', '-q', '-e', 'cpu-clock', '-F', String(HZ), '-g', '-p', String(pid), '-o', file],
+    ['record', '-q', '-e', 'cpu-clock', '-F', String(PERF_HZ), '-g', '-p', String(pid), '-o', file],
     { stdio: 'ignore' },
   );
   return {
@@ -34,7 +34,7 @@ export function startPerf(pid: number, file: string): { stop(): Promise<void> } 
 }
 
 /** A JIT frame's name without V8's tier marks and this machine's paths (`fn src/x.ts`). */
-function frameName(symbol: string, roots: readonly string[]): string {
+export function frameName(symbol: string, roots: readonly string[]): string {
   let name = symbol.replace(/^JS:[*^+~]?/, '').replace(/'/g, '');
   for (const root of roots) {
     name = name.split(`${root}/`).join('');
@@ -96,7 +96,7 @@ export function perfModules(
       return frameName(symbol, roots);
     });
     const key = moduleOf(frames);
-    out.set(key, (out.get(key) ?? 0) + 1000 / HZ / requests);
+    out.set(key, (out.get(key) ?? 0) + 1000 / PERF_HZ / requests);
   }
   return out;
 }

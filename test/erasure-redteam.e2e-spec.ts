@@ -1,6 +1,7 @@
 import { Database } from '@app/database';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 
+import { ConversationMemory } from '../src/conversations/conversation-memory.service';
 import { HistoryPurge } from '../src/conversations/history-purge';
 import { type FakeQdrant, startFakeQdrant } from './fakes/qdrant-server';
 import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
@@ -13,6 +14,8 @@ import { mcpClient, request } from './support/tenant-isolation-fixtures';
 type Key = { key: string };
 const bearer = (k: Key) => ({ authorization: `Bearer ${k.key}` });
 const SHARED = 'ctc_rt_shared';
+/** What every probe asks: it names none of the words looked for (answers echo the query). */
+const QUERY = 'please note this for my espresso refund';
 
 /**
  * The erasure red team with location-bound keys: tenant B forgets a contact id that tenant A
@@ -73,7 +76,7 @@ describe.each(['pgvector', 'qdrant'])('erasure red team on %s (e2e)', (provider)
    * names none of the words looked for (answers echo it).
    */
   const everyRead = async () => {
-    const query = 'please note this for my espresso refund';
+    const query = QUERY;
     const texts: string[] = [];
     for (const key of [tenantA, tenantB, ops]) {
       const views = await readViews(a.t.url, key, mcp.get(key) as Client, SHARED, query);
@@ -83,6 +86,37 @@ describe.each(['pgvector', 'qdrant'])('erasure red team on %s (e2e)', (provider)
     }
     return texts.join('\n');
   };
+
+  it('a location forget still pending (its purge cut short, as a crash or a large history leaves it) already hides every window it covers', async () => {
+    const contact = 'ctc_rt_pending';
+    const words = [20, 21].map(word);
+    const pending = words.map((w, i) => ({
+      ...message(contact, 'loc_b', 40 + i, `B-PENDING please note ${w} for my espresso refund.`),
+      conversation_uid: 'conv_rt_pending',
+    }));
+    expect((await call('POST', '/ingest/conversations', tenantB, pending)).status).toBe(200);
+    const read = async () => {
+      const texts: string[] = [];
+      for (const key of [tenantB, ops]) {
+        const views = await readViews(a.t.url, key, mcp.get(key) as Client, contact, QUERY);
+        texts.push(...Object.values(views).map((v) => v.text));
+        texts.push((await call('POST', '/search', key, { query: QUERY, top_k: 50 })).text);
+      }
+      return texts.join('\n');
+    };
+    expect(await read()).toContain(words[0]);
+    const report = await a.t.app
+      .get(ConversationMemory)
+      .forgetContact(contact, ['loc_b'], new Date(), AbortSignal.abort());
+    expect(report.pending).toBe(true);
+    const seen = await read();
+    expect(words.filter((w) => seen.includes(w))).toEqual([]);
+    // The purge finishes it; nothing is left.
+    const purge = a.t.app.get(HistoryPurge);
+    purge.kick();
+    await purge.idle();
+    expect(await residue(words)).toEqual([]);
+  });
 
   it('finds B’s words before the forget, in reads and in the store (the probes see what they look for)', async () => {
     expect(await everyRead()).toContain(bWords[0]);

@@ -89,6 +89,9 @@ export class ForgottenHistory {
     );
     // A location's forget counts (and touches) its own conversations only.
     const keys = await this.d.messages.contactConversations(contactUid, scope);
+    if (scope) {
+      await this.barrier(keys); // rebuilds that loaded messages before the tombstone end first
+    }
     const direct = scope ? 0 : await this.hide(contactUid, keys);
     const signal =
       typeof inline !== 'number'
@@ -131,6 +134,11 @@ export class ForgottenHistory {
   ): Promise<PurgeReport> {
     const { contact_uid: contact, locations } = forget;
     let removed = 0;
+    if (locations) {
+      // Nothing hides a location's windows while its purge is pending (a large history, a
+      // crash): they go first, before the messages, in one call whatever the signal says.
+      removed += (await this.d.store.deleteContact(contact, locations)).removed;
+    }
     if (!locations && this.d.store.hideContact) {
       // Hidden at the forget; hidden again here if a crash came first (idempotent).
       const before =
@@ -147,7 +155,8 @@ export class ForgottenHistory {
     }
     await this.stamp(contact, locations, ['messages']);
     if (locations || !this.d.store.hideContact) {
-      // A store that cannot hide deletes every window of the scope (one call).
+      // A store that cannot hide deletes every window of the scope (one call); for a
+      // location, what a rebuild racing the purge stored since its first call.
       removed += (await this.d.store.deleteContact(contact, locations)).removed;
     }
     // Every conversation the contact keeps is rebuilt too: what a deletion by contact took

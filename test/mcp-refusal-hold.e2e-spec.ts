@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 
 import { CallerHolds, MCP_HOLD_MS } from '../src/adapters/mcp/caller-holds';
-import { McpController } from '../src/adapters/mcp/mcp.controller';
+import { McpToolsService } from '../src/adapters/mcp/mcp-tools.service';
 import { generateApiKey } from '../src/config/api-key-entries';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 
@@ -71,22 +71,24 @@ describe('MCP refusal hold: a refused caller is refused unread for a while (e2e)
     const refused = await mcp(batch(100), a.key);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('mcp_batch_too_large');
-    const handle = jest.spyOn(McpController.prototype, 'handle');
+    const createServer = jest.spyOn(t.app.get(McpToolsService), 'createServer');
     const held = await unreadBody(t.url, a.key);
     // Old code: 408 body_timeout, after waiting for the body.
     expect(held).toMatchObject({ status: 429, error: 'mcp_caller_held' });
     expect(held.head).toContain(`retry-after: ${MCP_HOLD_MS / 1000}`);
     expect(held.head).toContain('connection: close');
-    expect(handle).not.toHaveBeenCalled();
+    expect(createServer).not.toHaveBeenCalled();
   });
 
   it('leaves another key unaffected while one is held', async () => {
     expect((await mcp(batch(100), a.key)).status).toBe(400);
+    const createServer = jest.spyOn(t.app.get(McpToolsService), 'createServer');
     const other = await mcp(listTools, b.key);
     expect(other.status).toBe(200);
     const held = await mcp(listTools, a.key);
     expect(held.status).toBe(429); // old code: 200
     expect(held.body.error).toBe('mcp_caller_held');
+    expect(createServer).toHaveBeenCalledTimes(1); // B's only
   });
 
   it('lets the caller in again when the hold expires', async () => {

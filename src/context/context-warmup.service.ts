@@ -7,6 +7,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { HybridSearchService } from '../retrieval/hybrid-search.service';
 import { StoreBootstrap } from '../retrieval/store-bootstrap.service';
+import { datedRange } from './dated/dated-leg';
 
 /** A contact id no real contact has: the warm-up searches touch no customer's history. */
 const WARMUP_CONTACT = '__context_bridge_warmup__';
@@ -68,13 +69,16 @@ export class ContextWarmup implements OnModuleInit {
       // Real contacts when the store has some: their relation and index pages, and every
       // plan (a large history walks HNSW, a small one the contact btree), on real rows.
       const contacts = [WARMUP_CONTACT, ...((await this.store.sampleContacts?.()) ?? [])];
+      const ranges = [undefined, datedRange('on 1 January 2026')];
       for (let round = 0; round < ROUNDS; round++) {
         const query = `${TURNS[round % TURNS.length]} (${round})`;
         // Both SQL plans: per contact (the bridge) and unfiltered (HNSW), on every connection.
         const pools = await Promise.all(
           Array.from({ length: PARALLEL }, (_, i) => {
             const contact = contacts[(round + i) % (contacts.length + 1)];
-            return this.hybrid.pool(query, contact ? { contact_uid: contact } : {}, 20);
+            const filter = contact ? { contact_uid: contact } : {};
+            // Every other round also the date leg's statement (a question that names a date).
+            return this.hybrid.pool(query, filter, 20, undefined, 'context', ranges[round % 2]);
           }),
         );
         const found = pools.flatMap((p) => p.candidates);

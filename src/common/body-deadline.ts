@@ -1,3 +1,4 @@
+import { type IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 
 import { DomainError } from '@app/common';
@@ -27,19 +28,41 @@ export function registerBodyDeadline(fastify: FastifyInstance, timeoutMs: number
     if (headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0)) {
       return done(null, payload); // no body to wait for
     }
-    const guarded = new PassThrough();
-    const timer = setTimeout(() => {
-      payload.unpipe(guarded);
-      (payload as Readable).pause();
-      void reply.header('connection', 'close');
-      guarded.destroy(new BodyTimeoutError(timeoutMs));
-    }, timeoutMs);
-    timer.unref();
-    const settle = () => clearTimeout(timer);
-    guarded.once('end', settle).once('close', settle);
-    reply.raw.once('close', settle);
-    payload.once('error', (error) => guarded.destroy(error));
-    payload.pipe(guarded);
-    done(null, guarded);
+    // A body sent with its headers is pushed by the parser just after this hook is called: a
+    // microtask later it is all buffered, and a whole body has nothing left to trickle (nor
+    // needs the guard stream, ~0.05 ms of CPU a request).
+    queueMicrotask(() => {
+      if (arrived(request.raw, payload)) {
+        done(null, payload);
+        return;
+      }
+      const guarded = new PassThrough();
+      const timer = setTimeout(() => {
+        payload.unpipe(guarded);
+        (payload as Readable).pause();
+        void reply.header('connection', 'close');
+        guarded.destroy(new BodyTimeoutError(timeoutMs));
+      }, timeoutMs);
+      timer.unref();
+      const settle = () => clearTimeout(timer);
+      guarded.once('end', settle).once('close', settle);
+      reply.raw.once('close', settle);
+      payload.once('error', (error) => guarded.destroy(error));
+      payload.pipe(guarded);
+      done(null, guarded);
+    });
   });
+}
+
+/**
+ * Whether every byte of a `content-length` body is in `payload`'s buffer: the raw request
+ * itself (no earlier hook replaced it), not chunked, and holding the declared length.
+ */
+function arrived(raw: IncomingMessage, payload: unknown): boolean {
+  const { headers } = raw;
+  return (
+    payload === raw &&
+    headers['transfer-encoding'] === undefined &&
+    raw.readableLength >= Number(headers['content-length'])
+  );
 }

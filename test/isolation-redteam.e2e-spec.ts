@@ -163,6 +163,28 @@ describe.each(['true', 'false'])(
       }
     });
 
+    it("B's forget of a shared contact id alters nothing of A's live call on it", async () => {
+      const contact = 'ctc_twin_call';
+      await call('POST', '/ingest/conversations', tenantB, tenantBTurns(contact, B_MARK));
+      const turn = (transcript: string) =>
+        call('POST', '/context', tenantA, {
+          transcript,
+          contact_uid: contact,
+          call_id: 'call_rt_twin',
+        });
+      await turn('my locker code is 4417');
+      const forget = await call('POST', '/contacts/forget', tenantB, { contact_uid: contact });
+      expect(forget.json()).toMatchObject({ location_uids: ['loc_b'] });
+      const next = await turn('which locker code did I say');
+      expect(JSON.stringify(next.json().call_memory)).toContain('4417');
+      expect(next.text).not.toContain(B_MARK);
+      const ended = await call('POST', '/calls/end', tenantA, {
+        call_id: 'call_rt_twin',
+        contact_uid: contact,
+      });
+      expect(ended.json()).toEqual({ ended: true, joined_turns: 2 });
+    });
+
     describe('the call stream (WebSocket)', () => {
       const ws = (callId: string, query: string) =>
         `${a.t.url.replace('http', 'ws')}/calls/${callId}/stream?${query}`;

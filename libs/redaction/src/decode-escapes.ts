@@ -183,12 +183,21 @@ function backslashEscape(text: string, at: number): Decoded | undefined {
   return blank === undefined ? undefined : { cp: blank, length: 2 };
 }
 
+/** Characters of an attribute that may be (part of) a value: digits, `@`, `%`, `&`, `\`. */
+const MAY_HOLD_VALUE = new Uint8Array(128);
+for (const c of '0123456789@%&\\') {
+  MAY_HOLD_VALUE[c.charCodeAt(0)] = 1;
+}
+
 /** A tag of a known element, or a comment, at `at` (a `<`). */
 function markup(text: string, at: number): Decoded | undefined {
   if (text.startsWith('<!--', at)) {
     // Searched in a bounded slice: an unclosed "<!--" must not read to the end of the text.
-    const close = text.slice(at + 4, at + MAX_TAG).indexOf('-->');
-    return close < 0 ? undefined : { cp: DROPPED, length: close + 7 };
+    // Only an empty comment is dropped: one with words or digits in it stays readable.
+    const body = text.slice(at + 4, at + MAX_TAG);
+    const close = body.indexOf('-->');
+    const empty = close >= 0 && !/[\p{L}\p{N}]/u.test(body.slice(0, close));
+    return empty ? { cp: DROPPED, length: close + 7 } : undefined;
   }
   let i = at + 1 + (text.charCodeAt(at + 1) === 47 ? 1 : 0);
   const nameStart = i;
@@ -205,10 +214,18 @@ function markup(text: string, at: number): Decoded | undefined {
     return undefined;
   }
   // Attributes: up to the tag's end, never across another "<" (each "<" is tried once).
+  // One that may hold a value (a digit, "@", an escape, or words in a quoted value:
+  // href="mailto:…", title="alice at example dot com") keeps the tag as written, so the
+  // detectors read it: decoding it away would hide the value.
+  let holdsValue = false;
+  let quote = 0;
   while (i - at < MAX_TAG && i < text.length && text[i] !== '>' && text[i] !== '<') {
+    const c = text.charCodeAt(i);
+    quote = c === 34 || c === 39 ? (quote === c ? 0 : quote || c) : quote;
+    holdsValue ||= MAY_HOLD_VALUE[c] === 1 || (quote !== 0 && c <= 32);
     i++;
   }
-  if (text[i] !== '>') {
+  if (text[i] !== '>' || holdsValue) {
     return undefined;
   }
   return { cp: inline ? DROPPED : SPACE, length: i + 1 - at };

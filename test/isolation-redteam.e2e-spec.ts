@@ -185,6 +185,23 @@ describe.each(['true', 'false'])(
       expect(ended.json()).toEqual({ ended: true, joined_turns: 2 });
     });
 
+    it("A's forget of a contact id never keeps B from storing its own messages of it, older ones included", async () => {
+      const contact = 'ctc_twin_late';
+      const forget = await call('POST', '/contacts/forget', tenantA, { contact_uid: contact });
+      expect(forget.status).toBe(200);
+      // B's export arrives after A's forget, dated before it: B's own, so stored and read.
+      const late = tenantBTurns(contact, B_MARK);
+      expect((await call('POST', '/ingest/conversations', tenantB, late)).json()).toMatchObject({
+        inserted: 3, // windows: one per conversation
+        failed: [],
+      });
+      const owner = await call('POST', '/search', tenantB, {
+        query: RT_QUERY,
+        contact_uid: contact,
+      });
+      expect(owner.text).toContain(B_MARK);
+    });
+
     describe('the call stream (WebSocket)', () => {
       const ws = (callId: string, query: string) =>
         `${a.t.url.replace('http', 'ws')}/calls/${callId}/stream?${query}`;

@@ -114,6 +114,6 @@ export function tenantBTurns(contact: string, mark: string) {
       30 + i,
       `${mark} espresso machine leaking water, refund order ${i}.`,
     ),
-    conversation_uid: `conv_rt_b_${i % 3}`,
+    conversation_uid: `conv_rt_b_${contact}_${i % 3}`,
   }));
 }

@@ -3,7 +3,15 @@ import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
 import { refusedUpgrade, StreamClient } from './support/call-stream';
 import { comparable, readViews, RT_QUERY, tenantATurns, tenantBTurns } from './support/redteam';
-import { B_MARK, B_UID_MESSAGES, mcpClient, request } from './support/tenant-isolation-fixtures';
+import {
+  assistantA,
+  assistantB,
+  B_MARK,
+  B_UID_MESSAGES,
+  mcpClient,
+  request,
+  vapiBody,
+} from './support/tenant-isolation-fixtures';
 
 type Key = { key: string };
 const bearer = (k: Key) => ({ authorization: `Bearer ${k.key}` });
@@ -26,7 +34,11 @@ describe.each(['true', 'false'])(
 
     beforeAll(async () => {
       // Off too: the service's own filters must hold without the database's policies.
-      a = await bootAdapterApp({ CONTEXT_TIMEOUT_MS: '5000', DATABASE_ROW_SECURITY: rowSecurity });
+      a = await bootAdapterApp({
+        CONTEXT_TIMEOUT_MS: '5000',
+        DATABASE_ROW_SECURITY: rowSecurity,
+        VAPI_SECRETS: [assistantA.line, assistantB.line].join(','),
+      });
       const seeded = [
         ...B_UID_MESSAGES,
         // ctc_twin: both tenants; ctc_solo: A's same turns, and nothing of B's.
@@ -44,9 +56,17 @@ describe.each(['true', 'false'])(
 
     /** A's views of `x` and `y`, made comparable; also asserts no B text in any of them. */
     const diff = async (x: string, y: string) => {
+      // A's Vapi assistant, its caller id spoofed to the contact, is one more read route.
+      const vapi = async (contact: string) =>
+        request(
+          `${a.t.url}/adapters/vapi/knowledge-base`,
+          'POST',
+          { 'x-vapi-secret': assistantA.key },
+          vapiBody(RT_QUERY, { number: contact }),
+        );
       const [vx, vy] = [
-        await readViews(a.t.url, tenantA, mcpA, x),
-        await readViews(a.t.url, tenantA, mcpA, y),
+        { ...(await readViews(a.t.url, tenantA, mcpA, x)), vapi: await vapi(x) },
+        { ...(await readViews(a.t.url, tenantA, mcpA, y)), vapi: await vapi(y) },
       ];
       const leaked = Object.entries({ ...vx }).filter(([, v]) => v.text.includes(B_MARK));
       expect(leaked.map(([route]) => route)).toEqual([]);

@@ -15,6 +15,7 @@ const VOLATILE = new Set([
   'request_id',
   'instance',
   'id',
+  'uuid',
   'window_ids',
   'merged_into',
   'file_id',

@@ -53,6 +53,8 @@ export const ERROR_CODES: Record<string, string> = {
   token_expired: '401: the chat token has expired',
   token_user_mismatch: '401: userId differs from the token subject',
   chat_auth_required: '403: NODE_ENV=production and CHAT_AUTH unset: POST /chat is closed',
+  origin_forbidden:
+    '403: a WebSocket upgrade whose Origin is not in CORS_ORIGINS (a page of another site)',
   location_forbidden: '403: the key is bound to other location_uids than the data asked for',
   insufficient_scope:
     "403: the key's scopes do not include the one this route needs (required_scope)",
@@ -75,6 +77,7 @@ export const ERROR_CODES: Record<string, string> = {
   probe_rate_limited:
     '429: over 60 /health/ready probes a second from one address; see Retry-After',
   too_many_calls: '429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked',
+  stream_busy: "429: a call stream's final while 2 of its finals are still being answered",
   internal_error: '500: unexpected; quote request_id',
   service_unavailable: '503: shutting down or a dependency is not ready',
   database_unavailable: '503: the database cannot be reached or is not open yet; retry shortly',

@@ -1,40 +1,14 @@
 import { currentScopeSetting } from '@app/database';
 
 import { strictDouble } from '../../../test/support/doubles';
+import { FakeStreamSocket as FakeSocket } from '../../../test/support/fake-stream-socket';
 import { type ContextBundle } from '../../context/context.dto';
 import { type ContextService } from '../../context/context.service';
 import { type AssembledEvidence } from '../../context/evidence/evidence-assembler';
 import { PreparedEvidence } from '../../context/speculative/prepared-evidence';
-import {
-  CallStreamConnection,
-  type StreamSocket,
-  type StreamStats,
-} from './call-stream.connection';
+import { CallStreamConnection } from './call-stream.connection';
 import { MAX_BUFFERED_BYTES, STREAM_CLOSE, STREAM_IDLE_MS } from './call-stream.protocol';
-
-/** A socket that records what is sent and closed, with a settable unsent-bytes count. */
-class FakeSocket implements StreamSocket {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly sent: Array<Record<string, unknown>> = [];
-  closedWith?: { code: number; reason?: string };
-  private readonly listeners = new Map<string, (data?: unknown, isBinary?: boolean) => void>();
-  on(event: string, listener: (data: unknown, isBinary: boolean) => void): this {
-    this.listeners.set(event, listener as (data?: unknown, isBinary?: boolean) => void);
-    return this;
-  }
-  send(data: string): void {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close(code: number, reason?: string): void {
-    this.closedWith = { code, reason };
-    this.readyState = 3;
-  }
-  frame(event: object): void {
-    this.listeners.get('message')?.(Buffer.from(JSON.stringify(event)), false);
-  }
-}
+import { type StreamStats } from './call-stream.socket';
 
 const evidence = (content: string): AssembledEvidence =>
   ({ excerpts: [{ content }], token_count: 3 }) as unknown as AssembledEvidence;
@@ -151,7 +125,13 @@ describe('CallStreamConnection', () => {
       });
       const identity = { caller: 'key:b', callId: 'c2', contactUid: 'ctc', scope };
       const boundSocket = new FakeSocket();
-      new CallStreamConnection(boundSocket, identity, 'req-2', { context, endCall: jest.fn() }, stats);
+      new CallStreamConnection(
+        boundSocket,
+        identity,
+        'req-2',
+        { context, endCall: jest.fn() },
+        stats,
+      );
       return boundSocket;
     };
     const bound = scoped(['loc_b']);

@@ -3,45 +3,18 @@ import { type DatabaseScope, withDatabaseScope } from '@app/database';
 
 import { toErrorResponse } from '../../common/error-body';
 import { type ContextBundle, type ContextFetchRequestDto } from '../../context/context.dto';
-import { type ContextService } from '../../context/context.service';
 import { type CallIdentity } from '../../context/speculative/call-sessions';
 import { type PreparedEvidence } from '../../context/speculative/prepared-evidence';
+import { Heartbeat, StreamBudget, StreamBusyError } from './call-stream.guards';
 import {
   type CallStreamEventDto,
   MAX_BUFFERED_BYTES,
-  MAX_FRAMES_PER_SECOND,
   parseFrame,
   STREAM_CLOSE,
   STREAM_IDLE_MS,
   type StreamCloseReason,
 } from './call-stream.protocol';
-
-/** The part of a `ws` socket a stream uses (`ws` itself is @fastify/websocket's dependency). */
-export interface StreamSocket {
-  readonly readyState: number;
-  readonly OPEN: number;
-  readonly bufferedAmount: number;
-  on(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
-  on(event: 'close' | 'error', listener: () => void): unknown;
-  send(data: string): void;
-  close(code: number, reason?: string): void;
-}
-
-/** What a stream needs from the rest of the service. */
-export interface StreamDeps {
-  context: ContextService;
-  /** Ends the call (its turns join the contact's history), as POST /calls/end does. */
-  endCall: (identity: CallIdentity) => Promise<unknown>;
-}
-
-/** Counters for the bench and tests (no ids). */
-export interface StreamStats {
-  pushed: number;
-  /** Speculative updates not sent because the socket still held unsent bytes. */
-  dropped: number;
-  confirmed: number;
-  fresh: number;
-}
+import { type StreamDeps, type StreamSocket, type StreamStats } from './call-stream.socket';
 
 /** The last speculative evidence pushed to the client, by its bundle id. */
 interface Pushed {
@@ -60,9 +33,12 @@ interface Pushed {
 export class CallStreamConnection {
   private nextId = 0;
   private pushed?: Pushed;
-  private window = { start: 0, count: 0 };
+  private readonly budget = new StreamBudget();
+  private readonly heartbeat: Heartbeat;
   private idle?: NodeJS.Timeout;
   private closed = false;
+  /** Shutting down: no new work; closed once the finals in flight are answered. */
+  private draining = false;
   /** Row-level security for the frames' work, as the HTTP routes' interceptor sets it. */
   private readonly databaseScope: DatabaseScope;
 
@@ -81,23 +57,56 @@ export class CallStreamConnection {
     socket.on('message', (data, isBinary) =>
       withDatabaseScope(this.databaseScope, () => this.onFrame(data, isBinary)),
     );
+    // Pongs are ours to send (the WebSocket layer's automatic pong is off): a ping costs one.
+    socket.on('ping', (data) => {
+      if (this.admit()) {
+        socket.pong(data);
+      }
+    });
+    socket.on('pong', () => this.heartbeat.alive());
     socket.on('close', () => this.stop());
     socket.on('error', () => this.stop());
+    this.heartbeat = new Heartbeat(
+      () => socket.ping(),
+      () => this.close('pong_timeout', true),
+    );
+    this.heartbeat.start();
     this.touch();
     this.send({ type: 'ready', call_id: identity.callId });
   }
 
-  /** Closes with `reason`'s code; the reason text is the stable code itself. */
-  close(reason: StreamCloseReason): void {
+  /**
+   * Closes with `reason`'s code; the reason text is the stable code itself. `cut` also
+   * destroys the socket: a peer that does not read would never answer the closing handshake.
+   */
+  close(reason: StreamCloseReason, cut = false): void {
     this.stop();
     if (this.socket.readyState === this.socket.OPEN) {
       this.socket.close(STREAM_CLOSE[reason], reason);
     }
+    if (cut) {
+      this.socket.terminate();
+    }
+  }
+
+  /** Shutdown: takes no new frame, and closes (1001) once its finals in flight are answered. */
+  drain(): void {
+    this.draining = true;
+    if (this.budget.finalsInFlight === 0) {
+      this.close('shutting_down');
+    }
+  }
+
+  /** The end of the drain window: whatever is still open goes. */
+  terminate(): void {
+    this.stop();
+    this.socket.terminate();
   }
 
   private stop(): void {
     this.closed = true;
     clearTimeout(this.idle);
+    this.heartbeat.stop();
   }
 
   private touch(): void {
@@ -106,17 +115,30 @@ export class CallStreamConnection {
     this.idle.unref();
   }
 
+  /**
+   * Every frame from the client, message or ping: within the rate, and only while the client
+   * reads what it is sent (each frame may cost an answer). False once the stream is closed.
+   */
+  private admit(): boolean {
+    if (this.closed || this.draining) {
+      return false;
+    }
+    this.heartbeat.alive();
+    if (!this.budget.frame()) {
+      this.close('stream_rate_limited');
+      return false;
+    }
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.close('slow_consumer');
+      return false;
+    }
+    return true;
+  }
+
   private onFrame(data: unknown, isBinary: boolean): void {
     const arrivedAt = performance.now();
-    if (this.closed) {
+    if (!this.admit()) {
       return;
-    }
-    const now = Date.now();
-    if (now - this.window.start >= 1000) {
-      this.window = { start: now, count: 0 };
-    }
-    if (++this.window.count > MAX_FRAMES_PER_SECOND) {
-      return this.close('stream_rate_limited');
     }
     this.touch();
     if (isBinary) {
@@ -189,6 +211,20 @@ export class CallStreamConnection {
   }
 
   private async final(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
+    if (!this.budget.takeFinal()) {
+      return this.fail(new StreamBusyError(), event.seq);
+    }
+    try {
+      await this.answerFinal(event, arrivedAt);
+    } finally {
+      this.budget.releaseFinal();
+      if (this.draining && this.budget.finalsInFlight === 0) {
+        this.close('shutting_down');
+      }
+    }
+  }
+
+  private async answerFinal(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
     let bundle: ContextBundle;
     try {
       bundle = await this.deps.context.build(
@@ -202,12 +238,6 @@ export class CallStreamConnection {
     }
     const pushed = this.pushed;
     this.pushed = undefined;
-    if (this.closed) {
-      return;
-    }
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      return this.close('slow_consumer');
-    }
     const seq = event.seq;
     if (pushed && sameEvidence(pushed.prepared, bundle)) {
       this.stats.confirmed++;
@@ -232,10 +262,15 @@ export class CallStreamConnection {
     this.send({ type: 'error', seq, problem });
   }
 
+  /** Every answer but a droppable update: a client that still holds the last ones unread is cut. */
   private send(message: object): void {
-    if (!this.closed && this.socket.readyState === this.socket.OPEN) {
-      this.socket.send(JSON.stringify(message));
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) {
+      return;
     }
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      return this.close('slow_consumer');
+    }
+    this.socket.send(JSON.stringify(message));
   }
 }
 

@@ -6,10 +6,14 @@ import { ContextRequestDto } from '../../context/context.dto';
 
 /** Largest frame a client may send (a transcript is at most 8,000 characters). */
 export const MAX_FRAME_BYTES = 40 * 1024;
-/** Frames one stream may send per second: a speech engine sends 4 to 10. */
+/** Frames (pings included) one stream may send per second: a speech engine sends 4 to 10. */
 export const MAX_FRAMES_PER_SECOND = 50;
+/** Finals of one stream being answered at once: an agent has one per turn, seconds apart. */
+export const MAX_FINALS_IN_FLIGHT = 2;
 /** A stream with no frame from the client this long is closed (the call went away). */
 export const STREAM_IDLE_MS = 60_000;
+/** The server pings this often; a peer that has not answered the last ping is cut. */
+export const STREAM_PING_MS = 20_000;
 /**
  * Bytes the socket may hold unsent. A speculative update finding more is dropped (a newer one
  * supersedes it); a final's answer finding more closes the stream: the client does not read.
@@ -25,14 +29,17 @@ export const STREAM_CLOSE = {
   bad_frame: 4400,
   /** No frame for {@link STREAM_IDLE_MS}. */
   stream_idle: 4408,
+  /** No answer to the last ping after {@link STREAM_PING_MS} (the peer is gone or not reading). */
+  pong_timeout: 4408,
   /** A newer stream for the same call took over. */
   stream_replaced: 4409,
   /** Over {@link MAX_FRAMES_PER_SECOND}. */
   stream_rate_limited: 4429,
-  /** The client does not read its answers ({@link MAX_BUFFERED_BYTES} unsent). */
+  /** The client does not read what it is sent ({@link MAX_BUFFERED_BYTES} unsent). */
   slow_consumer: 4413,
-  /** The call ended (`end` event, POST /calls/end, or the server shutting down). */
+  /** The call ended (`end` event or POST /calls/end). */
   call_ended: 1000,
+  /** The server is shutting down (after the finals in flight were answered). */
   shutting_down: 1001,
 } as const;
 

@@ -1,6 +1,6 @@
 import { DomainError, InvalidInputError } from '@app/common';
 import fastifyWebsocket from '@fastify/websocket';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
@@ -11,19 +11,31 @@ import { callerTracker } from '../../auth/rate-limiter';
 import { hasScope } from '../../auth/scopes';
 import { scopedLocations } from '../../auth/tenant';
 import { sendProblem, toErrorResponse } from '../../common/error-body';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type CallIdentity, CallSessions } from '../../context/speculative/call-sessions';
-import {
-  CallStreamConnection,
-  type StreamDeps,
-  type StreamSocket,
-  type StreamStats,
-} from './call-stream.connection';
+import { CallStreamConnection } from './call-stream.connection';
 import { CallStreamQueryDto, MAX_FRAME_BYTES, validationProblems } from './call-stream.protocol';
+import { type StreamDeps, type StreamSocket, type StreamStats } from './call-stream.socket';
 
 /** `GET /calls/{call_id}/stream` without a WebSocket upgrade (426). */
 class UpgradeRequiredError extends DomainError {
   constructor() {
     super('upgrade_required', 'This route is a WebSocket: send the upgrade handshake.', 426);
+  }
+}
+
+/**
+ * An upgrade from a web page whose origin CORS_ORIGINS does not list: a browser lets any page
+ * open a WebSocket to any host (no CORS), so without this a page could read a keyless
+ * service's bundles through its visitor's network (cross-site WebSocket hijacking).
+ */
+class OriginForbiddenError extends DomainError {
+  constructor() {
+    super(
+      'origin_forbidden',
+      'WebSocket upgrades from this Origin are not allowed (CORS_ORIGINS).',
+      403,
+    );
   }
 }
 
@@ -46,8 +58,16 @@ export class CallStreams {
   private readonly open = new Map<string, CallStreamConnection>();
   readonly stats: StreamStats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
 
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
   get size(): number {
     return this.open.size;
+  }
+
+  /** No Origin (not a browser), or one CORS_ORIGINS lists (`*`: any). */
+  allowsOrigin(origin: string | undefined): boolean {
+    const allowed = this.config.security.corsOrigins;
+    return origin === undefined || allowed.includes('*') || allowed.includes(origin);
   }
 
   attach(
@@ -68,10 +88,18 @@ export class CallStreams {
     return connection;
   }
 
+  /**
+   * Shutdown: every stream answers the finals it is building, then closes (1001); after
+   * SHUTDOWN_DRAIN_MS whatever is still open is cut, so a client that neither reads nor answers
+   * the close cannot hold the process (an upgraded socket is outside Node's own drain).
+   */
   closeAll(): void {
-    for (const connection of this.open.values()) {
-      connection.close('shutting_down');
-    }
+    const connections = [...this.open.values()];
+    connections.forEach((connection) => connection.drain());
+    setTimeout(
+      () => connections.forEach((connection) => connection.terminate()),
+      this.config.server.shutdownDrainMs,
+    ).unref();
   }
 }
 
@@ -83,9 +111,13 @@ export class CallStreams {
 async function authorise(
   request: FastifyRequest<{ Params: { call_id: string }; Querystring: Record<string, unknown> }>,
   reply: FastifyReply,
+  streams: CallStreams,
   deps: CallStreamRouteDeps,
 ): Promise<CallIdentity | undefined> {
   try {
+    if (!streams.allowsOrigin(request.headers.origin)) {
+      throw new OriginForbiddenError();
+    }
     const identity = deps.keys.identify(request);
     const rejection = deps.keys.rejection(identity);
     if (rejection) {
@@ -134,9 +166,19 @@ export function registerCallStream(
   deps: CallStreamRouteDeps,
 ): void {
   const identities = new WeakMap<FastifyRequest, CallIdentity>();
+  // An upgrade handshake on any other path is routed as a plain request over the raw socket,
+  // which Node no longer tracks: no timeout and no shutdown reaches it. Answered, it is closed.
+  fastify.addHook('onResponse', (request, _reply, done) => {
+    // Node sets `upgrade` on a request it handed to the 'upgrade' listeners (untyped).
+    if ((request.raw as { upgrade?: boolean }).upgrade === true) {
+      request.raw.socket.destroy();
+    }
+    done();
+  });
   void fastify.register(async (instance) => {
     await instance.register(fastifyWebsocket, {
-      options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false },
+      // Pongs are the stream's to send: a ping flood costs frames of its budget.
+      options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, autoPong: false },
       preClose: (done) => {
         streams.closeAll();
         done();
@@ -146,7 +188,7 @@ export function registerCallStream(
       method: 'GET',
       url: CALL_STREAM_PATH,
       preValidation: async (request, reply) => {
-        const identity = await authorise(request, reply, deps);
+        const identity = await authorise(request, reply, streams, deps);
         if (identity) {
           identities.set(request, identity);
         }

@@ -65,6 +65,7 @@ const DATABASE_SUITES = [
   'reembed',
   'message-ids-per-location',
   'isolation-redteam',
+  'isolation-redteam-scores',
   'erasure-redteam',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 

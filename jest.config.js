@@ -67,6 +67,7 @@ const DATABASE_SUITES = [
   'isolation-redteam',
   'isolation-redteam-scores',
   'erasure-redteam',
+  'erasure-redteam-crash',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 module.exports = {

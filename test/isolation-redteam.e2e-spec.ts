@@ -205,6 +205,26 @@ describe.each(['true', 'false'])(
       expect(ended.json()).toEqual({ ended: true, joined_turns: 2 });
     });
 
+    it("A ending B's live call (its call id and contact) answers as for a call that never was, and B's call goes on", async () => {
+      const bTurn = (transcript: string) =>
+        call('POST', '/context', tenantB, {
+          transcript,
+          contact_uid: 'ctc_b1',
+          call_id: 'call_rt_live',
+        });
+      await bTurn(`${B_MARK} my alarm code is 6620`);
+      const end = async (callId: string) =>
+        comparable(
+          (await call('POST', '/calls/end', tenantA, { call_id: callId, contact_uid: 'ctc_b1' }))
+            .text,
+          [],
+        );
+      expect(await end('call_rt_live')).toEqual(await end('call_rt_never'));
+      expect(JSON.stringify((await bTurn('which alarm code')).json().call_memory)).toContain(
+        '6620',
+      );
+    });
+
     it("A's forget of a contact id never keeps B from storing its own messages of it, older ones included", async () => {
       const contact = 'ctc_twin_late';
       const forget = await call('POST', '/contacts/forget', tenantA, { contact_uid: contact });

@@ -22,7 +22,9 @@
  *
  * Attacks: 100 slow-loris sockets (run past HTTP_BODY_TIMEOUT_MS, 30 s, to see them cut),
  * 32 MB junk NDJSON uploads, MCP 100-call batches, a /chat flood (32 clients), a
- * /health/ready flood (32 clients), adversarial /redact bodies; and with TEST_DATABASE_URL
+ * /health/ready flood (32 clients), adversarial /redact bodies, 50 hostile call-stream clients
+ * (unread finals, slow readers, ping floods, interim floods, junk frames) and 50 stream slow
+ * readers (bench/support/abuse-streams.ts); and with TEST_DATABASE_URL
  * (or DATABASE_URL) 50 concurrent forgets and ingests on Postgres with a pool of 10
  * (`bash scripts/pg-test-server.sh run -- npm run bench:abuse`).
  *
@@ -58,6 +60,8 @@ const PGLITE_ATTACKS: Array<[string, number, AttackName]> = (
     ['chat flood x32', ATTACK_S, 'chat-flood'],
     ['health/ready flood x32', ATTACK_S, 'ready-flood'],
     ['adversarial redact 60 KB', ATTACK_S, 'adversarial-redact'],
+    ['call-stream flood x50', ATTACK_S, 'call-stream-flood'],
+    ['call-stream slow readers x50', ATTACK_S, 'call-stream-slow-readers'],
   ] as Array<[string, number, AttackName]>
 ).filter(([, , attack]) => !ONLY || ONLY.includes(attack));
 

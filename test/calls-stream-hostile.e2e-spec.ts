@@ -9,6 +9,8 @@ const auth = (key: Key) => ({ authorization: `Bearer ${key.key}` });
 const greedy = generateApiKey('greedy', ['loc_b']);
 const ALLOWED_ORIGIN = 'https://agent.example';
 const PER_CALLER = 16;
+/** Requests a minute from an IP without a valid key (every test here sends a valid one). */
+const PER_IP = 10;
 
 /**
  * The call stream against hostile clients, frame by frame on a bare TCP socket: floods of
@@ -39,6 +41,7 @@ describe('call stream against hostile clients (e2e)', () => {
       CONTEXT_TIMEOUT_MS: '5000',
       CALLS_MAX_PER_CALLER: String(PER_CALLER),
       CORS_ORIGINS: ALLOWED_ORIGIN,
+      RATE_LIMIT_PER_IP_PER_MINUTE: String(PER_IP),
       API_KEYS: [tenantA.line, tenantB.line, ops.line, greedy.line].join(','),
     });
   }, 120_000);
@@ -63,6 +66,17 @@ describe('call stream against hostile clients (e2e)', () => {
       expect(socket.status).not.toBe(101);
       await socket.ended;
     }
+  });
+
+  it('upgrades count against the rate limit: guessing keys on the stream gets 429', async () => {
+    const url = `${a.t.url}${path('call_guess')}`;
+    const answers: unknown[] = [];
+    for (let i = 0; i <= PER_IP; i++) {
+      const refused = await refusedUpgrade(url, { authorization: `Bearer cb_guess_${i}` });
+      answers.push(refused.body.error);
+    }
+    expect(answers.slice(0, PER_IP).every((code) => code === 'invalid_api_key')).toBe(true);
+    expect(answers[PER_IP]).toBe('rate_limited');
   });
 
   it('a caller past CALLS_MAX_PER_CALLER streams gets 429 too_many_calls before the upgrade', async () => {

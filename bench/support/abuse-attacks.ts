@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 
+import { callStreamFlood, callStreamSlowReaders } from './abuse-streams';
 import { prng } from './prng';
 
 /** What the attacker got back: counts per `status code` (and the error code when JSON). */
@@ -177,4 +178,6 @@ export const ATTACKS = {
   'ready-flood': readyFlood,
   'adversarial-redact': adversarialRedact,
   'forgets-ingests': forgetsAndIngests,
+  'call-stream-flood': callStreamFlood,
+  'call-stream-slow-readers': callStreamSlowReaders,
 } satisfies Record<string, (url: string, until: () => boolean, seed: number) => Promise<Statuses>>;

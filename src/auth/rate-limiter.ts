@@ -74,7 +74,19 @@ export class RateLimiter extends ThrottlerGuard {
    * there is throttled like everywhere else.
    */
   async countRefused(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const limit = this.config.limits.perIpPerMinute;
+    return this.count(request, reply, this.config.limits.perIpPerMinute);
+  }
+
+  /**
+   * Counts a request no guard sees (a WebSocket upgrade, routed by Fastify itself) against its
+   * caller as the guard would: its key when `setPrincipal` ran, else its client IP.
+   */
+  countUnguarded(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { perKeyPerMinute, perIpPerMinute } = this.config.limits;
+    return this.count(request, reply, principalOf(request) ? perKeyPerMinute : perIpPerMinute);
+  }
+
+  private async count(request: FastifyRequest, reply: FastifyReply, limit: number): Promise<void> {
     if (limit === 0) {
       return;
     }

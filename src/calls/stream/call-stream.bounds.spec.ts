@@ -4,8 +4,10 @@ import { type AppConfig } from '../../config/app-config';
 import { type ContextBundle } from '../../context/context.dto';
 import { type ContextService } from '../../context/context.service';
 import { CallStreamConnection } from './call-stream.connection';
+import { CallerFinals } from './call-stream.guards';
 import {
   MAX_BUFFERED_BYTES,
+  MAX_CALLER_FINALS_IN_FLIGHT,
   MAX_FINALS_IN_FLIGHT,
   MAX_FRAMES_PER_SECOND,
   STREAM_CLOSE,
@@ -99,6 +101,53 @@ describe('CallStreamConnection against hostile clients', () => {
     expect(socket.sent.at(-1)).toMatchObject({ type: 'bundle', seq: 1 });
   });
 
+  it(`one caller's streams build at most ${MAX_CALLER_FINALS_IN_FLIGHT} finals at once; another caller's go on`, async () => {
+    const callers = new CallerFinals();
+    const pending: Array<() => void> = [];
+    const context = strictDouble<ContextService>({
+      build: () => new Promise<ContextBundle>((resolve) => pending.push(() => resolve(BUNDLE))),
+    });
+    const stream = (caller: string, callId: string) => {
+      const socket = new FakeStreamSocket();
+      const identity = { caller, callId, contactUid: 'c', scope: undefined };
+      const stats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
+      new CallStreamConnection(
+        socket,
+        identity,
+        'r',
+        { context, endCall: jest.fn() },
+        stats,
+        callers,
+      );
+      return socket;
+    };
+    const greedy = [1, 2, 3].map((n) => stream('key:greedy', `g${n}`));
+    greedy.forEach((socket) => {
+      socket.frame({ type: 'final', transcript: 'one', seq: 1 });
+      socket.frame({ type: 'final', transcript: 'two', seq: 2 });
+    });
+    const other = stream('key:other', 'o1');
+    other.frame({ type: 'final', transcript: 'mine', seq: 1 });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(pending).toHaveLength(MAX_CALLER_FINALS_IN_FLIGHT + 1);
+    expect(greedy[2].sent.filter((m) => m.type === 'error')).toEqual([
+      expect.objectContaining({
+        seq: 1,
+        problem: expect.objectContaining({ error: 'stream_busy' }),
+      }),
+      expect.objectContaining({
+        seq: 2,
+        problem: expect.objectContaining({ error: 'stream_busy' }),
+      }),
+    ]);
+    expect(other.sent.some((m) => m.type === 'error')).toBe(false);
+    pending.shift()?.();
+    await jest.advanceTimersByTimeAsync(0);
+    greedy[2].frame({ type: 'final', transcript: 'three', seq: 3 });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(pending).toHaveLength(MAX_CALLER_FINALS_IN_FLIGHT + 1);
+  });
+
   it('pings every STREAM_PING_MS and cuts a peer that did not answer the last one', () => {
     const { socket } = connect();
     jest.advanceTimersByTime(STREAM_PING_MS);
@@ -132,7 +181,7 @@ describe('CallStreamConnection against hostile clients', () => {
       server: { shutdownDrainMs: 2000 },
       security: { corsOrigins: [] },
     } as unknown as AppConfig;
-    const sut = new CallStreams(config);
+    const sut = new CallStreams(config, { countUnguarded: jest.fn() });
     const context = strictDouble<ContextService>({ build: () => new Promise(() => undefined) });
     const identity = (callId: string) => ({
       caller: 'k',
@@ -156,7 +205,9 @@ describe('CallStreamConnection against hostile clients', () => {
 
   it('refuses an upgrade from an Origin CORS_ORIGINS does not list; no Origin is no browser', () => {
     const streams = (corsOrigins: string[]) =>
-      new CallStreams({ security: { corsOrigins } } as unknown as AppConfig);
+      new CallStreams({ security: { corsOrigins } } as unknown as AppConfig, {
+        countUnguarded: jest.fn(),
+      });
     expect(streams([]).allowsOrigin(undefined)).toBe(true);
     expect(streams([]).allowsOrigin('https://evil.example')).toBe(false);
     expect(streams([]).allowsOrigin('null')).toBe(false);

@@ -5,7 +5,7 @@ import { toErrorResponse } from '../../common/error-body';
 import { type ContextBundle, type ContextFetchRequestDto } from '../../context/context.dto';
 import { type CallIdentity } from '../../context/speculative/call-sessions';
 import { type PreparedEvidence } from '../../context/speculative/prepared-evidence';
-import { Heartbeat, StreamBudget, StreamBusyError } from './call-stream.guards';
+import { CallerFinals, Heartbeat, StreamBudget, StreamBusyError } from './call-stream.guards';
 import {
   type CallStreamEventDto,
   MAX_BUFFERED_BYTES,
@@ -33,7 +33,7 @@ interface Pushed {
 export class CallStreamConnection {
   private nextId = 0;
   private pushed?: Pushed;
-  private readonly budget = new StreamBudget();
+  private readonly budget: StreamBudget;
   private readonly heartbeat: Heartbeat;
   private idle?: NodeJS.Timeout;
   private closed = false;
@@ -48,7 +48,10 @@ export class CallStreamConnection {
     private readonly requestId: string,
     private readonly deps: StreamDeps,
     private readonly stats: StreamStats,
+    /** Shared by the process's streams (CallStreams); one of its own when alone. */
+    callers = new CallerFinals(),
   ) {
+    this.budget = new StreamBudget(identity.caller, callers);
     this.databaseScope = identity.scope
       ? { kind: 'locations', locations: identity.scope }
       : { kind: 'every' };
@@ -211,8 +214,9 @@ export class CallStreamConnection {
   }
 
   private async final(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
-    if (!this.budget.takeFinal()) {
-      return this.fail(new StreamBusyError(), event.seq);
+    const refused = this.budget.takeFinal();
+    if (refused) {
+      return this.fail(new StreamBusyError(refused), event.seq);
     }
     try {
       await this.answerFinal(event, arrivedAt);

@@ -7,13 +7,14 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { API_KEY_CHALLENGE, type ApiKeyService } from '../../auth/api-key.service';
 import { InsufficientScopeError } from '../../auth/auth.errors';
 import { principalOf, scopeOf, setPrincipal } from '../../auth/principal';
-import { callerTracker } from '../../auth/rate-limiter';
+import { callerTracker, RateLimiter } from '../../auth/rate-limiter';
 import { hasScope } from '../../auth/scopes';
 import { scopedLocations } from '../../auth/tenant';
 import { sendProblem, toErrorResponse } from '../../common/error-body';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type CallIdentity, CallSessions } from '../../context/speculative/call-sessions';
 import { CallStreamConnection } from './call-stream.connection';
+import { CallerFinals } from './call-stream.guards';
 import { CallStreamQueryDto, MAX_FRAME_BYTES, validationProblems } from './call-stream.protocol';
 import { type StreamDeps, type StreamSocket, type StreamStats } from './call-stream.socket';
 
@@ -57,8 +58,13 @@ export interface CallStreamRouteDeps extends StreamDeps {
 export class CallStreams {
   private readonly open = new Map<string, CallStreamConnection>();
   readonly stats: StreamStats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
+  private readonly callers = new CallerFinals();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** Upgrades are requests no Nest guard sees: counted here, as the guard counts the rest. */
+    @Inject(RateLimiter) readonly limiter: Pick<RateLimiter, 'countUnguarded'>,
+  ) {}
 
   get size(): number {
     return this.open.size;
@@ -78,7 +84,14 @@ export class CallStreams {
   ): CallStreamConnection {
     const key = CallSessions.keyOf(identity);
     this.open.get(key)?.close('stream_replaced');
-    const connection = new CallStreamConnection(socket, identity, requestId, deps, this.stats);
+    const connection = new CallStreamConnection(
+      socket,
+      identity,
+      requestId,
+      deps,
+      this.stats,
+      this.callers,
+    );
     this.open.set(key, connection);
     socket.on('close', () => {
       if (this.open.get(key) === connection) {
@@ -115,20 +128,22 @@ async function authorise(
   deps: CallStreamRouteDeps,
 ): Promise<CallIdentity | undefined> {
   try {
+    const identity = deps.keys.identify(request);
+    if (identity.kind === 'key') {
+      setPrincipal(request, identity.principal);
+    }
+    // Every handshake counts against its caller, a bad key's against its IP (key guessing).
+    await streams.limiter.countUnguarded(request, reply);
     if (!streams.allowsOrigin(request.headers.origin)) {
       throw new OriginForbiddenError();
     }
-    const identity = deps.keys.identify(request);
     const rejection = deps.keys.rejection(identity);
     if (rejection) {
       void reply.header('www-authenticate', API_KEY_CHALLENGE);
       throw rejection;
     }
-    if (identity.kind === 'key') {
-      setPrincipal(request, identity.principal);
-      if (!hasScope(identity.principal, 'context:read')) {
-        throw new InsufficientScopeError('context:read');
-      }
+    if (identity.kind === 'key' && !hasScope(identity.principal, 'context:read')) {
+      throw new InsufficientScopeError('context:read');
     }
     const query = plainToInstance(CallStreamQueryDto, {
       ...request.query,

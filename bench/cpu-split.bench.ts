@@ -16,7 +16,8 @@
  * BENCH_SHAPE=calls sends live calls' chunks (call_id, six turns a call) instead of lone ones;
  * BENCH_STORE=sgd serves bench:context's SGD store (each checkout's bench/.cache/sgd-g8-240,
  * built by its bench:context, copied) with its questions. BENCH_CURRENT_ROOT: another checkout
- * as "current" (a clean worktree, when others edit this one). CPU time is what a loaded box
+ * as "current" (a clean worktree, when others edit this one); BENCH_CURRENT_ENV and
+ * BENCH_BASELINE_ENV (`K=V,K=V`) set one side's environment (one checkout against itself). CPU time is what a loaded box
  * inflates least, but batching in the embedding workers still depends on timing: read a
  * loaded box's figures as such.
  */
@@ -78,6 +79,16 @@ function threadCpu(pid: number): Map<string, number> {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** `K=V,K=V` (BENCH_CURRENT_ENV, BENCH_BASELINE_ENV): one side's own settings, for an A/B of one. */
+function sideEnv(spec = ''): Record<string, string> {
+  return Object.fromEntries(
+    spec
+      .split(',')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
 /** Per request: fixed classes, then worker threads busiest first. */
 function perRequest(spent: Map<string, number>, requests: number) {
   const of = (key: string) => round3((spent.get(key) ?? 0) / requests);
@@ -111,6 +122,7 @@ async function main() {
       ? { DATA_DIR: store.dataDirs[side] }
       : { SEED_DEMO_DATA: 'true', DATA_DIR: 'memory://' }),
     ...(PERF ? { NODE_OPTIONS: PERF_NODE_OPTIONS } : {}),
+    ...sideEnv(process.env[side === 'current' ? 'BENCH_CURRENT_ENV' : 'BENCH_BASELINE_ENV']),
   });
   const current = await startServerProcess(env('current'), roots.current);
   const baseline = await startServerProcess(env('baseline'), BASELINE).catch(

@@ -41,7 +41,7 @@ import {
   throughputRatio,
 } from './support/interleaved-rounds';
 import { processCpuMs, taskCpuMs } from './support/proc-cpu';
-import { startServerProcess } from './support/server-process';
+import { envList, startServerProcess } from './support/server-process';
 import { printJson } from './support/stats';
 
 // Short runs in many rounds: the two sides alternate every few seconds, so the box's load
@@ -63,14 +63,6 @@ const ROLES: Record<'current' | 'baseline', string | undefined> = {
 const BOUND = process.env.BENCH_BOUND_LOCATION;
 const KEY = BOUND ? generateApiKey('bench', [BOUND]) : undefined;
 
-/** `NAME=value,NAME=value` as env. */
-const envList = (text = ''): Record<string, string> =>
-  Object.fromEntries(
-    text
-      .split(',')
-      .filter((pair) => pair.includes('='))
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-  );
 // Load from one key is the point here, not something to throttle.
 const KEY_ENV: Record<string, string> = KEY
   ? { API_KEYS: KEY.line, RATE_LIMIT_PER_KEY_PER_MINUTE: '0' }

@@ -31,7 +31,7 @@ import { interleavedRounds, pairedRatios, throughputRatio } from './support/inte
 import { type FunctionProfile, functionTables, perfFunctions } from './support/perf-functions';
 import { PERF_NODE_OPTIONS, perfModules, startPerf } from './support/perf-modules';
 import { taskCpuMs } from './support/proc-cpu';
-import { startServerProcess } from './support/server-process';
+import { envList, startServerProcess } from './support/server-process';
 import { sgdStore } from './support/sgd-store';
 import { loadRequest } from './support/sgd-traffic';
 import { printJson } from './support/stats';
@@ -79,16 +79,6 @@ function threadCpu(pid: number): Map<string, number> {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** `K=V,K=V` (BENCH_CURRENT_ENV, BENCH_BASELINE_ENV): one side's own settings, for an A/B of one. */
-function sideEnv(spec = ''): Record<string, string> {
-  return Object.fromEntries(
-    spec
-      .split(',')
-      .filter((kv) => kv.includes('='))
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
-}
-
 /** Per request: fixed classes, then worker threads busiest first. */
 function perRequest(spent: Map<string, number>, requests: number) {
   const of = (key: string) => round3((spent.get(key) ?? 0) / requests);
@@ -122,7 +112,7 @@ async function main() {
       ? { DATA_DIR: store.dataDirs[side] }
       : { SEED_DEMO_DATA: 'true', DATA_DIR: 'memory://' }),
     ...(PERF ? { NODE_OPTIONS: PERF_NODE_OPTIONS } : {}),
-    ...sideEnv(process.env[side === 'current' ? 'BENCH_CURRENT_ENV' : 'BENCH_BASELINE_ENV']),
+    ...envList(process.env[side === 'current' ? 'BENCH_CURRENT_ENV' : 'BENCH_BASELINE_ENV']),
   });
   const current = await startServerProcess(env('current'), roots.current);
   const baseline = await startServerProcess(env('baseline'), BASELINE).catch(

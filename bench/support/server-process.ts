@@ -67,3 +67,12 @@ export async function startServerProcess(
   child.kill('SIGKILL');
   throw new Error('server did not become ready');
 }
+
+/** `NAME=value,NAME=value` (a bench's BENCH_CURRENT_ENV, BENCH_BASELINE_ENV) as env. */
+export const envList = (text = ''): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );

@@ -12,4 +12,5 @@ export * from './tracing';
 export * from './work-priority';
 export * from './live-traffic';
 export * from './slot-queue';
+export * from './text-cache-expiry';
 export * from './thread-nice-source';

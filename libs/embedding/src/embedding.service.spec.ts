@@ -1,3 +1,5 @@
+import { TEXT_CACHE_TTL_MS } from '@app/common';
+
 import { EmbeddingService } from './embedding.service';
 import { type EmbeddingProvider } from './interfaces/embedding-provider.interface';
 
@@ -28,6 +30,8 @@ describe('EmbeddingService query cache', () => {
     await sut.embedQuery('when will my table ship');
     await sut.embedQuery('  when will my   table ship ');
     expect(provider.calls).toBe(1);
+    // Transcripts are keys: an erased caller's words must expire (old: kept until evicted).
+    expect(sut['queryCache']?.ttl).toBe(TEXT_CACHE_TTL_MS);
   });
 
   it('is bounded in bytes, not only in entries: large queries evict before the count is reached', async () => {

@@ -6,6 +6,8 @@ import {
   InvalidInputError,
   numbersBytes,
   recordingSpan,
+  sweepStale,
+  TEXT_CACHE_TTL,
 } from '@app/common';
 import {
   Inject,
@@ -55,7 +57,13 @@ export class EmbeddingService implements OnModuleInit, OnApplicationShutdown {
     // Keyed by the caller's query text, so bounded in bytes as well as in entries.
     this.queryCache =
       size > 0
-        ? new LRUCache({ max: size, ...byteBound<number[]>(QUERY_CACHE_BYTES, numbersBytes) })
+        ? sweepStale(
+            new LRUCache({
+              max: size,
+              ...byteBound<number[]>(QUERY_CACHE_BYTES, numbersBytes),
+              ...TEXT_CACHE_TTL, // transcripts: an erased caller's words expire too
+            }),
+          )
         : undefined;
   }
 

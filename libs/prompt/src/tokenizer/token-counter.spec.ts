@@ -1,3 +1,4 @@
+import { TEXT_CACHE_TTL_MS } from '@app/common';
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 
@@ -13,6 +14,8 @@ describe('TokenCounter', () => {
     const recent = sut['recent'];
     expect(recent.calculatedSize).toBeGreaterThanOrEqual(2 * text.length);
     expect(recent.maxSize).toBeLessThanOrEqual(8 * 1024 * 1024);
+    // Excerpts are keys: an erased contact's text must expire (old: kept until evicted).
+    expect(recent.ttl).toBe(TEXT_CACHE_TTL_MS);
   });
 
   const cl100k = new TokenCounter('cl100k_base');

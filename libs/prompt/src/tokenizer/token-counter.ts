@@ -1,4 +1,4 @@
-import { byteBound, NUMBER_BYTES } from '@app/common';
+import { byteBound, NUMBER_BYTES, sweepStale, TEXT_CACHE_TTL } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 /** The BPE vocabularies {@link TokenCounter} can load. */
@@ -54,8 +54,11 @@ export class TokenCounter implements TokenCounterLike {
    * every excerpt: a 30-character turn takes ~4-7 µs to encode and ~0.2-0.4 µs to look up.
    * Bounded by the bytes held; memory only, never logged.
    */
-  private readonly recent = new LRUCache<string, number>(
-    byteBound<number>(CACHED_BYTES, () => NUMBER_BYTES),
+  private readonly recent = sweepStale(
+    new LRUCache<string, number>({
+      ...byteBound<number>(CACHED_BYTES, () => NUMBER_BYTES),
+      ...TEXT_CACHE_TTL, // excerpts: an erased contact's text expires too
+    }),
   );
 
   constructor(readonly encoding: TokenizerEncoding = 'o200k_base') {

@@ -1,3 +1,5 @@
+import { TEXT_CACHE_TTL_MS } from '@app/common';
+
 import { boilerplateShare, isBoilerplate, segments, shareCache } from './boilerplate';
 
 describe('isBoilerplate', () => {
@@ -76,5 +78,7 @@ describe('boilerplateShare cache', () => {
     expect(shareCache.maxSize).toBeGreaterThan(0);
     expect(shareCache.maxSize).toBeLessThanOrEqual(64 * 1024 * 1024);
     expect(shareCache.calculatedSize).toBeGreaterThanOrEqual(2 * text.length);
+    // Windows are keys: an erased contact's text must expire (old: kept until evicted).
+    expect(shareCache.ttl).toBe(TEXT_CACHE_TTL_MS);
   });
 });

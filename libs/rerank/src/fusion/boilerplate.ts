@@ -1,4 +1,4 @@
-import { byteBound, NUMBER_BYTES } from '@app/common';
+import { byteBound, NUMBER_BYTES, sweepStale, TEXT_CACHE_TTL } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 import { rawTokens, STOP_WORDS, stripSpeaker, tokenize } from './text';
@@ -174,10 +174,13 @@ export function boilerplateShare(content: string): number {
  * whole text, which `/relevance` callers choose: bounded in bytes (about 15,000 windows of
  * 1,000 characters), not only in count. Exported for tests.
  */
-export const shareCache = new LRUCache<string, number>({
-  max: 20_000,
-  ...byteBound<number>(32 * 1024 * 1024, () => NUMBER_BYTES),
-});
+export const shareCache = sweepStale(
+  new LRUCache<string, number>({
+    max: 20_000,
+    ...byteBound<number>(32 * 1024 * 1024, () => NUMBER_BYTES),
+    ...TEXT_CACHE_TTL, // an erased contact's windows expire too
+  }),
+);
 
 function computeShare(content: string): number {
   let total = 0;

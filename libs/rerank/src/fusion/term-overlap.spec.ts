@@ -1,3 +1,5 @@
+import { TEXT_CACHE_TTL_MS } from '@app/common';
+
 import { termCache, termOverlap } from './term-overlap';
 
 describe('termOverlap', () => {
@@ -41,6 +43,8 @@ describe('term cache', () => {
     const text = words.join(' ');
     termOverlap('word1', [text]);
     expect(termCache.maxSize).toBeLessThanOrEqual(64 * 1024 * 1024);
+    // Windows and their words are kept: an erased contact's must expire (old: until evicted).
+    expect(termCache.ttl).toBe(TEXT_CACHE_TTL_MS);
     // The text at two bytes a character, and more again for the 2,000 terms kept.
     expect(termCache.calculatedSize).toBeGreaterThan(
       2 * text.length + 2 * 2 * words.join('').length,

@@ -1,4 +1,4 @@
-import { byteBound, stringsBytes } from '@app/common';
+import { byteBound, stringsBytes, sweepStale, TEXT_CACHE_TTL } from '@app/common';
 import { LRUCache } from 'lru-cache';
 
 import { contentTokens, unlabelled } from './text';
@@ -26,8 +26,11 @@ function prefixMatch(a: string, b: string): boolean {
  * text, which `/relevance` callers choose: bounded in bytes, the text and its terms both
  * charged. Exported for tests.
  */
-export const termCache = new LRUCache<string, ReadonlySet<string>>(
-  byteBound<ReadonlySet<string>>(32 * 1024 * 1024, stringsBytes),
+export const termCache = sweepStale(
+  new LRUCache<string, ReadonlySet<string>>({
+    ...byteBound<ReadonlySet<string>>(32 * 1024 * 1024, stringsBytes),
+    ...TEXT_CACHE_TTL, // an erased contact's windows (and their words) expire too
+  }),
 );
 
 /** A text's content words, memoised by text (shared sets: read them, never change them). */

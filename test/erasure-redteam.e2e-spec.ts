@@ -153,6 +153,36 @@ describe.each(['pgvector', 'qdrant'])('erasure red team on %s (e2e)', (provider)
     expect((await residue(aWords)).length).toBeGreaterThan(0); // A's stays
   });
 
+  it('two tenants in one conversation id: each forget removes its own windows and words, never the other’s', async () => {
+    const contact = 'ctc_rt_oneconv';
+    const [wa, wb, wa2] = [30, 31, 32].map(word);
+    const turn = (loc: string, minute: number, w: string) => ({
+      ...message(contact, loc, minute, `${loc} please note ${w} for my espresso refund.`),
+      conversation_uid: 'conv_rt_one',
+    });
+    // Interleaved writes, so each tenant's rebuild of the conversation runs after the other's.
+    expect(
+      (await call('POST', '/ingest/conversations', tenantA, [turn('loc_a', 0, wa)])).status,
+    ).toBe(200);
+    expect(
+      (await call('POST', '/ingest/conversations', tenantB, [turn('loc_b', 1, wb)])).status,
+    ).toBe(200);
+    expect(
+      (await call('POST', '/ingest/conversations', tenantA, [turn('loc_a', 2, wa2)])).status,
+    ).toBe(200);
+    const reads = async (key: Key) =>
+      (await call('POST', '/search', key, { query: QUERY, contact_uid: contact, top_k: 20 })).text;
+    expect(await reads(tenantA)).toContain(wa2);
+    expect(await reads(tenantB)).toContain(wb);
+    await call('POST', '/contacts/forget', tenantA, { contact_uid: contact });
+    const seen = (await reads(tenantA)) + (await reads(ops));
+    expect([wa, wa2].filter((w) => seen.includes(w))).toEqual([]);
+    expect(await residue([wa, wa2])).toEqual([]);
+    expect(await reads(tenantB)).toContain(wb);
+    await call('POST', '/contacts/forget', tenantB, { contact_uid: contact });
+    expect(await residue([wa, wa2, wb, contact])).toEqual([]);
+  });
+
   it('a replayed export of the forgotten messages stores none of them again', async () => {
     expect((await call('POST', '/ingest/conversations', tenantB, bHistory)).status).toBe(200);
     expect((await call('POST', '/ingest/conversations', ops, bHistory)).status).toBe(200);

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 
 import {
+  INGEST_OWED_LAPSE_MS,
   INGEST_OWED_MS,
   INGEST_REFUSAL_HOLD_MS,
   registerIngestAdmission,
@@ -9,6 +10,7 @@ import {
 describe('registerIngestAdmission', () => {
   let app: FastifyInstance;
   let finish: () => void;
+  let releaseKb: () => void = () => undefined;
 
   beforeEach(async () => {
     // Only timers: light-my-request's own ticks stay real.
@@ -22,6 +24,11 @@ describe('registerIngestAdmission', () => {
       tenantOf: (request) => String(request.headers['x-tenant'] ?? ''),
     });
     const running = new Promise<void>((resolve) => (finish = resolve));
+    // A route whose every upload runs until the test releases it.
+    app.post('/ingest/kb', async () => {
+      await new Promise<void>((resolve) => (releaseKb = resolve));
+      return { ok: true };
+    });
     app.post('/ingest/conversations', async () => {
       await running;
       return { ok: true };
@@ -31,6 +38,7 @@ describe('registerIngestAdmission', () => {
 
   afterEach(async () => {
     finish();
+    releaseKb();
     jest.useRealTimers();
     await app.close();
   });
@@ -42,6 +50,8 @@ describe('registerIngestAdmission', () => {
       payload: [{ a: 1 }],
       headers: { 'x-tenant': tenant },
     });
+  const kbUpload = (tenant: string) =>
+    app.inject({ method: 'POST', url: '/ingest/kb', payload: [], headers: { 'x-tenant': tenant } });
   /** An upload's status once answered (a refusal is held INGEST_REFUSAL_HOLD_MS). */
   const statusOf = async (tenant: string) => {
     const response = upload(tenant);
@@ -77,7 +87,7 @@ describe('registerIngestAdmission', () => {
     expect(await statusOf('B')).toBe(200);
   });
 
-  it('lets a turn owed to a caller who never came back lapse after INGEST_OWED_MS', async () => {
+  it('lets a turn owed to a caller who never came back lapse after INGEST_OWED_MS, and owes that caller none for a while', async () => {
     const first = upload('B');
     await jest.advanceTimersByTimeAsync(0);
     expect(await statusOf('A')).toBe(429);
@@ -85,5 +95,31 @@ describe('registerIngestAdmission', () => {
     await first;
     await jest.advanceTimersByTimeAsync(INGEST_OWED_MS);
     expect(await statusOf('B')).toBe(200);
+    // Asking again and not coming back cannot hold B off again: B's uploads go on.
+    expect(await statusOf('B')).toBe(200);
+  });
+
+  it('owes nothing within INGEST_OWED_LAPSE_MS to a caller that let a turn lapse (a grief loop)', async () => {
+    const first = upload('B');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await statusOf('A')).toBe(429);
+    finish();
+    await first;
+    await jest.advanceTimersByTimeAsync(INGEST_OWED_MS); // A never came back
+    // A asks again while B's next upload runs: refused, and owed nothing this time.
+    const held = kbUpload('B');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await statusOf('A')).toBe(429);
+    releaseKb();
+    expect((await held).statusCode).toBe(200);
+    expect(await statusOf('B')).toBe(200); // not held off for A
+    // Once the lapse has passed, A is owed a turn again.
+    await jest.advanceTimersByTimeAsync(INGEST_OWED_LAPSE_MS);
+    const again = kbUpload('B');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await statusOf('A')).toBe(429);
+    releaseKb();
+    await again;
+    expect(await statusOf('B')).toBe(429);
   });
 });

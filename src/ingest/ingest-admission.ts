@@ -21,6 +21,11 @@ export const INGEST_REFUSAL_HOLD_MS = 1000;
  * every other tenant out.
  */
 export const INGEST_OWED_MS = 2 * (INGEST_RETRY_AFTER_S * 1000 + INGEST_REFUSAL_HOLD_MS);
+/**
+ * A caller that let its owed turn lapse is owed none again for this long: asking and never
+ * coming back would otherwise hold everyone else's uploads off for most of the time.
+ */
+export const INGEST_OWED_LAPSE_MS = 5 * INGEST_OWED_MS;
 
 /** Bulk ingestion bodies may be this large; every other route keeps the server's 1 MB. */
 export const INGEST_BODY_LIMIT = 32 * 1024 * 1024;
@@ -103,6 +108,7 @@ export function registerIngestAdmission(
   let inFlight = 0;
   const holders = new Map<string, number>();
   let owed: { tenant: string; until: number } | undefined;
+  const lapsed = new Map<string, number>();
   fastify.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith(INGEST_PREFIX)) {
       return;
@@ -120,12 +126,15 @@ export function registerIngestAdmission(
       return send(request, reply.headers(options.challenge ?? {}), rejection);
     }
     const tenant = options.tenantOf?.(request) ?? '';
-    if (owed && owed.until <= Date.now()) {
+    const now = Date.now();
+    if (owed && owed.until <= now) {
+      lapsed.set(owed.tenant, now + INGEST_OWED_LAPSE_MS);
       owed = undefined;
     }
     if (inFlight >= options.maxInFlight || (owed && owed.tenant !== tenant)) {
-      if (!owed && !holders.has(tenant)) {
-        owed = { tenant, until: Date.now() + INGEST_OWED_MS };
+      if (!owed && !holders.has(tenant) && !((lapsed.get(tenant) ?? 0) > now)) {
+        lapsed.delete(tenant);
+        owed = { tenant, until: now + INGEST_OWED_MS };
       }
       await sleep(INGEST_REFUSAL_HOLD_MS);
       return send(

@@ -39,6 +39,9 @@ export class CallStreamConnection {
   private closed = false;
   /** Shutting down: no new work; closed once the finals in flight are answered. */
   private draining = false;
+  private ended!: () => void;
+  /** Settles once the stream stopped (closed by either side, or cut). */
+  readonly finished = new Promise<void>((resolve) => (this.ended = resolve));
   /** Row-level security for the frames' work, as the HTTP routes' interceptor sets it. */
   private readonly databaseScope: DatabaseScope;
 
@@ -110,6 +113,7 @@ export class CallStreamConnection {
     this.closed = true;
     clearTimeout(this.idle);
     this.heartbeat.stop();
+    this.ended();
   }
 
   private touch(): void {

@@ -1,6 +1,6 @@
 import { DomainError, InvalidInputError } from '@app/common';
 import fastifyWebsocket from '@fastify/websocket';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
@@ -55,10 +55,11 @@ export interface CallStreamRouteDeps extends StreamDeps {
  * blip must not wait out the idle timeout).
  */
 @Injectable()
-export class CallStreams {
+export class CallStreams implements OnModuleDestroy {
   private readonly open = new Map<string, CallStreamConnection>();
   readonly stats: StreamStats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
   private readonly callers = new CallerFinals();
+  private draining?: Promise<void>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -98,6 +99,9 @@ export class CallStreams {
         this.open.delete(key);
       }
     });
+    if (this.draining) {
+      connection.drain();
+    }
     return connection;
   }
 
@@ -105,14 +109,29 @@ export class CallStreams {
    * Shutdown: every stream answers the finals it is building, then closes (1001); after
    * SHUTDOWN_DRAIN_MS whatever is still open is cut, so a client that neither reads nor answers
    * the close cannot hold the process (an upgraded socket is outside Node's own drain).
+   * Settles when every stream has stopped.
    */
-  closeAll(): void {
-    const connections = [...this.open.values()];
-    connections.forEach((connection) => connection.drain());
-    setTimeout(
-      () => connections.forEach((connection) => connection.terminate()),
-      this.config.server.shutdownDrainMs,
-    ).unref();
+  closeAll(): Promise<void> {
+    this.draining ??= new Promise<void>((resolve) => {
+      const connections = [...this.open.values()];
+      connections.forEach((connection) => connection.drain());
+      // Sockets whose client has not answered the close by then are cut too (not after the
+      // WebSocket layer's own 30 s): the process's exit waits for every socket.
+      setTimeout(() => {
+        [...this.open.values()].forEach((connection) => connection.terminate());
+        resolve();
+      }, this.config.server.shutdownDrainMs).unref();
+      void Promise.all(connections.map((c) => c.finished)).then(() => resolve());
+    });
+    return this.draining;
+  }
+
+  /**
+   * Nest destroys modules before it closes the HTTP server: the streams drain here, while the
+   * pipeline their finals need (call registry, embedder, database) is still up.
+   */
+  onModuleDestroy(): Promise<void> {
+    return this.closeAll();
   }
 }
 
@@ -194,8 +213,9 @@ export function registerCallStream(
     await instance.register(fastifyWebsocket, {
       // Pongs are the stream's to send: a ping flood costs frames of its budget.
       options: { maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, autoPong: false },
+      // A backstop: the drain already ran in onModuleDestroy when Nest closes the app.
       preClose: (done) => {
-        streams.closeAll();
+        void streams.closeAll();
         done();
       },
     });

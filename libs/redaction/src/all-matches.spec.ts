@@ -1,9 +1,13 @@
 import { allMatches } from './all-matches';
+import { detectCreditCards } from './detectors/credit-card.detector';
 import { detectDatesOfBirth } from './detectors/date-of-birth.detector';
 import { type Detection, type DetectorOptions } from './detectors/detector';
 import { detectIbans } from './detectors/iban.detector';
 import { detectInternationalAddresses } from './detectors/international-address.detector';
 import { detectIpAddresses } from './detectors/ip-address.detector';
+import { detectPhones } from './detectors/phone.detector';
+import { detectSpokenEmails } from './detectors/spoken-email';
+import { detectSsns } from './detectors/ssn.detector';
 import { detectStreetAddresses } from './detectors/street-address.detector';
 import { findDigitRuns } from './spoken-digits';
 
@@ -46,7 +50,8 @@ describe('detectors scan without cloning their patterns (matchAll clones on ever
   const text =
     'My birthday is March 14th 1985, born 03/14/1985. Send it to 12 rue de la Paix, ' +
     'Calle Mayor 5, Hauptstraße 7, my address is 221 Baker Street, PO Box 42. ' +
-    'IBAN GB82 WEST 1234 5698 7654 32 from 192.168.1.20; call four one five five five one two.';
+    'IBAN GB82 WEST 1234 5698 7654 32 from 192.168.1.20; call four one five five five one two. ' +
+    'Card 4111 1111 1111 1111, SSN 123-45-6789, phone (415) 555-0132, jane dot doe at gmail dot com.';
 
   it.each([
     ['date of birth', (out: Detection[]) => detectDatesOfBirth(text, options, out)],
@@ -58,6 +63,10 @@ describe('detectors scan without cloning their patterns (matchAll clones on ever
       (out: Detection[]) => detectInternationalAddresses(text, options, out),
     ],
     ['spoken digits', () => findDigitRuns(text)],
+    ['credit card', (out: Detection[]) => detectCreditCards(text, options, out)],
+    ['SSN', (out: Detection[]) => detectSsns(text, options, out)],
+    ['phone', (out: Detection[]) => detectPhones(text, options, out)],
+    ['spoken e-mail', (out: Detection[]) => detectSpokenEmails(text, out)],
   ])('%s', (_name, detect) => {
     const matchAll = jest.spyOn(RegExp.prototype, Symbol.matchAll);
     try {

@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { countDigits, type Detection, type DetectorOptions, hasContext } from './detector';
@@ -111,11 +112,11 @@ const GROUP = /\d+/g;
  * "4111 1111 1111 1111 12/27" or after a stray leading number.
  */
 export function detectCreditCards(text: string, _options: DetectorOptions, out: Detection[]): void {
-  for (const run of text.matchAll(GROUP_RUN)) {
+  for (const run of allMatches(GROUP_RUN, text)) {
     if (run[0].length < 13 || countDigits(run[0]) < 13) {
       continue; // most numbers in prose: too few digits to hold a card
     }
-    const groups = [...run[0].matchAll(GROUP)];
+    const groups = [...allMatches(GROUP, run[0])];
     const base = run.index;
     const named = hasContext(text, base, base + run[0].length, CARD_CONTEXT, 40, 24);
     for (let i = 0; i < groups.length; i++) {

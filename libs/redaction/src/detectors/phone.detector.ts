@@ -1,5 +1,6 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import {
@@ -199,7 +200,7 @@ function phoneContext(text: string, start: number, end: number): Nearby | undefi
  * Candidates right after an order/ticket/price label are skipped.
  */
 export function detectPhones(text: string, options: DetectorOptions, out: Detection[]): void {
-  for (const m of text.matchAll(CANDIDATE)) {
+  for (const m of allMatches(CANDIDATE, text)) {
     if (
       m[0].length < 7 ||
       countDigits(m[0]) < 7 ||
@@ -221,7 +222,7 @@ function longestValidSubrun(
   regions: readonly CountryCode[],
   near?: Nearby,
 ): [number, number] | undefined {
-  const groups = [...raw.matchAll(GROUP)].map((g) => [g.index, g.index + g[0].length] as const);
+  const groups = [...allMatches(GROUP, raw)].map((g) => [g.index, g.index + g[0].length] as const);
   const n = groups.length;
   // digitsBefore[k]: digits in groups 0..k-1, so a window's digit count costs no allocation.
   const digitsBefore = [0];

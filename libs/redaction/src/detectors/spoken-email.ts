@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { type Detection, hasContext } from './detector';
@@ -169,19 +170,19 @@ function mailboxEvidence(
 export function detectSpokenEmails(text: string, out: Detection[]): void {
   const score = BASE_CONFIDENCE.EMAIL - 0.1;
   if (HAS_SPOKEN_DOT.test(text)) {
-    for (const m of text.matchAll(SPOKEN_DOT_EMAIL)) {
+    for (const m of allMatches(SPOKEN_DOT_EMAIL, text)) {
       out.push({ type: 'EMAIL', start: m.index, end: m.index + m[0].length, score });
     }
   }
   if (text.includes('@')) {
-    for (const m of text.matchAll(LOOSE_DOT_EMAIL)) {
+    for (const m of allMatches(LOOSE_DOT_EMAIL, text)) {
       out.push({ type: 'EMAIL', start: m.index, end: m.index + m[0].length, score });
     }
   }
   if (!HAS_AT_WORD.test(text)) {
     return;
   }
-  for (const at of text.matchAll(SPOKEN_AT)) {
+  for (const at of allMatches(SPOKEN_AT, text)) {
     if (at[0] === '@') {
       continue; // a plain "@" before a written domain is the written detector's
     }

@@ -1,3 +1,4 @@
+import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { type Detection, type DetectorOptions, hasContext } from './detector';
@@ -60,7 +61,7 @@ const SSN_CONTEXT = linear(
  * one digit away from it, so it is masked.
  */
 export function detectSsns(text: string, _options: DetectorOptions, out: Detection[]): void {
-  for (const m of text.matchAll(DELIMITED)) {
+  for (const m of allMatches(DELIMITED, text)) {
     if (isSsn(m[1] + m[3] + m[4])) {
       out.push({
         type: 'US_SSN',
@@ -73,7 +74,7 @@ export function detectSsns(text: string, _options: DetectorOptions, out: Detecti
   if (!SSN_CONTEXT.test(text)) {
     return; // no keyword anywhere: skip the contextual scan
   }
-  for (const m of text.matchAll(CONTEXT_RUN)) {
+  for (const m of allMatches(CONTEXT_RUN, text)) {
     const end = m.index + m[0].length;
     if (
       m[0].length >= 9 &&

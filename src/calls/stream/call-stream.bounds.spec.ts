@@ -101,7 +101,7 @@ describe('CallStreamConnection against hostile clients', () => {
     expect(socket.sent.at(-1)).toMatchObject({ type: 'bundle', seq: 1 });
   });
 
-  it(`one caller's streams build at most ${MAX_CALLER_FINALS_IN_FLIGHT} finals at once; another caller's go on`, async () => {
+  it(`one caller's streams build at most ${MAX_CALLER_FINALS_IN_FLIGHT} finals at once, the next wait; another caller's go on`, async () => {
     const callers = new CallerFinals();
     const pending: Array<() => void> = [];
     const context = strictDouble<ContextService>({
@@ -129,23 +129,16 @@ describe('CallStreamConnection against hostile clients', () => {
     const other = stream('key:other', 'o1');
     other.frame({ type: 'final', transcript: 'mine', seq: 1 });
     await jest.advanceTimersByTimeAsync(0);
+    // Four of greedy's six building, and the other caller's one.
     expect(pending).toHaveLength(MAX_CALLER_FINALS_IN_FLIGHT + 1);
-    expect(greedy[2].sent.filter((m) => m.type === 'error')).toEqual([
-      expect.objectContaining({
-        seq: 1,
-        problem: expect.objectContaining({ error: 'stream_busy' }),
-      }),
-      expect.objectContaining({
-        seq: 2,
-        problem: expect.objectContaining({ error: 'stream_busy' }),
-      }),
-    ]);
-    expect(other.sent.some((m) => m.type === 'error')).toBe(false);
-    pending.shift()?.();
-    await jest.advanceTimersByTimeAsync(0);
-    greedy[2].frame({ type: 'final', transcript: 'three', seq: 3 });
-    await jest.advanceTimersByTimeAsync(0);
-    expect(pending).toHaveLength(MAX_CALLER_FINALS_IN_FLIGHT + 1);
+    expect(greedy.flatMap((s) => s.sent).filter((m) => m.type === 'error')).toEqual([]);
+    // Each answer lets one waiting final start: all six are answered in the end.
+    while (pending.length > 0) {
+      pending.shift()?.();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(pending.length).toBeLessThanOrEqual(MAX_CALLER_FINALS_IN_FLIGHT + 1);
+    }
+    expect(greedy.map((s) => s.sent.filter((m) => m.type === 'bundle').length)).toEqual([2, 2, 2]);
   });
 
   it('pings every STREAM_PING_MS and cuts a peer that did not answer the last one', () => {

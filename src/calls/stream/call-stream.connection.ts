@@ -33,7 +33,7 @@ interface Pushed {
 export class CallStreamConnection {
   private nextId = 0;
   private pushed?: Pushed;
-  private readonly budget: StreamBudget;
+  private readonly budget = new StreamBudget();
   private readonly heartbeat: Heartbeat;
   private idle?: NodeJS.Timeout;
   private closed = false;
@@ -52,9 +52,8 @@ export class CallStreamConnection {
     private readonly deps: StreamDeps,
     private readonly stats: StreamStats,
     /** Shared by the process's streams (CallStreams); one of its own when alone. */
-    callers = new CallerFinals(),
+    private readonly callers = new CallerFinals(),
   ) {
-    this.budget = new StreamBudget(identity.caller, callers);
     this.databaseScope = identity.scope
       ? { kind: 'locations', locations: identity.scope }
       : { kind: 'every' };
@@ -218,13 +217,17 @@ export class CallStreamConnection {
   }
 
   private async final(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
-    const refused = this.budget.takeFinal();
-    if (refused) {
-      return this.fail(new StreamBusyError(refused), event.seq);
+    if (!this.budget.takeFinal()) {
+      return this.fail(new StreamBusyError(), event.seq);
     }
+    const turn = await this.callers.take(this.identity.caller);
     try {
-      await this.answerFinal(event, arrivedAt);
+      // A client gone while its final waited for its caller's turn costs no build.
+      if (!this.closed) {
+        await this.answerFinal(event, arrivedAt);
+      }
     } finally {
+      turn();
       this.budget.releaseFinal();
       if (this.draining && this.budget.finalsInFlight === 0) {
         this.close('shutting_down');

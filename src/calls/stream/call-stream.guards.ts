@@ -1,4 +1,4 @@
-import { DomainError } from '@app/common';
+import { DomainError, SlotQueue } from '@app/common';
 
 import {
   MAX_CALLER_FINALS_IN_FLIGHT,
@@ -7,59 +7,60 @@ import {
   STREAM_PING_MS,
 } from './call-stream.protocol';
 
-/** A final while the stream's, or its caller's, finals in flight are at their bound. */
+/** A final while {@link MAX_FINALS_IN_FLIGHT} of the stream's finals are being answered. */
 export class StreamBusyError extends DomainError {
-  constructor(whose: 'stream' | 'caller') {
+  constructor() {
     super(
       'stream_busy',
-      whose === 'stream'
-        ? `This stream already has ${MAX_FINALS_IN_FLIGHT} finals being answered; send the next once one is.`
-        : `This caller's streams already have ${MAX_CALLER_FINALS_IN_FLIGHT} finals being answered; retry shortly.`,
+      `This stream already has ${MAX_FINALS_IN_FLIGHT} finals being answered; send the next once one is.`,
       429,
     );
   }
 }
 
-/** Finals in flight per caller, across all its streams (bounded by {@link MAX_CALLER_FINALS_IN_FLIGHT}). */
+/**
+ * Finals being built per caller, across all its streams: past
+ * {@link MAX_CALLER_FINALS_IN_FLIGHT} the next waits its turn (FIFO), never refused: many calls
+ * of one platform key may end a turn at once, and a wait counts against the final's deadline
+ * (a final that waited too long is shed by `/context`'s admission, at no cost).
+ */
 export class CallerFinals {
-  private readonly held = new Map<string, number>();
+  private readonly queues = new Map<string, SlotQueue>();
 
   constructor(private readonly max = MAX_CALLER_FINALS_IN_FLIGHT) {}
 
-  take(caller: string): boolean {
-    const held = this.held.get(caller) ?? 0;
-    if (held >= this.max) {
-      return false;
+  /** A release function once the caller has a free slot. */
+  take(caller: string): Promise<() => void> {
+    let queue = this.queues.get(caller);
+    if (!queue) {
+      queue = new SlotQueue(this.max);
+      this.queues.set(caller, queue);
     }
-    this.held.set(caller, held + 1);
-    return true;
-  }
-
-  release(caller: string): void {
-    const held = (this.held.get(caller) ?? 0) - 1;
-    if (held > 0) {
-      this.held.set(caller, held);
-    } else {
-      this.held.delete(caller);
-    }
+    const slots = queue;
+    const granted = (release: () => void) => () => {
+      release();
+      const { inUse, waiting } = slots.load;
+      if (inUse === 0 && waiting === 0 && this.queues.get(caller) === slots) {
+        this.queues.delete(caller);
+      }
+    };
+    const release = slots.tryTake();
+    return release
+      ? Promise.resolve(granted(release))
+      : new Promise((resolve) => slots.wait((next) => resolve(granted(next))));
   }
 }
 
 /**
  * What one client may ask of its stream: frames of any kind (messages and pings alike, a ping
- * costs the server a pong) within {@link MAX_FRAMES_PER_SECOND}, and finals in flight within
- * {@link MAX_FINALS_IN_FLIGHT} per stream and {@link MAX_CALLER_FINALS_IN_FLIGHT} per caller:
- * each is a whole `/context` build, and streams sending them faster than they are served would
- * otherwise take every admission slot the other tenants' calls need.
+ * costs the server a pong) within {@link MAX_FRAMES_PER_SECOND}, and finals in flight (building
+ * or waiting for their caller's turn) within {@link MAX_FINALS_IN_FLIGHT}: each is a whole
+ * `/context` build, and a stream sending them faster than they are served would otherwise
+ * queue work without end.
  */
 export class StreamBudget {
   private window = { start: 0, count: 0 };
   private finals = 0;
-
-  constructor(
-    private readonly caller: string,
-    private readonly callers: CallerFinals,
-  ) {}
 
   /** Counts one frame; false once the second's budget is spent. */
   frame(now = Date.now()): boolean {
@@ -73,23 +74,17 @@ export class StreamBudget {
     return this.finals;
   }
 
-  /** Takes a final's slot, the stream's and its caller's; whose bound refused it, else none. */
-  takeFinal(): 'stream' | 'caller' | undefined {
+  /** Takes a final's slot; false (nothing taken) when all are held. */
+  takeFinal(): boolean {
     if (this.finals >= MAX_FINALS_IN_FLIGHT) {
-      return 'stream';
-    }
-    if (!this.callers.take(this.caller)) {
-      return 'caller';
+      return false;
     }
     this.finals++;
-    return undefined;
+    return true;
   }
 
   releaseFinal(): void {
-    if (this.finals > 0) {
-      this.finals--;
-      this.callers.release(this.caller);
-    }
+    this.finals = Math.max(0, this.finals - 1);
   }
 }
 

@@ -11,9 +11,9 @@ export const MAX_FRAMES_PER_SECOND = 50;
 /** Finals of one stream being answered at once: an agent has one per turn, seconds apart. */
 export const MAX_FINALS_IN_FLIGHT = 2;
 /**
- * Finals of all one caller's (API key's, or IP's) streams being answered at once: a quarter of
- * `/context`'s default admission (16), so one caller's streams cannot fill what every tenant's
- * calls share. At ~20 ms a build that is still ~200 finals a second per key.
+ * Finals of all one caller's (API key's, or IP's) streams built at once (the next waits its
+ * turn): a quarter of `/context`'s default admission (16), so one caller's streams cannot fill
+ * what every tenant's calls share. At ~20 ms a build that is still ~200 finals a second per key.
  */
 export const MAX_CALLER_FINALS_IN_FLIGHT = 4;
 /** A stream with no frame from the client this long is closed (the call went away). */

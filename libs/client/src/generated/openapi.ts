@@ -1111,7 +1111,7 @@ export interface components {
              *     - `mcp_caller_held` (429: this caller's last /mcp request was refused (batch over 8, malformed or oversized body, rate limit); its /mcp requests are refused unread for a few seconds; see Retry-After)
              *     - `probe_rate_limited` (429: over 60 /health/ready probes a second from one address; see Retry-After)
              *     - `too_many_calls` (429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked)
-             *     - `stream_busy` (429: a call stream's final while 2 of its finals (or 4 of its caller's streams') are being answered)
+             *     - `stream_busy` (429: a call stream's final while 2 of its finals are still being answered)
              *     - `internal_error` (500: unexpected; quote request_id)
              *     - `service_unavailable` (503: shutting down or a dependency is not ready)
              *     - `database_unavailable` (503: the database cannot be reached or is not open yet; retry shortly)

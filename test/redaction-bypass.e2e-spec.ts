@@ -50,13 +50,17 @@ const PLACEHOLDER = /\[REDACTED:[A-Z_]+\]/g;
 /**
  * What is still readable of any value in an answer: its digits and words as a reader sees
  * them, after the masks are removed and the rest is decoded and folded the way the redactor
- * reads it (so "&#52;" or "𝟒" left in clear counts as the digit it shows). The sentences
+ * reads it, its letters also read joined (so "&#52;" or "𝟒" left in clear counts as the digit it shows). The sentences
  * around the values hold no digits, so any digit left is a leak.
  */
 function readable(content: string): string[] {
   const rest = content.replace(PLACEHOLDER, ' ');
   const shown = normalize(rest)?.text ?? rest;
-  return shown.split('\n').filter((line) => /\d/.test(line) || VALUE_WORDS.test(line));
+  // Letters joined too: "a l i c e" spelled out reads "alice".
+  const joined = (line: string): string => line.replace(/[^A-Za-z0-9]+/g, '');
+  return shown
+    .split('\n')
+    .filter((line) => /\d/.test(line) || VALUE_WORDS.test(line) || VALUE_WORDS.test(joined(line)));
 }
 
 describe('redaction bypasses (e2e)', () => {

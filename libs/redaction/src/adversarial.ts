@@ -109,6 +109,11 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['HTML-entity @', 'a', '&#64;a'],
     ['unclosed inline tags', 'a', '<span a'],
     ['unclosed comments', 'a', '<!--'],
+    ['spelled letters between many @', '', 'a @ '],
+    ['spelled letters and spoken at', 'a ', 'b at '],
+    ['spelled domain chain after @', 'a b @ ', 'c . '],
+    ['hyphen-spelled chain after @', 'a-b@', 'c-'],
+    ['spelled run before one @', '', 'a '],
   ],
   phone: [
     ['spaced digits', 'call ', '1 '],

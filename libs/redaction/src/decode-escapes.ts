@@ -27,6 +27,12 @@ export interface Decoded {
 
 export const DROPPED = -1;
 export const GLUED = -2;
+/**
+ * Markup kept as written because it may hold a value (`<span title="alice at …">`, a
+ * comment with words): the first reading leaves it for the detectors, a second reading
+ * (`dropHeld`) decodes it like any other tag, so a value split by it is read whole too.
+ */
+export const HELD = -3;
 
 /** ASCII units that may start an encoded form: the only ones {@link decodeAt} reads at. */
 export const ENCODING_START = new Uint8Array(128);
@@ -190,14 +196,17 @@ for (const c of '0123456789@%&\\') {
 }
 
 /** A tag of a known element, or a comment, at `at` (a `<`). */
-function markup(text: string, at: number): Decoded | undefined {
+function markup(text: string, at: number, dropHeld: boolean): Decoded | undefined {
   if (text.startsWith('<!--', at)) {
     // Searched in a bounded slice: an unclosed "<!--" must not read to the end of the text.
     // Only an empty comment is dropped: one with words or digits in it stays readable.
     const body = text.slice(at + 4, at + MAX_TAG);
     const close = body.indexOf('-->');
-    const empty = close >= 0 && !/[\p{L}\p{N}]/u.test(body.slice(0, close));
-    return empty ? { cp: DROPPED, length: close + 7 } : undefined;
+    if (close < 0) {
+      return undefined;
+    }
+    const empty = !/[\p{L}\p{N}]/u.test(body.slice(0, close));
+    return { cp: empty || dropHeld ? DROPPED : HELD, length: close + 7 };
   }
   let i = at + 1 + (text.charCodeAt(at + 1) === 47 ? 1 : 0);
   const nameStart = i;
@@ -225,10 +234,11 @@ function markup(text: string, at: number): Decoded | undefined {
     holdsValue ||= MAY_HOLD_VALUE[c] === 1 || (quote !== 0 && c <= 32);
     i++;
   }
-  if (text[i] !== '>' || holdsValue) {
+  if (text[i] !== '>') {
     return undefined;
   }
-  return { cp: inline ? DROPPED : SPACE, length: i + 1 - at };
+  const cp = inline ? DROPPED : SPACE;
+  return { cp: holdsValue && !dropHeld ? HELD : cp, length: i + 1 - at };
 }
 
 const CLOSING: Readonly<Record<string, string>> = { '[': ']', '(': ')', '{': '}' };
@@ -269,9 +279,15 @@ function emphasis(text: string, at: number, previous: number): Decoded | undefin
 
 /**
  * The encoded form starting at `at`, if any: what it stands for (`cp`, -1 when dropped)
- * and how many UTF-16 units it spans. `previous` is the last folded unit before it.
+ * and how many UTF-16 units it spans. `previous` is the last folded unit before it;
+ * `dropHeld` reads markup that may hold a value as markup too (see {@link HELD}).
  */
-export function decodeAt(text: string, at: number, previous: number): Decoded | undefined {
+export function decodeAt(
+  text: string,
+  at: number,
+  previous: number,
+  dropHeld = false,
+): Decoded | undefined {
   switch (text.charCodeAt(at)) {
     case 37: // %
       return urlEscape(text, at);
@@ -280,7 +296,7 @@ export function decodeAt(text: string, at: number, previous: number): Decoded | 
     case 92: // backslash
       return backslashEscape(text, at);
     case 60: // <
-      return markup(text, at);
+      return markup(text, at, dropHeld);
     case 91: // [
     case 40: // (
     case 123: // {

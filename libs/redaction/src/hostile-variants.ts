@@ -97,6 +97,10 @@ const LETTER_AS: ReadonlyArray<readonly [number, number]> = [[0xff21, 0xff41], [
 const HOMOGLYPHS: Readonly<Record<string, string>> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с',
   y: 'у', x: 'х', s: 'ѕ', i: 'і', j: 'ј', A: 'А', E: 'Е', O: 'О', B: 'В' };
 const INLINE_TAGS = ['<b>', '</b>', '<span class="x">', '</span>', '<!-- -->', '<wbr>', '<i></i>'];
+/** Tags whose attributes (or a comment whose words) may hold a value: kept for a first reading. */
+// prettier-ignore
+const HOLDING_TAGS = [`<span class='a b'>`, '</span>', '<b title="x y">', '<!-- a b -->',
+  '<span data-n="7">', '<i class="c d"></i>', '<a href="mailto:x@y.z">', '<font face="A B">'];
 const EMPHASIS = ['**', '__', '~~', '`', '*', '_'];
 const NAMED: Readonly<Record<string, string>> = { '@': '&commat;', '.': '&period;', ' ': '&nbsp;' };
 // prettier-ignore
@@ -131,6 +135,30 @@ function regroup(v: HostileValue, edit: (group: string, k: number) => Piece[]): 
   return v.value
     .split(/[ -]/)
     .flatMap((g, k) => [...(k > 0 ? [{ text: ' ', secret: false }] : []), ...edit(g, k)]);
+}
+
+/**
+ * An address dictated letter by letter: one separator between letters ("a l i c e",
+ * "a-l-i-c-e", "a.l.i.c.e"), its "@" and dots written or said.
+ */
+function spelledOut(value: string, r: Random): Piece[] {
+  const sep = pick(r, [' ', ' ', '-', '.', '  ']);
+  const at = pick(r, sep === ' ' || sep === '  ' ? [' @ ', ' at ', ' (at) '] : ['@', ` at `]);
+  const dot = sep === '.' ? '.' : pick(r, sep === '-' ? ['.', ' dot '] : [' . ', ' dot ']);
+  const out: Piece[] = [];
+  for (const c of value) {
+    const last = out[out.length - 1];
+    const glue = c === '@' ? at : c === '.' ? dot : undefined;
+    if (glue !== undefined) {
+      out.push({ text: glue, secret: false });
+    } else {
+      if (last?.secret) {
+        out.push({ text: sep, secret: false });
+      }
+      out.push({ text: c, secret: isSecret(c) });
+    }
+  }
+  return out;
 }
 
 /** One class of bypass: which values it applies to and how it writes one. */
@@ -177,6 +205,11 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
     name: 'inline HTML tags and comments inside the value',
     applies: () => true,
     make: (v, r) => insertInside(pieces(v.value), r, () => pick(r, INLINE_TAGS)),
+  },
+  {
+    name: 'inline tags with spaced, quoted or digit attributes, and comments with words',
+    applies: () => true,
+    make: (v, r) => insertInside(pieces(v.value), r, () => pick(r, HOLDING_TAGS)),
   },
   {
     name: 'markdown emphasis and code marks around digit groups',
@@ -251,6 +284,11 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
           : g;
         return [{ text, secret: true }];
       }),
+  },
+  {
+    name: 'e-mail spelled out letter by letter (spaces, hyphens or dots between letters)',
+    applies: (v) => v.type === 'EMAIL',
+    make: (v, r) => spelledOut(v.value, r),
   },
   {
     name: 'bidi, format characters and combining marks',

@@ -24,7 +24,7 @@
  * Pure ASCII text without such gaps is returned as is, so the common case costs one scan.
  */
 
-import { decodeAt, ENCODING_START, GLUED } from './decode-escapes';
+import { decodeAt, ENCODING_START, GLUED, HELD } from './decode-escapes';
 import {
   dropSeparatorSpaces,
   foldDotLikes,
@@ -42,6 +42,8 @@ export interface Normalized {
   text: string;
   starts: Int32Array;
   ends: Int32Array;
+  /** Markup was kept as written because it may hold a value (see `HELD`): read it twice. */
+  heldMarkup: boolean;
 }
 
 /**
@@ -64,8 +66,11 @@ const NEEDS_DECODING =
  */
 const RANGE_DASHES = new Set([0x2013, 0x2014, 0x2015]);
 
-/** Folds `input`; returns undefined when nothing would change. */
-export function normalize(input: string): Normalized | undefined {
+/**
+ * Folds `input`; returns undefined when nothing would change. With `dropHeld`, markup that
+ * may hold a value is decoded as markup (the second reading, see `HELD`).
+ */
+export function normalize(input: string, dropHeld = false): Normalized | undefined {
   if (!NEEDS_FOLDING.test(input) && !NEEDS_DECODING.test(input)) {
     return undefined;
   }
@@ -77,6 +82,7 @@ export function normalize(input: string): Normalized | undefined {
   const to = new Int32Array(capacity);
   let n = 0;
   let glued = -1;
+  let heldMarkup = false;
   for (let i = 0; i < input.length;) {
     const unit = input.charCodeAt(i);
     if (unit < 128 && ENCODING_START[unit] === 0 && glued < 0) {
@@ -85,8 +91,14 @@ export function normalize(input: string): Normalized | undefined {
       to[n++] = ++i;
       continue;
     }
-    const decoded =
-      unit < 128 && ENCODING_START[unit] ? decodeAt(input, i, n > 0 ? chars[n - 1] : 0) : undefined;
+    let decoded =
+      unit < 128 && ENCODING_START[unit]
+        ? decodeAt(input, i, n > 0 ? chars[n - 1] : 0, dropHeld)
+        : undefined;
+    if (decoded?.cp === HELD) {
+      heldMarkup = true; // kept as written: its "<" is read as plain text
+      decoded = undefined;
+    }
     const cp = decoded ? decoded.cp : (input.codePointAt(i) ?? 0);
     const width = decoded ? decoded.length : cp > 0xffff ? 2 : 1;
     if (cp < 0) {
@@ -174,7 +186,7 @@ export function normalize(input: string): Normalized | undefined {
     // spread in chunks: argument limit
     text += String.fromCharCode(...out.subarray(k, Math.min(m, k + 8192)));
   }
-  return { text, starts: starts.slice(0, m), ends: ends.slice(0, m) };
+  return { text, starts: starts.slice(0, m), ends: ends.slice(0, m), heldMarkup };
 }
 
 /** Where the spaces or tabs (at most four) after a "+" at `at` end, when a digit follows; -1 otherwise. */

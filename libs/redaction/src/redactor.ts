@@ -3,11 +3,11 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 import { type DetectorEntry, DETECTORS } from './detector-table';
 import type { Detection, DetectorOptions } from './detectors/detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
-import { normalize } from './normalize';
+import { normalize, type Normalized } from './normalize';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
 import { redactTurns, type Turn } from './redact-turns';
 import { detectInWindows, freshMarks, rescanBudget, rescanWindows } from './rescan';
-import { render, resolveOverlaps, type Span, toInputSpans } from './resolve';
+import { render, resolveOverlaps, type Span, toInputSpans, unionSpans } from './resolve';
 
 /** Configuration for a {@link Redactor}. */
 export interface RedactorOptions {
@@ -91,6 +91,20 @@ export class Redactor {
    */
   redact(input: string): RedactionResult {
     const folded = normalize(input);
+    let spans = this.spansOf(input, folded);
+    if (folded?.heldMarkup) {
+      // Markup kept for what it may hold ("<span title='a b'>") also splits what it sits in
+      // ("4<span title='a b'>1</span>5 …"): a second reading drops it, and both count.
+      spans = unionSpans(spans, this.spansOf(input, normalize(input, true)));
+    }
+    return {
+      text: render(input, spans),
+      entities: spans.map(({ type, start, end }) => ({ type, start, end })),
+    };
+  }
+
+  /** The masks of `input` read as `folded` (undefined: as it is), in `input` offsets. */
+  private spansOf(input: string, folded: Normalized | undefined): Span[] {
     const text = folded?.text ?? input;
     let spans: Span[] = this.detect(text);
     let fresh: ReadonlySet<Span> = new Set(spans);
@@ -123,10 +137,7 @@ export class Redactor {
         end: folded.ends[s.end - 1],
       }));
     }
-    return {
-      text: render(folded ? input : text, spans),
-      entities: spans.map(({ type, start, end }) => ({ type, start, end })),
-    };
+    return spans;
   }
 
   /**

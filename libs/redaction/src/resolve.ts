@@ -90,6 +90,29 @@ export interface Span {
   end: number;
 }
 
+/**
+ * Two readings' masks (each sorted and disjoint) as one sorted, disjoint list: spans that
+ * overlap become one covering both, typed as the longer, so nothing either reading masked
+ * is left readable.
+ */
+export function unionSpans(a: readonly Span[], b: readonly Span[]): Span[] {
+  const all = [...a, ...b].sort((x, y) => x.start - y.start || y.end - x.end);
+  const out: Span[] = [];
+  let widest = 0; // length of the widest span merged into the last output span
+  for (const s of all) {
+    const last = out[out.length - 1];
+    if (last && s.start < last.end) {
+      const type = s.end - s.start > widest ? s.type : last.type;
+      widest = Math.max(widest, s.end - s.start);
+      out[out.length - 1] = { type, start: last.start, end: Math.max(last.end, s.end) };
+    } else {
+      widest = s.end - s.start;
+      out.push({ type: s.type, start: s.start, end: s.end });
+    }
+  }
+  return out;
+}
+
 /** Replaces each span (sorted, disjoint) of `input` with its type's placeholder. */
 export function render(input: string, spans: readonly Span[]): string {
   let out = '';

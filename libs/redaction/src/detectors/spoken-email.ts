@@ -2,6 +2,7 @@ import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
 import { type Detection, hasContext } from './detector';
+import { spelledAround, spelledEmailAt } from './spelled-email';
 
 /**
  * E-mail addresses with the "@" or the dots said as words. "at" and "dot" are ordinary
@@ -18,7 +19,11 @@ import { type Detection, hasContext } from './detector';
  * that identifies the mailbox.
  */
 
-const TLD = String.raw`(?:com|net|org|edu|gov|mil|io|co|us|uk|ca|de|fr|es|it|nl|br|mx|in|au|info|biz|me|ai|app|dev)`;
+// prettier-ignore
+const TLDS = ['com', 'net', 'org', 'edu', 'gov', 'mil', 'io', 'co', 'us', 'uk', 'ca', 'de', 'fr',
+  'es', 'it', 'nl', 'br', 'mx', 'in', 'au', 'info', 'biz', 'me', 'ai', 'app', 'dev'];
+const TLD = `(?:${TLDS.join('|')})`;
+const TLD_SET: ReadonlySet<string> = new Set(TLDS);
 /**
  * The "@" as a word, bracketed ("[at]", "{at}", "[@]"), spaced ("alice @ example.com") or
  * encoded as an HTML entity or in a URL ("&#64;", "&commat;", "%40"): all ways people and
@@ -176,6 +181,12 @@ function mailboxEvidence(
   );
 }
 
+/** Where a written domain starting at `at` ends, or -1. */
+function writtenDomainEnd(text: string, at: number): number {
+  WRITTEN_DOMAIN.lastIndex = at;
+  return WRITTEN_DOMAIN.exec(text) ? WRITTEN_DOMAIN.lastIndex : -1;
+}
+
 /** Spoken and half-spoken e-mail addresses. */
 export function detectSpokenEmails(text: string, out: Detection[]): void {
   const score = BASE_CONFIDENCE.EMAIL - 0.1;
@@ -193,10 +204,14 @@ export function detectSpokenEmails(text: string, out: Detection[]): void {
     return;
   }
   for (const at of allMatches(SPOKEN_AT, text)) {
+    const span = { start: at.index, end: at.index + at[0].length };
+    if (spelledAround(text, span)) {
+      spelledEmailAt(text, span, writtenDomainEnd(text, span.end), TLD_SET, NOT_A_MAILBOX, out);
+    }
     if (at[0] === '@') {
       continue; // a plain "@" before a written domain is the written detector's
     }
-    WRITTEN_DOMAIN.lastIndex = at.index + at[0].length;
+    WRITTEN_DOMAIN.lastIndex = span.end;
     const domain = WRITTEN_DOMAIN.exec(text);
     const local = domain && localStart(text, at.index);
     if (!domain || !local) {

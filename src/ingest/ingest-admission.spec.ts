@@ -87,6 +87,22 @@ describe('registerIngestAdmission', () => {
     expect(await statusOf('B')).toBe(200);
   });
 
+  it('keeps the turn owed to a caller that keeps asking while one long upload runs (old: it lapsed after INGEST_OWED_MS and the uploader went again)', async () => {
+    finish(); // uploads to /ingest/conversations end at once; B's one to /ingest/kb runs long
+    const long = kbUpload('B');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await statusOf('A')).toBe(429); // A is owed the next slot
+    // A retries as told while B's one upload runs past INGEST_OWED_MS: A has not gone away.
+    for (let waited = 0; waited <= INGEST_OWED_MS; waited += 5000) {
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(await statusOf('A')).toBe(429);
+    }
+    releaseKb();
+    expect((await long).statusCode).toBe(200);
+    expect(await statusOf('B')).toBe(429); // B's next upload waits: the turn is A's
+    expect(await statusOf('A')).toBe(200);
+  });
+
   it('lets a turn owed to a caller who never came back lapse after INGEST_OWED_MS, and owes that caller none for a while', async () => {
     const first = upload('B');
     await jest.advanceTimersByTimeAsync(0);

@@ -17,8 +17,8 @@ export const INGEST_REFUSAL_HOLD_MS = 1000;
 
 /**
  * A caller refused while another caller's upload held the slot is owed the next one for this
- * long (its Retry-After and the hold, twice): one tenant uploading back to back cannot keep
- * every other tenant out.
+ * long (its Retry-After and the hold, twice), from its last refusal: one tenant uploading back
+ * to back cannot keep every other tenant out, however long each upload runs.
  */
 export const INGEST_OWED_MS = 2 * (INGEST_RETRY_AFTER_S * 1000 + INGEST_REFUSAL_HOLD_MS);
 /**
@@ -132,7 +132,10 @@ export function registerIngestAdmission(
       owed = undefined;
     }
     if (inFlight >= options.maxInFlight || (owed && owed.tenant !== tenant)) {
-      if (!owed && !holders.has(tenant) && !((lapsed.get(tenant) ?? 0) > now)) {
+      if (owed?.tenant === tenant) {
+        // Back while the slot is still taken (a long upload): waiting, not gone.
+        owed.until = now + INGEST_OWED_MS;
+      } else if (!owed && !holders.has(tenant) && !((lapsed.get(tenant) ?? 0) > now)) {
         lapsed.delete(tenant);
         owed = { tenant, until: now + INGEST_OWED_MS };
       }

@@ -273,9 +273,9 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
   },
   {
     name: 'digits spelled out, mixed with numerals',
-    // Dictated national numbers of other regions ("zero six one two …") are left out: see
-    // docs/security.md, their trunk "0" or a spoken "plus 44" stays readable.
-    applies: (v) => DIGIT_TYPES.has(v.type) && (v.intl === undefined || v.intl.startsWith('+1 ')),
+    // National numbers of other regions too: their trunk "zero" or a spoken "+ four four"
+    // is masked with the rest of the run.
+    applies: (v) => DIGIT_TYPES.has(v.type),
     make: (v, r) =>
       regroup(v, (g, k) => {
         const spoken = k === 0 || r() < 0.5;

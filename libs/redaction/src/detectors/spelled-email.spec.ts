@@ -64,6 +64,7 @@ describe('EMAIL spelled letter by letter', () => {
     'Plan A at B.com',
     'a b @ c d e f',
     'rows a b c at x y z dot q',
+    'John G. Trump, a professor at M.I.T. and a well-known engineer',
   ])('leaves prose with lone letters alone: %s', (text) => {
     expect(masked(text)).toEqual([]);
   });

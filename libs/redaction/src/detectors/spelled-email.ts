@@ -127,7 +127,7 @@ function spelledDomain(
   text: string,
   at: number,
   tlds: ReadonlySet<string>,
-): { end: number; tokens: number } | undefined {
+): { end: number; tokens: number; uniform: boolean } | undefined {
   const letters: string[] = [];
   const gaps: Gap[] = [];
   let i = at;
@@ -162,7 +162,7 @@ function spelledDomain(
     return undefined;
   }
   if (tld) {
-    return { end, tokens: letters.length };
+    return { end, tokens: letters.length, uniform: false };
   }
   // The label dots: dot gaps, when the letters are joined by something else.
   const letterKind = gaps.find((g) => !g.dot)?.kind;
@@ -172,13 +172,14 @@ function spelledDomain(
   }
   if (lastDot >= 0) {
     const suffix = letters.slice(lastDot + 1).join('');
-    return tlds.has(suffix) ? { end, tokens: letters.length } : undefined;
+    return tlds.has(suffix) ? { end, tokens: letters.length, uniform: false } : undefined;
   }
-  // Every gap alike: the TLD is a suffix of the joined letters, with a label before it.
+  // Every gap alike: the TLD is a suffix of the joined letters, with a label of two or more
+  // before it. Weak on its own ("at M.I.T." ends in "it"): see `spelledEmailAt`.
   const joined = letters.join('');
-  for (let n = 2; n <= MAX_TLD && n <= joined.length - 1; n++) {
+  for (let n = 2; n <= MAX_TLD && n <= joined.length - 2; n++) {
     if (tlds.has(joined.slice(-n))) {
-      return { end, tokens: letters.length };
+      return { end, tokens: letters.length, uniform: true };
     }
   }
   return undefined;
@@ -206,6 +207,11 @@ export function spelledEmailAt(
   const domain = spelledDomain(text, at.end, tlds);
   const localSpelled = local.tokens >= 2;
   if (!localSpelled && !(domain && domain.tokens >= 2)) {
+    return;
+  }
+  // A domain whose TLD is only a guessed suffix needs a spelled local part too, or a real
+  // "@": "a professor at M.I.T." is prose.
+  if (domain?.uniform && !localSpelled && !text.slice(at.start, at.end).includes('@')) {
     return;
   }
   const end = domain ? domain.end : writtenDomainEnd;

@@ -45,6 +45,15 @@ export function detectSpokenNumbers(
 
 /** Tokens read before their windows are validated together (bounds the memory of a run). */
 const BATCH = 128;
+/**
+ * At most this many digits said before a validated number, in the same run, belong to it: a
+ * trunk "zero" or a country code ("zero six one two …", "plus four four two zero …") that
+ * the validators, which know only the configured regions, leave outside the number.
+ */
+const MAX_LEAD_DIGITS = 3;
+const LEAD_PENALTY = 0.2;
+/** A spoken or written "+" right before a run: the number's international prefix. */
+const PLUS_BEFORE = /(?:\bplus|\+)[ \t]{0,3}$/i;
 
 class SpokenWindows implements DigitRunSink {
   private readonly wantCard: boolean;
@@ -57,6 +66,9 @@ class SpokenWindows implements DigitRunSink {
   private readonly dictation = new DictationCheck();
   /** Detections of a run not yet known to be dictation. */
   private held: Detection[] = [];
+  /** Where the run's first token starts, and how many digits earlier batches settled. */
+  private runStart = -1;
+  private settledDigits = 0;
 
   constructor(
     private readonly text: string,
@@ -80,6 +92,9 @@ class SpokenWindows implements DigitRunSink {
       }
       this.held = [];
     }
+    if (this.runStart < 0) {
+      this.runStart = t.start;
+    }
     this.tokens.push(t);
     if (this.tokens.length >= BATCH) {
       this.settle(false);
@@ -92,6 +107,8 @@ class SpokenWindows implements DigitRunSink {
     this.phoneAllowed = undefined;
     this.dictation.reset();
     this.held = [];
+    this.runStart = -1;
+    this.settledDigits = 0;
   }
 
   /**
@@ -112,6 +129,7 @@ class SpokenWindows implements DigitRunSink {
     for (; i < tokens.length && (final || total - offsets[i + 1] > MAX_DIGITS); i++) {
       this.validate(tokens, offsets, digits, i);
     }
+    this.settledDigits += offsets[i];
     this.tokens = tokens.slice(i);
   }
 
@@ -150,16 +168,33 @@ class SpokenWindows implements DigitRunSink {
         phone = tokens[j].end;
       }
     }
-    const start = tokens[i].start;
+    const lead = this.settledDigits + from;
+    const start = this.leadStart(tokens[i].start, lead);
+    // Widened over lead digits, a window loses ties: a number validated whole names the type.
+    const lower = lead > 0 && lead <= MAX_LEAD_DIGITS ? LEAD_PENALTY : 0;
     if (card > 0) {
-      this.emit({ type: 'CREDIT_CARD', start, end: card, score: CARD_SCORE });
+      this.emit({ type: 'CREDIT_CARD', start, end: card, score: CARD_SCORE - lower });
     }
     if (ssn > 0) {
-      this.emit({ type: 'US_SSN', start, end: ssn, score: SSN_SCORE });
+      this.emit({ type: 'US_SSN', start, end: ssn, score: SSN_SCORE - lower });
     }
     if (phone > 0) {
-      this.emit({ type: 'PHONE', start, end: phone, score: PHONE_SCORE });
+      this.emit({ type: 'PHONE', start, end: phone, score: PHONE_SCORE - lower });
     }
+  }
+
+  /**
+   * Where a number found at `start`, after `lead` digits of its run, starts: at the run's
+   * start when the lead is a trunk or country code ({@link MAX_LEAD_DIGITS}), and before a
+   * "plus" or "+" that opens the run.
+   */
+  private leadStart(start: number, lead: number): number {
+    if (lead > MAX_LEAD_DIGITS) {
+      return start;
+    }
+    const runStart = this.runStart;
+    const plus = PLUS_BEFORE.exec(this.text.slice(Math.max(0, runStart - 8), runStart));
+    return plus ? runStart - plus[0].length : runStart;
   }
 
   private emit(d: Detection): void {

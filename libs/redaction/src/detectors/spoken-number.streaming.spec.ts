@@ -13,7 +13,9 @@ const OPTIONS: DetectorOptions = { enabled: new Set(ENTITY_TYPES), phoneRegions:
 
 /**
  * The detector as it was before it streamed: whole runs collected first, then every
- * window of every start token validated. The oracle the streaming detector must match.
+ * window of every start token validated; a window after at most three digits of its run (a
+ * trunk "zero", a country code) starts with the run, and a "plus" before the run with it.
+ * The oracle the streaming detector must match.
  */
 function wholeRuns(text: string): Detection[] {
   const out: Detection[] = [];
@@ -40,8 +42,11 @@ function wholeRuns(text: string): Detection[] {
           }
         }
       }
+      const plus = /(?:\bplus|\+)[ \t]{0,3}$/i.exec(text.slice(0, tokens[0].start));
+      const runStart = tokens[0].start - (plus ? plus[0].length : 0);
+      const start = offsets[i] <= 3 ? runStart : tokens[i].start;
       for (const [type, end] of Object.entries(found)) {
-        out.push({ type: type as Detection['type'], start: tokens[i].start, end, score: 0 });
+        out.push({ type: type as Detection['type'], start, end, score: 0 });
       }
     }
   }

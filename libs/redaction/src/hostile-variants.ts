@@ -65,6 +65,12 @@ export const HOSTILE_VALUES: readonly HostileValue[] = [
     value: 'alice.jones@example.com',
   },
   { name: 'IP', type: 'IP_ADDRESS', sentence: 'logged in from {} yesterday', value: '10.20.30.40' },
+  {
+    name: 'date of birth',
+    type: 'DATE_OF_BIRTH',
+    sentence: 'I was born on {} in Ohio',
+    value: 'July 4, 1985',
+  },
 ];
 
 type Random = () => number;
@@ -171,7 +177,8 @@ export interface HostileClass {
 export const HOSTILE_CLASSES: readonly HostileClass[] = [
   {
     name: 'separators (dots, slashes, dashes, NBSP, thin and ideographic spaces, tabs, newlines)',
-    applies: (v) => grouped(v),
+    // A written date joined by dots or dashes ("July.4,.1985") is no date format anyone reads.
+    applies: (v) => grouped(v) && v.type !== 'DATE_OF_BIRTH',
     make: (v, r) => {
       const sep = pick(r, SEPARATORS);
       return pieces(v.value).map((q) => (/[ -]/.test(q.text) ? { text: sep, secret: false } : q));
@@ -289,6 +296,16 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
     name: 'e-mail spelled out letter by letter (spaces, hyphens or dots between letters)',
     applies: (v) => v.type === 'EMAIL',
     make: (v, r) => spelledOut(v.value, r),
+  },
+  {
+    name: "a date of birth split over a line break or a window's turn break",
+    applies: (v) => v.type === 'DATE_OF_BIRTH',
+    make: (v, r) => {
+      const gap = pick(r, ['\n', ' \n', '\ncustomer: ', '\nCustomer:  ', '\nagent:']);
+      const at = pick(r, [v.value.indexOf(' '), v.value.lastIndexOf(' ')]);
+      const ps = pieces(v.value);
+      return [...ps.slice(0, at), { text: gap, secret: false }, ...ps.slice(at + 1)];
+    },
   },
   {
     name: 'bidi, format characters and combining marks',

@@ -27,6 +27,9 @@ describe('DATE_OF_BIRTH', () => {
     ['upper-case context', 'BORN 07/04/1976', '07/04/1976'],
     ['year first with slashes', 'date of birth: 1985/07/04', '1985/07/04'],
     ['year first with dots', 'DOB 1985.07.04.', '1985.07.04'],
+    // Split over two messages of a window: the mask covers the speaker label.
+    ['the year in the next turn', 'born on July 4,\ncustomer: 1985 ok', 'July 4,\ncustomer: 1985'],
+    ['the day in the next turn', 'born on 4\nCaller: July 1985', '4\nCaller: July 1985'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['DATE_OF_BIRTH', expected]]);
   });

@@ -22,13 +22,21 @@ const NUMERIC = linear(/(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![
  * a `T` after the day (a timestamp) is a word character and fails.
  */
 const ISO = linear(/(?<![\w/.-])(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?![\w]|[/.-]\d)/g);
+/**
+ * Blanks between a written date's parts, or a window's line break and speaker label: the
+ * customer went on with the date in their next message ("July 4,\ncustomer: 1985").
+ */
+const PART_GAP = '(?:[ \\t]{0,8}\\n[\\w -]{1,32}:[ \\t]{0,4}|\\s{1,8})';
 /** `March 14th, 1985`, `Mar 14 85`, `March 14th` (the year is optional in this form). */
 const MONTH_FIRST = linear(
-  new RegExp(`\\b${MONTH}\\s{1,8}${DAY}(?:,?\\s{1,8}${YEAR})?(?![\\w])`, 'gi'),
+  new RegExp(`\\b${MONTH}${PART_GAP}${DAY}(?:,?${PART_GAP}${YEAR})?(?![\\w])`, 'gi'),
 );
 /** `14 Mar 85`, `14th of March, 1985`, `14 March`. */
 const DAY_FIRST = linear(
-  new RegExp(`\\b${DAY}\\s{1,8}(?:of\\s{1,8})?${MONTH}(?:,?\\s{1,8}${YEAR})?(?![\\w])`, 'gi'),
+  new RegExp(
+    `\\b${DAY}${PART_GAP}(?:of${PART_GAP})?${MONTH}(?:,?${PART_GAP}${YEAR})?(?![\\w])`,
+    'gi',
+  ),
 );
 
 /**

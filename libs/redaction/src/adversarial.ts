@@ -157,6 +157,10 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['month words', 'dob ', 'March 1 '],
     ['repeated keyword', '', 'born '],
     ['ISO chain', 'birthday ', '2000-1-'],
+    ['month and ordinal words', 'born ', 'July fourth '],
+    ['ordinal of month words', 'born ', 'the fourth of July '],
+    ['year words', 'born July fourth ', 'nineteen '],
+    ['speaker labels between date parts', 'born July 4,', '\ncustomer: '],
   ],
   iban: [
     ['IBAN blocks', 'IBAN ', 'GB82 '],
@@ -173,6 +177,8 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['tab-separated digits', '', '1\t'],
     ['en-dash digits', '', '1\u2013'],
     ['invisible marks between digits', '', '1\u200b\u0301'],
+    ['plus before short runs', '', 'plus four four '],
+    ['trunk zeros', '', 'zero six '],
   ],
 };
 

@@ -53,11 +53,12 @@ export const DETECTORS: readonly DetectorEntry[] = [
     detect: detectInternationalAddresses,
     needsDigit: true,
   },
+  // Not gated on digits: a date of birth may be said in words ("July fourth").
   {
     name: 'date-of-birth',
     types: ['DATE_OF_BIRTH'],
     detect: detectDatesOfBirth,
-    needsDigit: true,
+    needsDigit: false,
   },
   {
     name: 'spoken-number',

@@ -308,6 +308,20 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
     },
   },
   {
+    name: 'a date of birth said in words (ordinal day, year in digits or words)',
+    applies: (v) => v.type === 'DATE_OF_BIRTH',
+    make: (_v, r) => {
+      const year = pick(r, ['1985', 'nineteen eighty five', 'nineteen eighty-five']);
+      const secret = (text: string): Piece => ({ text, secret: true });
+      const plain = (text: string): Piece => ({ text, secret: false });
+      return pick(r, [
+        [secret('July'), plain(' '), secret('fourth'), plain(', '), secret(year)],
+        [secret('July'), plain(' the '), secret('fourth'), plain(' '), secret(year)],
+        [secret('fourth'), plain(' of '), secret('July'), plain(', '), secret(year)],
+      ]);
+    },
+  },
+  {
     name: 'bidi, format characters and combining marks',
     applies: () => true,
     make: (v, r) => insertInside(pieces(v.value), r, () => pick(r, INVISIBLE)),

@@ -30,6 +30,19 @@ describe('DATE_OF_BIRTH', () => {
     // Split over two messages of a window: the mask covers the speaker label.
     ['the year in the next turn', 'born on July 4,\ncustomer: 1985 ok', 'July 4,\ncustomer: 1985'],
     ['the day in the next turn', 'born on 4\nCaller: July 1985', '4\nCaller: July 1985'],
+    // Said in words (date-words.ts).
+    [
+      'an ordinal day and a year in words',
+      'born on July fourth nineteen eighty five ok',
+      'July fourth nineteen eighty five',
+    ],
+    [
+      'day first, year in words',
+      'born on the twenty-first of March, two thousand and one',
+      'twenty-first of March, two thousand and one',
+    ],
+    ['"the" before the day, no year', 'my birthday is July the fourth', 'July the fourth'],
+    ['a year in digits', 'date of birth June twenty first, 1990.', 'June twenty first, 1990'],
   ])('masks %s', (_name, text, expected) => {
     expect(findings(text)).toEqual([['DATE_OF_BIRTH', expected]]);
   });
@@ -46,6 +59,8 @@ describe('DATE_OF_BIRTH', () => {
     ['a month-year only', 'born in March 1985'],
     ['a year only', 'born in 1985'],
     ['year first with mixed separators', 'DOB 1985/07-04'],
+    ['a date in words with no birth context', 'we met on July fourth nineteen eighty five'],
+    ['an impossible date in words', 'born February thirtieth'],
   ])('leaves %s alone', (_name, text) => {
     expect(findings(text)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { allMatches } from '../all-matches';
 import { BASE_CONFIDENCE } from '../entity-types';
 import { linear } from '../linear';
+import { DAY_WORDS_MONTH, dayOfWords, MONTH_DAY_WORDS } from './date-words';
 import type { Detection, DetectorOptions } from './detector';
 
 // prettier-ignore
@@ -103,6 +104,17 @@ function findDates(text: string): DateSpan[] {
   }
   for (const m of allMatches(DAY_FIRST, text)) {
     if (validDay(MONTHS[m[2].toLowerCase()], Number(m[1])) && validYear(m[3] ?? m[4])) {
+      add(m);
+    }
+  }
+  // Said in words: the year, in digits or words, is not checked ("nineteen eighty five").
+  for (const m of allMatches(MONTH_DAY_WORDS, text)) {
+    if (validDay(MONTHS[m[1].toLowerCase()], dayOfWords(m[2]))) {
+      add(m);
+    }
+  }
+  for (const m of allMatches(DAY_WORDS_MONTH, text)) {
+    if (validDay(MONTHS[m[2].toLowerCase()], dayOfWords(m[1]))) {
       add(m);
     }
   }

@@ -12,10 +12,11 @@ export const MAX_FRAMES_PER_SECOND = 50;
 export const MAX_FINALS_IN_FLIGHT = 2;
 /**
  * Finals of all one caller's (API key's, or IP's) streams built at once (the next waits its
- * turn): a quarter of `/context`'s default admission (16), so one caller's streams cannot fill
- * what every tenant's calls share. At ~20 ms a build that is still ~200 finals a second per key.
+ * turn): one caller's streams cannot take the cores every tenant's calls share (on 2 cores, 4
+ * at once still put the live calls' p50 at 5x under a 50-stream flood; docs/benchmarks.md). At
+ * ~20 ms a build that is still ~100 finals a second per key.
  */
-export const MAX_CALLER_FINALS_IN_FLIGHT = 4;
+export const MAX_CALLER_FINALS_IN_FLIGHT = 2;
 /** A stream with no frame from the client this long is closed (the call went away). */
 export const STREAM_IDLE_MS = 60_000;
 /** The server pings this often; a peer that has not answered the last ping is cut. */

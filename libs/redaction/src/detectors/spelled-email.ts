@@ -24,6 +24,24 @@ const isAlnum = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 const isJoiner = (c: number): boolean => c === 46 || c === 45 || c === 95;
+/** "dot" in any case at `at`. */
+const isDotWord = (text: string, at: number): boolean =>
+  (text.charCodeAt(at) | 0x20) === 100 &&
+  (text.charCodeAt(at + 1) | 0x20) === 111 &&
+  (text.charCodeAt(at + 2) | 0x20) === 116;
+/** A written TLD (two to four letters ending a word) at `at`, lower-cased, or undefined. */
+function tldWordAt(text: string, at: number, tlds: ReadonlySet<string>): string | undefined {
+  let i = at;
+  while (i < text.length && i - at <= MAX_TLD && ((text.charCodeAt(i) | 0x20) - 97) >>> 0 < 26) {
+    i++;
+  }
+  const c = text.charCodeAt(i);
+  if (i - at < 2 || i - at > MAX_TLD || isAlnum(c) || c === 95 || c === 45) {
+    return undefined;
+  }
+  const word = text.slice(at, i).toLowerCase();
+  return tlds.has(word) ? word : undefined;
+}
 
 /** A gap between two spelled tokens: its `[start, end)` and whether it says "dot". */
 interface Gap {
@@ -47,7 +65,7 @@ function gapAfter(text: string, at: number): Gap | undefined {
   if (isJoiner(c)) {
     kind = c;
     i++;
-  } else if (blanks && /^dot[ \t]/i.test(text.slice(i, i + 4))) {
+  } else if (blanks && isDotWord(text, i) && isBlank(text.charCodeAt(i + 3))) {
     kind = 46;
     i += 3;
   }
@@ -70,7 +88,7 @@ function gapBefore(text: string, end: number): Gap | undefined {
   if (i > 0 && isJoiner(c)) {
     kind = c;
     i--;
-  } else if (blanks && i >= 4 && /[ \t]dot$/i.test(text.slice(i - 4, i))) {
+  } else if (blanks && i >= 4 && isDotWord(text, i - 3) && isBlank(text.charCodeAt(i - 4))) {
     kind = 46;
     i -= 3;
   }
@@ -128,77 +146,77 @@ function spelledDomain(
   at: number,
   tlds: ReadonlySet<string>,
 ): { end: number; tokens: number; uniform: boolean } | undefined {
-  const letters: string[] = [];
-  const gaps: Gap[] = [];
+  let letters = '';
+  let letterKind = 0; // the first gap that is not a dot: what joins the letters
+  let lastDot = -1; // letters before the last dot gap
   let i = at;
   let end = at;
-  let tld = '';
-  while (letters.length < MAX_TOKENS) {
-    if (!tokenAt(text, i)) {
-      // A written TLD after a spelled label's dot: "e x a m p l e . com".
-      const word = /^[a-z]{2,4}(?![\w-])/i.exec(text.slice(i, i + 5));
-      const last = gaps[gaps.length - 1];
-      if (word && last?.dot && tlds.has(word[0].toLowerCase())) {
-        tld = word[0].toLowerCase();
-        end = i + word[0].length;
-      }
-      break;
-    }
-    letters.push(text[i].toLowerCase());
+  let tld: string | undefined;
+  while (letters.length < MAX_TOKENS && tokenAt(text, i)) {
+    letters += text[i].toLowerCase();
     end = i + 1;
     const gap = gapAfter(text, end);
-    if (!gap || !tokenAt(text, gap.end)) {
-      const tail = gap ? /^[a-z]{2,4}(?![\w-])/i.exec(text.slice(gap.end, gap.end + 5)) : null;
-      if (gap?.dot && tail && tlds.has(tail[0].toLowerCase())) {
-        tld = tail[0].toLowerCase();
-        end = gap.end + tail[0].length;
-      }
+    if (!gap) {
       break;
     }
-    gaps.push(gap);
+    if (!tokenAt(text, gap.end)) {
+      // A written TLD after a spelled label's dot: "e x a m p l e . com".
+      tld = gap.dot ? tldWordAt(text, gap.end, tlds) : undefined;
+      end = tld ? gap.end + tld.length : end;
+      break;
+    }
+    letterKind ||= gap.dot ? 0 : gap.kind;
+    lastDot = gap.dot ? letters.length : lastDot;
     i = gap.end;
   }
-  if (letters.length < 2 && !(tld && letters.length >= 1)) {
+  if (letters.length === 0 || (letters.length < 2 && !tld)) {
     return undefined;
   }
   if (tld) {
     return { end, tokens: letters.length, uniform: false };
   }
-  // The label dots: dot gaps, when the letters are joined by something else.
-  const letterKind = gaps.find((g) => !g.dot)?.kind;
-  let lastDot = -1;
-  if (letterKind !== undefined) {
-    gaps.forEach((g, k) => (lastDot = g.dot ? k : lastDot));
-  }
-  if (lastDot >= 0) {
-    const suffix = letters.slice(lastDot + 1).join('');
-    return tlds.has(suffix) ? { end, tokens: letters.length, uniform: false } : undefined;
+  if (letterKind !== 0 && lastDot > 0) {
+    const ok = tlds.has(letters.slice(lastDot));
+    return ok ? { end, tokens: letters.length, uniform: false } : undefined;
   }
   // Every gap alike: the TLD is a suffix of the joined letters, with a label of two or more
   // before it. Weak on its own ("at M.I.T." ends in "it"): see `spelledEmailAt`.
-  const joined = letters.join('');
-  for (let n = 2; n <= MAX_TLD && n <= joined.length - 2; n++) {
-    if (tlds.has(joined.slice(-n))) {
+  for (let n = 2; n <= MAX_TLD && n <= letters.length - 2; n++) {
+    if (tlds.has(letters.slice(-n))) {
       return { end, tokens: letters.length, uniform: true };
     }
   }
   return undefined;
 }
 
-/** Whether a lone letter or digit stands right before or after the "@" form `at`. */
-export function spelledAround(text: string, at: { start: number; end: number }): boolean {
-  return tokenAt(text, at.start - 1) || tokenAt(text, at.end);
+/**
+ * Whether two lone letters or digits stand on one side of the "@" form `[start, end)`: the
+ * least a spelled address has, and cheap to rule out at every other "@" or "at".
+ */
+export function spelledAround(text: string, start: number, end: number): boolean {
+  if (tokenAt(text, start - 1)) {
+    const gap = gapBefore(text, start - 1);
+    if (gap && tokenAt(text, gap.start - 1)) {
+      return true;
+    }
+  }
+  if (tokenAt(text, end)) {
+    const gap = gapAfter(text, end + 1);
+    return gap !== undefined && tokenAt(text, gap.end);
+  }
+  return false;
 }
 
 /**
  * The spelled address around the "@" form `at` (its `[start, end)`), pushed to `out` when
- * found. `writtenDomainEnd` is where a written domain after it ends (or -1); `notMailbox`
+ * found. `writtenDomainEnd` says where a written domain after it ends (or -1), asked only
+ * when the local part is spelled and the domain is not; `notMailbox`
  * holds the words never read as a local part ("me at h o m e . c o m").
  */
 export function spelledEmailAt(
   text: string,
   at: { start: number; end: number },
-  writtenDomainEnd: number,
+  writtenDomainEnd: () => number,
   tlds: ReadonlySet<string>,
   notMailbox: ReadonlySet<string>,
   out: Detection[],
@@ -214,7 +232,7 @@ export function spelledEmailAt(
   if (domain?.uniform && !localSpelled && !text.slice(at.start, at.end).includes('@')) {
     return;
   }
-  const end = domain ? domain.end : writtenDomainEnd;
+  const end = domain ? domain.end : writtenDomainEnd();
   if (end < 0) {
     return;
   }

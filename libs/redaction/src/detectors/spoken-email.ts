@@ -204,14 +204,15 @@ export function detectSpokenEmails(text: string, out: Detection[]): void {
     return;
   }
   for (const at of allMatches(SPOKEN_AT, text)) {
-    const span = { start: at.index, end: at.index + at[0].length };
-    if (spelledAround(text, span)) {
-      spelledEmailAt(text, span, writtenDomainEnd(text, span.end), TLD_SET, NOT_A_MAILBOX, out);
+    if (spelledAround(text, at.index, at.index + at[0].length)) {
+      const span = { start: at.index, end: at.index + at[0].length };
+      const domainEnd = (): number => writtenDomainEnd(text, span.end);
+      spelledEmailAt(text, span, domainEnd, TLD_SET, NOT_A_MAILBOX, out);
     }
     if (at[0] === '@') {
       continue; // a plain "@" before a written domain is the written detector's
     }
-    WRITTEN_DOMAIN.lastIndex = span.end;
+    WRITTEN_DOMAIN.lastIndex = at.index + at[0].length;
     const domain = WRITTEN_DOMAIN.exec(text);
     const local = domain && localStart(text, at.index);
     if (!domain || !local) {

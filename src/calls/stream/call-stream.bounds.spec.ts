@@ -6,6 +6,7 @@ import { type ContextService } from '../../context/context.service';
 import { CallStreamConnection } from './call-stream.connection';
 import { CallerFinals } from './call-stream.guards';
 import {
+  FINALS_BURST,
   MAX_BUFFERED_BYTES,
   MAX_CALLER_FINALS_IN_FLIGHT,
   MAX_FINALS_IN_FLIGHT,
@@ -99,6 +100,33 @@ describe('CallStreamConnection against hostile clients', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(pending).toHaveLength(MAX_FINALS_IN_FLIGHT);
     expect(socket.sent.at(-1)).toMatchObject({ type: 'bundle', seq: 1 });
+  });
+
+  it(`takes ${FINALS_BURST} finals at once, then one a second: the rest are answered stream_finals_rate_limited, unbuilt`, async () => {
+    const { socket, pending, finish } = connect();
+    const built: number[] = [];
+    const send = async (seq: number) => {
+      socket.frame({ type: 'final', transcript: `turn ${seq}`, seq });
+      await jest.advanceTimersByTimeAsync(0);
+      if (pending.length > 0) {
+        built.push(seq);
+        await finish();
+      }
+    };
+    for (let seq = 1; seq <= FINALS_BURST + 2; seq++) {
+      await send(seq);
+    }
+    expect(built).toEqual(Array.from({ length: FINALS_BURST }, (_, i) => i + 1));
+    const refused = socket.sent.filter((m) => m.type === 'error');
+    expect(refused.map((m) => m.seq)).toEqual([FINALS_BURST + 1, FINALS_BURST + 2]);
+    expect(refused[0]).toMatchObject({
+      problem: { error: 'stream_finals_rate_limited', status: 429 },
+    });
+    expect(socket.closedWith).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1000);
+    await send(10);
+    await send(11);
+    expect(built.slice(FINALS_BURST)).toEqual([10]);
   });
 
   it(`one caller's streams build at most ${MAX_CALLER_FINALS_IN_FLIGHT} finals at once, the next wait; another caller's go on`, async () => {

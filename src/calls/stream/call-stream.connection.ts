@@ -5,7 +5,13 @@ import { toErrorResponse } from '../../common/error-body';
 import { type ContextBundle, type ContextFetchRequestDto } from '../../context/context.dto';
 import { type CallIdentity } from '../../context/speculative/call-sessions';
 import { type PreparedEvidence } from '../../context/speculative/prepared-evidence';
-import { CallerFinals, Heartbeat, StreamBudget, StreamBusyError } from './call-stream.guards';
+import {
+  CallerFinals,
+  Heartbeat,
+  StreamBudget,
+  StreamBusyError,
+  StreamFinalsRateError,
+} from './call-stream.guards';
 import {
   type CallStreamEventDto,
   MAX_BUFFERED_BYTES,
@@ -217,8 +223,12 @@ export class CallStreamConnection {
   }
 
   private async final(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
-    if (!this.budget.takeFinal()) {
-      return this.fail(new StreamBusyError(), event.seq);
+    const taken = this.budget.takeFinal();
+    if (taken !== 'ok') {
+      return this.fail(
+        taken === 'busy' ? new StreamBusyError() : new StreamFinalsRateError(),
+        event.seq,
+      );
     }
     const turn = await this.callers.take(this.identity.caller);
     try {

@@ -1,8 +1,10 @@
 import { DomainError, SlotQueue } from '@app/common';
 
 import {
+  FINALS_BURST,
   MAX_CALLER_FINALS_IN_FLIGHT,
   MAX_FINALS_IN_FLIGHT,
+  MAX_FINALS_PER_SECOND,
   MAX_FRAMES_PER_SECOND,
   STREAM_PING_MS,
 } from './call-stream.protocol';
@@ -13,6 +15,17 @@ export class StreamBusyError extends DomainError {
     super(
       'stream_busy',
       `This stream already has ${MAX_FINALS_IN_FLIGHT} finals being answered; send the next once one is.`,
+      429,
+    );
+  }
+}
+
+/** A final over the stream's {@link MAX_FINALS_PER_SECOND} (after its burst). */
+export class StreamFinalsRateError extends DomainError {
+  constructor() {
+    super(
+      'stream_finals_rate_limited',
+      `This stream sends finals faster than ${MAX_FINALS_PER_SECOND} a second (after ${FINALS_BURST} at once); a turn ends at most about once a second.`,
       429,
     );
   }
@@ -61,6 +74,8 @@ export class CallerFinals {
 export class StreamBudget {
   private window = { start: 0, count: 0 };
   private finals = 0;
+  /** Finals the stream may still send now (a token bucket: FINALS_BURST, refilled per second). */
+  private finalTokens = { count: FINALS_BURST, at: 0 };
 
   /** Counts one frame; false once the second's budget is spent. */
   frame(now = Date.now()): boolean {
@@ -74,13 +89,24 @@ export class StreamBudget {
     return this.finals;
   }
 
-  /** Takes a final's slot; false (nothing taken) when all are held. */
-  takeFinal(): boolean {
+  /**
+   * Takes a final's slot and one of its rate's tokens; `busy` when all slots are held, `rate`
+   * when the stream is over {@link MAX_FINALS_PER_SECOND} (nothing taken either way).
+   */
+  takeFinal(now = Date.now()): 'ok' | 'busy' | 'rate' {
     if (this.finals >= MAX_FINALS_IN_FLIGHT) {
-      return false;
+      return 'busy';
     }
+    const tokens = this.finalTokens;
+    const refill = ((now - tokens.at) / 1000) * MAX_FINALS_PER_SECOND;
+    tokens.count = Math.min(FINALS_BURST, tokens.count + Math.max(0, refill));
+    tokens.at = now;
+    if (tokens.count < 1) {
+      return 'rate';
+    }
+    tokens.count--;
     this.finals++;
-    return true;
+    return 'ok';
   }
 
   releaseFinal(): void {

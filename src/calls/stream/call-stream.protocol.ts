@@ -11,6 +11,15 @@ export const MAX_FRAMES_PER_SECOND = 50;
 /** Finals of one stream being answered at once: an agent has one per turn, seconds apart. */
 export const MAX_FINALS_IN_FLIGHT = 2;
 /**
+ * Finals one stream may send per second, sustained, after a burst of {@link FINALS_BURST}:
+ * speech ends a turn at most about once a second, and every final is a whole `/context` build.
+ * A stream sending finals back to back (bench:abuse's flood: one every 22 ms) kept both cores
+ * building for one caller; over the rate, a final is answered `stream_finals_rate_limited`.
+ */
+export const MAX_FINALS_PER_SECOND = 1;
+/** Finals a stream may send at once before {@link MAX_FINALS_PER_SECOND} applies. */
+export const FINALS_BURST = 3;
+/**
  * Finals of all one caller's (API key's, or IP's) streams built at once (the next waits its
  * turn): one caller's streams cannot take the cores every tenant's calls share (on 2 cores, 4
  * at once still put the live calls' p50 at 5x under a 50-stream flood; docs/benchmarks.md). At

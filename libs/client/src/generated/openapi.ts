@@ -1112,6 +1112,7 @@ export interface components {
              *     - `probe_rate_limited` (429: over 60 /health/ready probes a second from one address; see Retry-After)
              *     - `too_many_calls` (429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked)
              *     - `stream_busy` (429: a call stream's final while 2 of its finals are still being answered)
+             *     - `stream_finals_rate_limited` (429: a call stream's finals faster than 1 a second (after 3 at once); a turn ends about once a second at most)
              *     - `internal_error` (500: unexpected; quote request_id)
              *     - `service_unavailable` (503: shutting down or a dependency is not ready)
              *     - `database_unavailable` (503: the database cannot be reached or is not open yet; retry shortly)

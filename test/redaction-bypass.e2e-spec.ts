@@ -1,6 +1,6 @@
+import { HOSTILE_VALUES } from '../libs/redaction/src/hostile-values';
 import {
   HOSTILE_CLASSES,
-  HOSTILE_VALUES,
   hostileVariant,
   leaks,
   type Variant,

@@ -1,12 +1,6 @@
 import { seededRandom, testIterations } from '../../../test/support/seeded';
-import {
-  HOSTILE_CLASSES,
-  HOSTILE_VALUES,
-  type HostileClass,
-  type HostileValue,
-  hostileVariant,
-  leaks,
-} from './hostile-variants';
+import { HOSTILE_VALUES, type HostileValue } from './hostile-values';
+import { HOSTILE_CLASSES, type HostileClass, hostileVariant, leaks } from './hostile-variants';
 import { Redactor } from './redactor';
 
 /**

@@ -52,6 +52,7 @@ const MIGRATIONS = [
   'ReembedProgress1700000000019',
   'LeanLookupIndexes1700000000020',
   'MessageIdsPerLocation1700000000021',
+  'ContactTimeIndex1700000000022',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

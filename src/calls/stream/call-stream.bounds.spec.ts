@@ -6,6 +6,7 @@ import { type ContextService } from '../../context/context.service';
 import { CallStreamConnection } from './call-stream.connection';
 import { CallerFinals } from './call-stream.guards';
 import {
+  CLOSE_GRACE_MS,
   FINALS_BURST,
   MAX_BUFFERED_BYTES,
   MAX_CALLER_FINALS_IN_FLIGHT,
@@ -66,6 +67,16 @@ describe('CallStreamConnection against hostile clients', () => {
     }
     socket.frame({ type: 'interim', transcript: 'one more' });
     expect(socket.closedWith?.code).toBe(STREAM_CLOSE.stream_rate_limited);
+  });
+
+  it('a client that never answers the close frame is cut after CLOSE_GRACE_MS (ws would wait 30 s)', async () => {
+    const { socket } = connect();
+    socket.frame({ type: 'final', transcript: 5 });
+    socket.frame([]);
+    expect(socket.closedWith?.code).toBe(STREAM_CLOSE.bad_frame);
+    expect(socket.terminated).toBe(false);
+    await jest.advanceTimersByTimeAsync(CLOSE_GRACE_MS);
+    expect(socket.terminated).toBe(true);
   });
 
   it('a client that stops reading gets no error answers queued: it is closed with 4413', () => {

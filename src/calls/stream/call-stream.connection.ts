@@ -14,6 +14,7 @@ import {
 } from './call-stream.guards';
 import {
   type CallStreamEventDto,
+  CLOSE_GRACE_MS,
   MAX_BUFFERED_BYTES,
   parseFrame,
   STREAM_CLOSE,
@@ -97,6 +98,10 @@ export class CallStreamConnection {
     }
     if (cut) {
       this.socket.terminate();
+    } else if (reason !== 'shutting_down') {
+      // Shutdown cuts at SHUTDOWN_DRAIN_MS; any other close, a peer that never answers is cut
+      // here (terminate is a no-op on a socket already closed).
+      setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
     }
   }
 

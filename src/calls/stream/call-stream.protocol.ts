@@ -26,6 +26,12 @@ export const FINALS_BURST = 3;
  * ~20 ms a build that is still ~100 finals a second per key.
  */
 export const MAX_CALLER_FINALS_IN_FLIGHT = 2;
+/**
+ * After the server's close frame, the client has this long to answer it before the socket is
+ * destroyed: ws would wait 30 s, and a hostile client that never answers held its socket (and
+ * a flood's many) that long.
+ */
+export const CLOSE_GRACE_MS = 1000;
 /** A stream with no frame from the client this long is closed (the call went away). */
 export const STREAM_IDLE_MS = 60_000;
 /** The server pings this often; a peer that has not answered the last ping is cut. */

@@ -1,11 +1,8 @@
-import { EmbeddingService } from '@app/embedding';
 import { type INestApplicationContext } from '@nestjs/common';
 
 import { datedRange } from '../../src/context/dated/dated-leg';
-import { IngestService } from '../../src/ingest/ingest.service';
 import { HybridSearchService } from '../../src/retrieval/hybrid-search.service';
-import { loadLocomo } from './locomo';
-import { cacheWindowVectors } from './locomo-live';
+import { ingestLocomo } from './locomo-live';
 import { summarize } from './stats';
 
 /**
@@ -21,10 +18,7 @@ export async function datedCost(
   rounds: number,
   log: (m: string) => void,
 ) {
-  const set = loadLocomo();
-  const release = cacheWindowVectors(app.get(EmbeddingService), 'locomo-windows', log);
-  await app.get(IngestService).ingestConversations(set.messages);
-  release();
+  const set = await ingestLocomo(app, log);
   const hybrid = app.get(HybridSearchService);
   const dated = set.questions
     .map((q) => ({ q, range: datedRange(q.question) }))

@@ -33,11 +33,8 @@ export async function locomoLive(
   variants: Record<string, LiveVariant>,
   log: (m: string) => void,
 ) {
-  const set = loadLocomo();
   const t0 = performance.now();
-  const release = cacheWindowVectors(app.get(EmbeddingService), 'locomo-windows', log);
-  await app.get(IngestService).ingestConversations(set.messages);
-  release();
+  const set = await ingestLocomo(app, log);
   log(`locomo-live: ingested in ${Math.round(performance.now() - t0)} ms`);
   const redactor = new Redactor({});
   const lineOf = (key: string) => {
@@ -100,6 +97,15 @@ export async function locomoLive(
  * changed window is simply embedded again) and records new ones; the returned function
  * restores the service and saves what was embedded. Ingest was most of a tuning run.
  */
+/** The LoCoMo set, ingested into `app`'s store (window vectors from the on-disk cache). */
+export async function ingestLocomo(app: INestApplicationContext, log: (m: string) => void) {
+  const set = loadLocomo();
+  const release = cacheWindowVectors(app.get(EmbeddingService), 'locomo-windows', log);
+  await app.get(IngestService).ingestConversations(set.messages);
+  release();
+  return set;
+}
+
 export function cacheWindowVectors(
   embedding: EmbeddingService,
   name: string,

@@ -2,9 +2,7 @@ import { EmbeddingService } from '@app/embedding';
 import { VECTOR_STORE, type VectorStore } from '@app/vector';
 import { type INestApplicationContext } from '@nestjs/common';
 
-import { IngestService } from '../../src/ingest/ingest.service';
-import { loadLocomo } from './locomo';
-import { cacheWindowVectors } from './locomo-live';
+import { ingestLocomo } from './locomo-live';
 import { summarize } from './stats';
 
 /**
@@ -19,10 +17,7 @@ export async function poolCost(
   rounds: number,
   log: (m: string) => void,
 ) {
-  const set = loadLocomo();
-  const release = cacheWindowVectors(app.get(EmbeddingService), 'locomo-windows', log);
-  await app.get(IngestService).ingestConversations(set.messages);
-  release();
+  const set = await ingestLocomo(app, log);
   const embedding = app.get(EmbeddingService);
   const store = app.get<VectorStore>(VECTOR_STORE);
   const vectors: number[][] = [];

@@ -201,15 +201,20 @@ export class ConversationMessagesRepository {
 
   /** Every conversation with stored messages (reindex). */
   async conversations(): Promise<ConversationKey[]> {
+    return this.conversationKeys()
+      .orderBy('m.contactUid')
+      .addOrderBy('m.conversationUid')
+      .getRawMany<ConversationKey>();
+  }
+
+  /** The distinct (contact, conversation) pairs of stored messages, as a query to narrow. */
+  private conversationKeys() {
     return this.database.dataSource
       .getRepository(ConversationMessageEntity)
       .createQueryBuilder('m')
       .select('m.contactUid', 'contact_uid')
       .addSelect('m.conversationUid', 'conversation_uid')
-      .distinct(true)
-      .orderBy('m.contactUid')
-      .addOrderBy('m.conversationUid')
-      .getRawMany<ConversationKey>();
+      .distinct(true);
   }
 
   /** Ids of the windows derived for these conversations. */
@@ -257,12 +262,7 @@ export class ConversationMessagesRepository {
     locations?: readonly string[],
   ): Promise<ConversationKey[]> {
     if (locations) {
-      return this.database.dataSource
-        .getRepository(ConversationMessageEntity)
-        .createQueryBuilder('m')
-        .select('m.contactUid', 'contact_uid')
-        .addSelect('m.conversationUid', 'conversation_uid')
-        .distinct(true)
+      return this.conversationKeys()
         .where('m.contactUid = :contactUid', { contactUid })
         .andWhere('m.locationUid IN (:...locations)', { locations: [...locations] })
         .getRawMany<ConversationKey>();

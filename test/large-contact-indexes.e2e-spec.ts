@@ -10,6 +10,10 @@ import { Database } from '@app/database';
 import { PgVectorStore, type VectorRecord } from '@app/vector';
 import { Client } from 'pg';
 
+import {
+  LargeContactIndexes,
+  WRITES_SETTLED_MS,
+} from '../libs/vector/src/pgvector/large-contact-indexes';
 import { type StoreBootstrap } from '../src/retrieval/store-bootstrap.service';
 import { StoreMaintenance } from '../src/retrieval/store-maintenance.service';
 import { engineEnv, TEST_ENGINE } from './support/postgres';
@@ -79,7 +83,20 @@ describe(`per-contact HNSW indexes on ${TEST_ENGINE}`, () => {
        JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname LIKE 'podium_conversations_hnsw_%'`,
     );
 
+  /** The store's index upkeep on a clock of the test's own. */
+  const clocked = () => {
+    const clock = { now: 1_000_000 };
+    return { clock, indexes: new LargeContactIndexes(database, 200, () => clock.now) };
+  };
+
   if (TEST_ENGINE === 'pglite') {
+    it('never says upkeep is due on the embedded engine, which builds no index', async () => {
+      const { clock, indexes: sut2 } = clocked();
+      sut2.noteWrites(['ctc_busy']);
+      clock.now += WRITES_SETTLED_MS;
+      await expect(sut2.due()).resolves.toBe(false);
+    });
+
     it('builds none on the embedded engine, where a large contact is searched exactly', async () => {
       const exact = await sut.search('conversations', query);
       await expect(sut.maintain()).resolves.toEqual({ created: [], dropped: [] });
@@ -125,6 +142,41 @@ describe(`per-contact HNSW indexes on ${TEST_ENGINE}`, () => {
         `SELECT DISTINCT mode FROM pg_locks WHERE relation = 'podium_conversations'::regclass`,
       )
     ).map((r) => r.mode);
+
+  it('says upkeep is due once writes that took a contact past the threshold settle, not before', async () => {
+    const { clock, indexes: sut2 } = clocked();
+    sut2.noteWrites(['ctc_busy']);
+    clock.now += WRITES_SETTLED_MS - 1;
+    await expect(sut2.due()).resolves.toBe(false); // the ingest may still be running
+    clock.now += 1;
+    await expect(sut2.due()).resolves.toBe(true);
+    // The check spent what it saw: nothing new was written since.
+    await expect(sut2.due()).resolves.toBe(false);
+    await expect(sut2.sync()).resolves.toEqual({ created: ['ctc_busy'], dropped: [] });
+    sut2.noteWrites(['ctc_busy']);
+    clock.now += WRITES_SETTLED_MS;
+    await expect(sut2.due()).resolves.toBe(false); // it has its index now
+  });
+
+  it('says nothing is due for writes to contacts under the threshold', async () => {
+    await sut.upsert('conversations', [row(1, 'ctc_small', 2, 0)]);
+    const { clock, indexes: sut2 } = clocked();
+    sut2.noteWrites(['ctc_small', 'ctc_unknown']);
+    clock.now += WRITES_SETTLED_MS;
+    await expect(sut2.due()).resolves.toBe(false);
+  });
+
+  it('the store notes the contacts its writes added windows to, and only those', async () => {
+    const noted = jest.spyOn(LargeContactIndexes.prototype, 'noteWrites');
+    try {
+      await sut.upsert('conversations', [row(2, 'ctc_small', 2, 0)]);
+      await sut.upsert('conversations', [row(2, 'ctc_small', 2, 0)]); // nothing new
+      await sut.replaceWindows([row(3, 'ctc_other', 2, 0)], { ids: [] });
+      expect(noted.mock.calls.map(([uids]) => [...uids])).toEqual([['ctc_small'], ['ctc_other']]);
+    } finally {
+      noted.mockRestore();
+    }
+  });
 
   it('builds one CONCURRENTLY, and search through it finds what the exact sort finds', async () => {
     const exact = await sut.search('conversations', query);

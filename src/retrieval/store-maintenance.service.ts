@@ -16,6 +16,11 @@ import { StoreBootstrap } from './store-bootstrap.service';
 const EVERY_MS = 10 * 60_000;
 /** The first run waits for the boot's warm-up and first requests to pass. */
 const FIRST_RUN_MS = 15_000;
+/**
+ * How often the store is asked whether upkeep is due sooner (an ingest just ended and left a
+ * large contact without its index): a cheap in-memory check, a few key lookups when it is.
+ */
+export const DUE_POLL_MS = 5_000;
 
 /**
  * Runs the store's background upkeep (pgvector: per-contact HNSW indexes for large
@@ -35,6 +40,8 @@ export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(StoreMaintenance.name);
   private timer?: NodeJS.Timeout;
   private first?: NodeJS.Timeout;
+  private poll?: NodeJS.Timeout;
+  private checking = false;
   private running?: Promise<void>;
   /** Aborted at shutdown: a build in flight is cancelled on the server, not waited for. */
   private readonly stopping = new AbortController();
@@ -55,13 +62,35 @@ export class StoreMaintenance implements OnApplicationBootstrap, OnModuleDestroy
     this.timer = setInterval(() => void this.runOnce(), EVERY_MS);
     this.first.unref();
     this.timer.unref();
+    if (this.store.maintenanceDue) {
+      this.poll = setInterval(() => void this.runIfDue(), DUE_POLL_MS);
+      this.poll.unref();
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
     clearTimeout(this.first);
     clearInterval(this.timer);
+    clearInterval(this.poll);
     this.stopping.abort();
     await this.running;
+  }
+
+  /** One run now if the store says upkeep is due (polled); a failed check waits for the next. */
+  async runIfDue(): Promise<void> {
+    if (this.checking || this.running || !this.bootstrap.ready || this.stopping.signal.aborted) {
+      return;
+    }
+    this.checking = true;
+    try {
+      if (await this.store.maintenanceDue?.()) {
+        await this.runOnce();
+      }
+    } catch (error: unknown) {
+      this.logger.warn(`store maintenance check failed: ${safeErrorText(error)}`);
+    } finally {
+      this.checking = false;
+    }
   }
 
   /** One run now, unless one is in flight or the store is not up (tests, the CLI). */

@@ -194,6 +194,11 @@ export interface VectorStore {
    */
   maintain?(signal?: AbortSignal): Promise<unknown>;
   /**
+   * Whether upkeep is due now rather than on the next tick (pgvector: an ingest just ended
+   * and left a contact past the per-contact index threshold). Optional; cheap, polled.
+   */
+  maintenanceDue?(): Promise<boolean>;
+  /**
    * A few contacts that hold history, the largest first (the boot warm-up searches real
    * rows through each query plan). Optional: a store that cannot tell cheaply omits it.
    */

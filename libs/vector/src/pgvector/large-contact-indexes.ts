@@ -17,6 +17,10 @@ const MAX_ENTRIES = 10_000;
 const BUILDS_PER_SYNC = 8;
 /** A claim whose build never finished (its replica died) is taken over after this. */
 const STALE_CLAIM = '1 hour';
+/** An ingest counts as ended once nothing was written for this long (issue 42). */
+export const WRITES_SETTLED_MS = 5_000;
+/** Contacts written since the last check that are remembered; past it, all are checked. */
+const TOUCHED_MAX = 10_000;
 
 export interface IndexSyncReport {
   created: string[];
@@ -46,6 +50,10 @@ type IndexDatabase = Pick<
 export class LargeContactIndexes {
   private readonly known = new Map<string, { indexed: boolean; until: number }>();
   private syncing = false;
+  /** Contacts written since the last `due` check (bounded), and when the last write was. */
+  private touched = new Set<string>();
+  private touchedAll = false;
+  private lastWriteAt = -Infinity;
 
   constructor(
     private readonly database: IndexDatabase,
@@ -72,6 +80,52 @@ export class LargeContactIndexes {
 
   forget(...contactUids: string[]): void {
     contactUids.forEach((uid) => this.known.delete(uid));
+  }
+
+  /**
+   * Notes the contacts a write added windows to. In memory only, so the write path pays
+   * nothing; the embedded engine builds no index, so there it notes nothing.
+   */
+  noteWrites(contactUids: Iterable<string>): void {
+    if (this.database.engine !== 'postgres') {
+      return;
+    }
+    for (const uid of contactUids) {
+      if (this.touched.size >= TOUCHED_MAX) {
+        this.touchedAll = true;
+        break;
+      }
+      this.touched.add(uid);
+    }
+    this.lastWriteAt = this.now();
+  }
+
+  /**
+   * Whether a sync should run now rather than on the next periodic tick: writes have been
+   * quiet for WRITES_SETTLED_MS (an ingest ended) and one of the contacts they touched is
+   * past the threshold without an index. A contact that crossed during a bulk load otherwise
+   * waited up to a whole period, its calls reading its history exactly (docs/benchmarks.md,
+   * issue 42). Reads only the touched contacts' statistics rows; the check spends the set
+   * (the periodic sync still covers every contact).
+   */
+  async due(): Promise<boolean> {
+    const noted = this.touched.size > 0 || this.touchedAll;
+    if (this.syncing || !noted || this.now() - this.lastWriteAt < WRITES_SETTLED_MS) {
+      return false;
+    }
+    const contacts = this.touchedAll ? undefined : [...this.touched];
+    this.touched = new Set();
+    this.touchedAll = false;
+    const unindexed = `SELECT 1 FROM lexical_contact_stats s
+      LEFT JOIN large_contact_indexes i ON i.contact_uid = s.contact_uid
+      WHERE s.docs > $1 AND i.contact_uid IS NULL`;
+    const rows = contacts
+      ? await this.database.query(`${unindexed} AND s.contact_uid = ANY($2::text[]) LIMIT 1`, [
+          this.largeAbove,
+          contacts,
+        ])
+      : await this.database.query(`${unindexed} LIMIT 1`, [this.largeAbove]);
+    return rows.length > 0;
   }
 
   /**

@@ -63,7 +63,11 @@ export class PgVectorStore implements VectorStore {
     collection: C,
     records: VectorRecord<C>[],
   ): Promise<UpsertResult> {
-    return insertRows(this.database, collection, records);
+    const result = await insertRows(this.database, collection, records);
+    if (collection === 'conversations') {
+      this.noteWrites(result, records as VectorRecord<'conversations'>[]);
+    }
+    return result;
   }
 
   async replaceTopic<C extends 'source_chunks' | 'topic_summaries'>(
@@ -109,7 +113,7 @@ export class PgVectorStore implements VectorStore {
         );
       }
       return insertRows(tx, 'conversations', records);
-    });
+    }).then((result) => this.noteWrites(result, records));
   }
 
   async search<C extends CollectionName>(
@@ -327,6 +331,11 @@ export class PgVectorStore implements VectorStore {
     return this.largeContacts.sync(signal);
   }
 
+  /** Whether a write that just settled left a contact past the threshold without its index. */
+  maintenanceDue(): Promise<boolean> {
+    return this.largeContacts.due();
+  }
+
   /** The largest contact and a typical one, from the maintained per-contact statistics. */
   async sampleContacts(): Promise<string[]> {
     // Raw: a UNION of the largest and a few typical contacts.
@@ -348,6 +357,14 @@ export class PgVectorStore implements VectorStore {
 
   /** The connection belongs to the Database, which closes it at shutdown. */
   async close(): Promise<void> {}
+
+  /** Windows added: their contacts may have grown past the threshold of an index of their own. */
+  private noteWrites(result: UpsertResult, records: VectorRecord<'conversations'>[]): UpsertResult {
+    if (result.inserted > 0) {
+      this.largeContacts.noteWrites(new Set(records.map((r) => r.payload.contact_uid)));
+    }
+    return result;
+  }
 
   private get db(): Pick<Database, keyof SqlExecutor | 'queryPrepared'> {
     return this.database;

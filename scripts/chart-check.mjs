@@ -280,6 +280,8 @@ async function main() {
     [['--set', 'autoscaling.minReplicas=1'], /no node can ever be drained/],
     [['--set', 'persistence.enabled=true'], /single-process store/],
     [['--set', 'persistence.size=10GB'], /size/],
+    [['--set-string', 'config.SHUTDOWN_DRAIN_MS=60000'], /terminationGracePeriodSeconds \(45\)/],
+    [['--set', 'terminationGracePeriodSeconds=20'], /at least preStopSleepSeconds/],
     [
       ['--set', 'autoscaling.minReplicas=5', '--set', 'autoscaling.maxReplicas=3'],
       /above autoscaling.maxReplicas/,

@@ -180,9 +180,32 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
 };
 
+/** Validation messages shown; the rest are counted (20,000 unknown keys were a 1.4 MB answer). */
+const MAX_VALIDATION_MESSAGES = 20;
+/** class-validator's whitelist message: the only one that quotes caller text (a key name). */
+const UNKNOWN_PROPERTY = /^((?:\w+\.)*)property ([\s\S]*) should not exist$/;
+/** A key name safe to echo: a field-like word, not an e-mail, a phone or a megabyte. */
+const ECHOABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** An unknown key's name is echoed only when it looks like a field name, never customer text. */
+function withoutCallerText(message: string): string {
+  const unknown = UNKNOWN_PROPERTY.exec(message);
+  if (!unknown || ECHOABLE_KEY.test(unknown[2])) {
+    return message;
+  }
+  return `${unknown[1]}a property with an unexpected name (not shown) should not exist`;
+}
+
 function validationMessage(response: unknown): string | undefined {
   const message = (response as { message?: unknown }).message;
-  return Array.isArray(message) ? message.join('; ') : undefined;
+  if (!Array.isArray(message)) {
+    return undefined;
+  }
+  const shown = [...new Set(message.map((m) => withoutCallerText(String(m))))];
+  const more = shown.length - MAX_VALIDATION_MESSAGES;
+  return more > 0
+    ? `${shown.slice(0, MAX_VALIDATION_MESSAGES).join('; ')}; and ${more} more`
+    : shown.join('; ');
 }
 
 type LegacyBody = Pick<ErrorBody, 'error' | 'message' | 'request_id' | 'details'>;

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 
 import { UID_PATTERN } from './api-docs';
 
@@ -18,6 +18,11 @@ export const IsUid = () =>
     Matches(UID_REGEX, { message: '$property has invalid characters' }),
   );
 
+/** Postgres text refuses NUL. */
+const NoNul = () =>
+  // eslint-disable-next-line no-control-regex -- matching NUL is the point
+  Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' });
+
 /**
  * Free text: not blank, at most `max` characters, and no NUL, which Postgres text rejects
  * (one such record would otherwise fail a whole insert batch).
@@ -26,10 +31,30 @@ export const IsText = (max: number) =>
   applyDecorators(
     IsString(),
     Matches(/\S/, { message: '$property must not be blank' }),
-    // eslint-disable-next-line no-control-regex -- matching NUL is the point
-    Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' }),
+    NoNul(),
     MaxLength(max),
   );
+
+/**
+ * A short stored label (a sender, a title, a theme): not empty, at most `max` characters, and
+ * no NUL (Postgres text refuses it: one such record failed its whole batch with a 500).
+ */
+export const IsLabel = (max: number) =>
+  applyDecorators(IsString(), IsNotEmpty(), MaxLength(max), NoNul());
+
+/**
+ * A timestamp JavaScript can read: ISO 8601 also has week (`2026-W18-5`) and ordinal
+ * (`2026-121`) dates and bare hours, which pass `IsISO8601` but are an Invalid Date to the
+ * store (a RangeError: its whole batch failed with a 500).
+ */
+export const IsReadableDate = () =>
+  ValidateBy({
+    name: 'isReadableDate',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value)),
+      defaultMessage: () => '$property must be a date-time such as 2026-01-05T10:00:00Z',
+    },
+  });
 
 /**
  * An explicit `null` is the field left out, as `@IsOptional()` already validates it: the

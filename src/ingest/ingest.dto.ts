@@ -1,8 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsISO8601, IsOptional, Matches } from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
-import { IsText, IsUid, NullAsOmitted } from '../common/validators';
+import { IsLabel, IsReadableDate, IsText, IsUid, NullAsOmitted } from '../common/validators';
+
+/** A conversation's channel (`sms`, `email`, `call`, `webchat`…). */
+const CHANNEL_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /** One message of a past conversation, as exported from Podium. */
 export class ConversationMessageDto {
@@ -32,21 +35,22 @@ export class ConversationMessageDto {
   location_uid?: string;
 
   @ApiProperty({ maxLength: 32, example: 'sms' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(32)
+  @IsLabel(32)
+  // Returned as is with every excerpt, unredacted: a word, never an address or a number.
+  @Matches(CHANNEL_PATTERN, {
+    message: 'channel must be a word such as sms, email or call (letters, digits, _ and -)',
+  })
   channel!: string;
 
   @ApiProperty({ format: 'date-time', example: '2026-01-05T10:00:00Z' })
   @IsISO8601({ strict: true })
   // timestamptz holds years 4713 BC–294276 AD, but a year outside 1900–2999 is a data error.
   @Matches(/^(19|2\d)\d\d-/, { message: 'occurred_at must be a date between 1900 and 2999' })
+  @IsReadableDate()
   occurred_at!: string;
 
   @ApiProperty({ maxLength: 64, example: 'customer' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @IsLabel(64)
   sender!: string;
 
   @ApiProperty({ maxLength: 20000, description: 'PII is redacted before storage.' })
@@ -61,16 +65,12 @@ export class KbTopicDto {
   topic_id!: string;
 
   @ApiProperty({ maxLength: 300 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(300)
+  @IsLabel(300)
   title!: string;
 
   @ApiPropertyOptional({ maxLength: 128, description: 'Curriculum theme (boosted in its week).' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @IsLabel(128)
   theme_id?: string;
 
   @ApiProperty({ maxLength: 4000 })

@@ -90,6 +90,20 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('says a value that is not a number is not one, rather than naming a bound it misses', () => {
+    expect(problemsOf({ PORT: 'abc', CONTEXT_TIMEOUT_MS: 'fast', CHAT_THEME_BOOST: 'x' })).toEqual([
+      'PORT: PORT must be an integer number',
+      'CONTEXT_TIMEOUT_MS: CONTEXT_TIMEOUT_MS must be an integer number',
+      expect.stringMatching(/^CHAT_THEME_BOOST: CHAT_THEME_BOOST must be a number/),
+    ]);
+    // In bounds but not whole, and out of bounds: the rule it breaks.
+    expect(problemsOf({ PORT: '80.5', SHUTDOWN_DRAIN_MS: '-1', POOL_K: '1e9' })).toEqual([
+      'PORT: PORT must be an integer number',
+      'SHUTDOWN_DRAIN_MS: SHUTDOWN_DRAIN_MS must not be less than 0',
+      expect.stringMatching(/^POOL_K: POOL_K must not be greater than \d+$/),
+    ]);
+  });
+
   it('treats empty strings as unset for optional URLs', () => {
     expect(
       loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).storage.database.databaseUrl,

@@ -25,8 +25,12 @@ export function parseEnvBoolean(value: unknown): boolean | undefined {
       : undefined;
 }
 
-/** Applies decorators as if written one above the other, so they validate in that order. */
-const stack = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators.reverse());
+/**
+ * Applies decorators in the order given, which is the order they validate in (class-validator
+ * checks a property's constraints as they were registered). With `stopAtFirstError` that order
+ * picks the message: `PORT=abc` must read "an integer", not a bound that NaN also fails.
+ */
+const stack = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators);
 
 /** An integer in [min, max]. */
 export const EnvInt = (min: number, max: number) =>

@@ -6,6 +6,7 @@ import { ApiKeyService } from '../auth/api-key.service';
 import { ContextModule } from '../context/context.module';
 import { ContextService } from '../context/context.service';
 import { CallSessions } from '../context/speculative/call-sessions';
+import { CallTurns } from '../context/speculative/call-turns';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { CallHistory } from './call-history';
 import { CallOpeningService } from './call-opening.service';
@@ -29,6 +30,7 @@ export class CallsModule implements NestModule {
     private readonly keys: ApiKeyService,
     private readonly sessions: CallSessions,
     private readonly context: ContextService,
+    private readonly turns: CallTurns,
   ) {}
 
   /** Before Nest registers its routes (the WebSocket route is Fastify's own). Not for the CLI. */
@@ -42,6 +44,8 @@ export class CallsModule implements NestModule {
       sessions: this.sessions,
       context: this.context,
       endCall: (identity) => this.sessions.end(identity),
+      remember: (identity, transcript) =>
+        this.turns.remember(this.turns.session(identity), transcript),
     });
   }
 }

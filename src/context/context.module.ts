@@ -44,6 +44,7 @@ import { Speculator } from './speculative/speculator';
     RelevanceService,
     EvidenceAssembler,
     CallSessions,
+    CallTurns,
     ContextRetriever,
   ],
 })

@@ -37,7 +37,7 @@ function connect(socket = new FakeStreamSocket()) {
     socket,
     identity,
     'r',
-    { context, endCall: jest.fn() },
+    { context, endCall: jest.fn(), remember: jest.fn() },
     stats,
   );
   const finish = async () => {
@@ -154,7 +154,7 @@ describe('CallStreamConnection against hostile clients', () => {
         socket,
         identity,
         'r',
-        { context, endCall: jest.fn() },
+        { context, endCall: jest.fn(), remember: jest.fn() },
         stats,
         callers,
       );
@@ -222,8 +222,8 @@ describe('CallStreamConnection against hostile clients', () => {
       scope: undefined,
     });
     const [idle, busy] = [new FakeStreamSocket(), new FakeStreamSocket()];
-    sut.attach(idle, identity('idle'), 'r1', { context, endCall: jest.fn() });
-    sut.attach(busy, identity('busy'), 'r2', { context, endCall: jest.fn() });
+    sut.attach(idle, identity('idle'), 'r1', { context, endCall: jest.fn(), remember: jest.fn() });
+    sut.attach(busy, identity('busy'), 'r2', { context, endCall: jest.fn(), remember: jest.fn() });
     busy.frame({ type: 'final', transcript: 'a turn that never ends', seq: 1 });
     await jest.advanceTimersByTimeAsync(0);
     let drained = false;

@@ -44,7 +44,7 @@ describe('CallStreamConnection', () => {
       socket,
       identity,
       'req-1',
-      { context, endCall: jest.fn() },
+      { context, endCall: jest.fn(), remember: jest.fn() },
       stats,
     );
   });
@@ -129,7 +129,7 @@ describe('CallStreamConnection', () => {
         boundSocket,
         identity,
         'req-2',
-        { context, endCall: jest.fn() },
+        { context, endCall: jest.fn(), remember: jest.fn() },
         stats,
       );
       return boundSocket;

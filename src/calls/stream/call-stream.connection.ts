@@ -2,9 +2,10 @@ import { InvalidInputError } from '@app/common';
 import { type DatabaseScope, withDatabaseScope } from '@app/database';
 
 import { toErrorResponse } from '../../common/error-body';
-import { type ContextBundle, type ContextFetchRequestDto } from '../../context/context.dto';
+import { type ContextBundle } from '../../context/context.dto';
 import { type CallIdentity } from '../../context/speculative/call-sessions';
 import { type PreparedEvidence } from '../../context/speculative/prepared-evidence';
+import { finalAnswer, type Pushed, streamRequest } from './call-stream.answer';
 import {
   CallerFinals,
   Heartbeat,
@@ -22,12 +23,8 @@ import {
   type StreamCloseReason,
 } from './call-stream.protocol';
 import { type StreamDeps, type StreamSocket, type StreamStats } from './call-stream.socket';
-
-/** The last speculative evidence pushed to the client, by its bundle id. */
-interface Pushed {
-  id: number;
-  prepared: PreparedEvidence;
-}
+import { FinalsPacer } from './finals-pacer';
+import { KeptWords } from './kept-words';
 
 /**
  * One call's stream. Interim events are speculated on as `POST /context` with
@@ -41,6 +38,7 @@ export class CallStreamConnection {
   private nextId = 0;
   private pushed?: Pushed;
   private readonly budget = new StreamBudget();
+  private readonly kept = new KeptWords();
   private readonly heartbeat: Heartbeat;
   private idle?: NodeJS.Timeout;
   private closed = false;
@@ -60,6 +58,7 @@ export class CallStreamConnection {
     private readonly stats: StreamStats,
     /** Shared by the process's streams (CallStreams); one of its own when alone. */
     private readonly callers = new CallerFinals(),
+    private readonly pacer = new FinalsPacer(),
   ) {
     this.databaseScope = identity.scope
       ? { kind: 'locations', locations: identity.scope }
@@ -120,6 +119,10 @@ export class CallStreamConnection {
   }
 
   private stop(): void {
+    // Words of unbuilt finals join the call's memory: the stream will build nothing more.
+    if (!this.kept.empty) {
+      this.deps.remember(this.identity, this.kept.take());
+    }
     this.closed = true;
     clearTimeout(this.idle);
     this.heartbeat.stop();
@@ -166,6 +169,9 @@ export class CallStreamConnection {
       case 'bad_frame':
         return this.close('bad_frame');
       case 'end':
+        if (!this.kept.empty) {
+          this.deps.remember(this.identity, this.kept.take()); // joins history with the call
+        }
         // Ending never fails the stream: a history join that failed is logged by the registry.
         void this.deps
           .endCall(this.identity)
@@ -181,24 +187,10 @@ export class CallStreamConnection {
     }
   }
 
-  private request(event: CallStreamEventDto, isFinal: boolean): ContextFetchRequestDto {
-    return {
-      transcript: event.transcript,
-      timeout_ms: event.timeout_ms,
-      pool_k: event.pool_k,
-      final_k: event.final_k,
-      max_tokens: event.max_tokens,
-      call_id: this.identity.callId,
-      contact_uid: this.identity.contactUid,
-      location_uid: this.identity.locationUid,
-      is_final: isFinal,
-    };
-  }
-
   private interim(event: CallStreamEventDto): void {
     try {
       this.deps.context.interim(
-        this.request(event, false),
+        streamRequest(this.identity, event, false),
         this.identity.scope,
         this.identity.caller,
         (prepared) => this.push(prepared),
@@ -227,19 +219,26 @@ export class CallStreamConnection {
     });
   }
 
+  /** Built, or (over a cap) answered 429 with its words kept for the next built one. */
   private async final(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
-    const taken = this.budget.takeFinal();
-    if (taken !== 'ok') {
-      return this.fail(
-        taken === 'busy' ? new StreamBusyError() : new StreamFinalsRateError(),
-        event.seq,
-      );
+    const refusal = this.budget.finalsFull
+      ? new StreamBusyError()
+      : this.pacer.take(this.identity.caller, this.identity.callId) === 'keep'
+        ? new StreamFinalsRateError()
+        : undefined;
+    if (refusal) {
+      this.kept.add(event.transcript);
+      return this.fail(refusal, event.seq);
     }
+    this.budget.takeFinal();
+    const transcript = this.kept.takeWith(event.transcript);
     const turn = await this.callers.take(this.identity.caller);
     try {
       // A client gone while its final waited for its caller's turn costs no build.
       if (!this.closed) {
-        await this.answerFinal(event, arrivedAt);
+        await this.answerFinal(event, arrivedAt, transcript);
+      } else {
+        this.deps.remember(this.identity, transcript);
       }
     } finally {
       turn();
@@ -250,11 +249,15 @@ export class CallStreamConnection {
     }
   }
 
-  private async answerFinal(event: CallStreamEventDto, arrivedAt: number): Promise<void> {
+  private async answerFinal(
+    event: CallStreamEventDto,
+    arrivedAt: number,
+    transcript: string,
+  ): Promise<void> {
     let bundle: ContextBundle;
     try {
       bundle = await this.deps.context.build(
-        this.request(event, true),
+        streamRequest(this.identity, event, true, transcript),
         this.identity.scope,
         arrivedAt,
         this.identity.caller,
@@ -262,24 +265,10 @@ export class CallStreamConnection {
     } catch (error) {
       return this.fail(error, event.seq);
     }
-    const pushed = this.pushed;
+    const answer = finalAnswer(bundle, this.pushed, event.seq, () => ++this.nextId);
     this.pushed = undefined;
-    const seq = event.seq;
-    if (pushed && sameEvidence(pushed.prepared, bundle)) {
-      this.stats.confirmed++;
-      // The client holds the excerpts: everything else (live fields re-checked, meta) is sent.
-      const { contact, call_memory, meta } = bundle;
-      return this.send({
-        type: 'confirmed',
-        seq,
-        bundle_id: pushed.id,
-        contact,
-        call_memory,
-        meta,
-      });
-    }
-    this.stats.fresh++;
-    this.send({ type: 'bundle', seq, bundle_id: ++this.nextId, bundle });
+    this.stats[answer.type === 'confirmed' ? 'confirmed' : 'fresh']++;
+    this.send(answer);
   }
 
   /** As the HTTP routes answer it; an unknown error is a generic 500 (its text never leaves). */
@@ -298,14 +287,4 @@ export class CallStreamConnection {
     }
     this.socket.send(JSON.stringify(message));
   }
-}
-
-/** The final's evidence is what was pushed: the same object, or equal excerpts and count. */
-function sameEvidence(prepared: PreparedEvidence, bundle: ContextBundle): boolean {
-  const pushed = prepared.assembled;
-  return (
-    pushed.excerpts === bundle.historical_excerpts ||
-    (pushed.token_count === bundle.token_count &&
-      JSON.stringify(pushed.excerpts) === JSON.stringify(bundle.historical_excerpts))
-  );
 }

@@ -14,18 +14,18 @@ export class StreamBusyError extends DomainError {
   constructor() {
     super(
       'stream_busy',
-      `This stream already has ${MAX_FINALS_IN_FLIGHT} finals being answered; send the next once one is.`,
+      `This stream already has ${MAX_FINALS_IN_FLIGHT} finals being answered; no bundle was built, its words ride with the next final.`,
       429,
     );
   }
 }
 
-/** A final over the stream's {@link MAX_FINALS_PER_SECOND} (after its burst). */
+/** A final over its call's rate (FinalsPacer): kept, not built. */
 export class StreamFinalsRateError extends DomainError {
   constructor() {
     super(
       'stream_finals_rate_limited',
-      `This stream sends finals faster than ${MAX_FINALS_PER_SECOND} a second (after ${FINALS_BURST} at once); a turn ends at most about once a second.`,
+      `This call sends finals faster than ${MAX_FINALS_PER_SECOND} a second (after ${FINALS_BURST} at once; less while it keeps doing so); no bundle was built, its words ride with the next final.`,
       429,
     );
   }
@@ -69,13 +69,11 @@ export class CallerFinals {
  * costs the server a pong) within {@link MAX_FRAMES_PER_SECOND}, and finals in flight (building
  * or waiting for their caller's turn) within {@link MAX_FINALS_IN_FLIGHT}: each is a whole
  * `/context` build, and a stream sending them faster than they are served would otherwise
- * queue work without end.
+ * queue work without end. The finals rate is the call's (FinalsPacer).
  */
 export class StreamBudget {
   private window = { start: 0, count: 0 };
   private finals = 0;
-  /** Finals the stream may still send now (a token bucket: FINALS_BURST, refilled per second). */
-  private finalTokens = { count: FINALS_BURST, at: 0 };
 
   /** Counts one frame; false once the second's budget is spent. */
   frame(now = Date.now()): boolean {
@@ -89,24 +87,13 @@ export class StreamBudget {
     return this.finals;
   }
 
-  /**
-   * Takes a final's slot and one of its rate's tokens; `busy` when all slots are held, `rate`
-   * when the stream is over {@link MAX_FINALS_PER_SECOND} (nothing taken either way).
-   */
-  takeFinal(now = Date.now()): 'ok' | 'busy' | 'rate' {
-    if (this.finals >= MAX_FINALS_IN_FLIGHT) {
-      return 'busy';
-    }
-    const tokens = this.finalTokens;
-    const refill = ((now - tokens.at) / 1000) * MAX_FINALS_PER_SECOND;
-    tokens.count = Math.min(FINALS_BURST, tokens.count + Math.max(0, refill));
-    tokens.at = now;
-    if (tokens.count < 1) {
-      return 'rate';
-    }
-    tokens.count--;
+  /** Whether another final may be built now ({@link MAX_FINALS_IN_FLIGHT}). */
+  get finalsFull(): boolean {
+    return this.finals >= MAX_FINALS_IN_FLIGHT;
+  }
+
+  takeFinal(): void {
     this.finals++;
-    return 'ok';
   }
 
   releaseFinal(): void {

@@ -11,14 +11,27 @@ export const MAX_FRAMES_PER_SECOND = 50;
 /** Finals of one stream being answered at once: an agent has one per turn, seconds apart. */
 export const MAX_FINALS_IN_FLIGHT = 2;
 /**
- * Finals one stream may send per second, sustained, after a burst of {@link FINALS_BURST}:
+ * Finals one call may have built per second, sustained, after a burst of {@link FINALS_BURST}:
  * speech ends a turn at most about once a second, and every final is a whole `/context` build.
  * A stream sending finals back to back (bench:abuse's flood: one every 22 ms) kept both cores
- * building for one caller; over the rate, a final is answered `stream_finals_rate_limited`.
+ * building for one caller; over the rate, a final is answered `stream_finals_rate_limited` and
+ * its words are kept for the next built one (KeptWords).
  */
 export const MAX_FINALS_PER_SECOND = 1;
-/** Finals a stream may send at once before {@link MAX_FINALS_PER_SECOND} applies. */
+/** Finals a call may have built at once before {@link MAX_FINALS_PER_SECOND} applies. */
 export const FINALS_BURST = 3;
+/** A call that ran over its finals rate counts as flooding this long after (FinalsPacer). */
+export const FLOOD_MEMORY_MS = 10_000;
+/**
+ * Builds a second shared by all of one caller's flooding calls: 20 streams each at the
+ * per-call rate still had ~20 builds a second between them, and the live calls' embed wait
+ * under bench:abuse's flood went from 27 to 64 ms at p95.
+ */
+export const FLOODING_CALLER_BUILDS_PER_SECOND = 1;
+/** Calls (and callers) whose finals rate is tracked at once; past it the idle, then oldest, go. */
+export const MAX_PACED_ENTRIES = 10_000;
+/** Words of unbuilt finals a stream keeps for its next build: a transcript's own bound. */
+export const MAX_KEPT_CHARS = 8000;
 /**
  * Finals of all one caller's (API key's, or IP's) streams built at once (the next waits its
  * turn): one caller's streams cannot take the cores every tenant's calls share (on 2 cores, 4

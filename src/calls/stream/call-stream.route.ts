@@ -17,6 +17,7 @@ import { CallStreamConnection } from './call-stream.connection';
 import { CallerFinals } from './call-stream.guards';
 import { CallStreamQueryDto, MAX_FRAME_BYTES, validationProblems } from './call-stream.protocol';
 import { type StreamDeps, type StreamSocket, type StreamStats } from './call-stream.socket';
+import { FinalsPacer } from './finals-pacer';
 
 /** `GET /calls/{call_id}/stream` without a WebSocket upgrade (426). */
 class UpgradeRequiredError extends DomainError {
@@ -59,6 +60,8 @@ export class CallStreams implements OnModuleDestroy {
   private readonly open = new Map<string, CallStreamConnection>();
   readonly stats: StreamStats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
   private readonly callers = new CallerFinals();
+  /** Per call, so a reconnecting stream does not refill its finals burst. */
+  private readonly pacer = new FinalsPacer();
   private draining?: Promise<void>;
 
   constructor(
@@ -92,6 +95,7 @@ export class CallStreams implements OnModuleDestroy {
       deps,
       this.stats,
       this.callers,
+      this.pacer,
     );
     this.open.set(key, connection);
     socket.on('close', () => {

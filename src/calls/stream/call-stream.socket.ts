@@ -22,6 +22,8 @@ export interface StreamDeps {
   context: ContextService;
   /** Ends the call (its turns join the contact's history), as POST /calls/end does. */
   endCall: (identity: CallIdentity) => Promise<unknown>;
+  /** A turn that built no bundle joins the call's memory (its turns, then its history). */
+  remember: (identity: CallIdentity, transcript: string) => void;
 }
 
 /** Counters for the bench and tests (no ids). */

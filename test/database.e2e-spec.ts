@@ -53,6 +53,7 @@ const MIGRATIONS = [
   'LeanLookupIndexes1700000000020',
   'MessageIdsPerLocation1700000000021',
   'ContactTimeIndex1700000000022',
+  'NarrowPostingCounts1700000000023',
 ];
 
 const appliedMigrations = async (db: SqlExecutor) =>

@@ -24,9 +24,9 @@ export function vectorEntities(dimension: number): EntitySchema[] {
   const termColumns: Columns = {
     doc_id: { type: 'uuid', primary: true },
     term: { type: 'text', primary: true },
-    tf: { type: 'int' },
+    tf: { type: 'smallint' },
     contact_uid: text(true),
-    doc_len: { type: 'int' },
+    doc_len: { type: 'smallint' },
     impact: { type: 'real' },
   };
   const kb = { topic_id: text(), title: text(), theme_id: text(true) };

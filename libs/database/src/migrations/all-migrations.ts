@@ -21,6 +21,7 @@ import { reembedProgress } from './1700000000019-reembed-progress';
 import { leanLookupIndexes } from './1700000000020-lean-lookup-indexes';
 import { messageIdsPerLocation } from './1700000000021-message-ids-per-location';
 import { contactTimeIndex } from './1700000000022-contact-time-index';
+import { narrowPostingCounts } from './1700000000023-narrow-posting-counts';
 import { type Migration } from './migration';
 import { wideVectors } from './wide-vectors';
 
@@ -53,5 +54,6 @@ export function schemaMigrations(dimension: number): Migration[] {
     leanLookupIndexes,
     messageIdsPerLocation,
     contactTimeIndex,
+    narrowPostingCounts,
   ];
 }

@@ -17,6 +17,12 @@ import { PAYLOAD_COLUMNS, TABLES } from './tables';
 export const DELETE_BATCH = { postgres: 1000, pglite: 200 } as const;
 
 /**
+ * A posting's tf and document length are `smallint` (migration 23): a longer window's count is
+ * stored as this, so a hostile 120,000-character window is written, not refused.
+ */
+const SMALLINT_MAX = 32767;
+
+/**
  * Inserts the rows that are new, with their BM25 postings, in one statement.
  */
 export async function insertRows<C extends CollectionName>(
@@ -59,7 +65,8 @@ export async function insertRows<C extends CollectionName>(
        ON CONFLICT (id) DO NOTHING RETURNING id, term_count${contact}),
      postings AS (
        INSERT INTO ${TABLES[collection]}_terms (doc_id, term, tf, doc_len, impact, contact_uid)
-       SELECT p.doc_id, p.term, p.tf, rows.term_count, posting_impact(p.tf, rows.term_count),
+       SELECT p.doc_id, p.term, least(p.tf, ${SMALLINT_MAX}), least(rows.term_count, ${SMALLINT_MAX}),
+         posting_impact(p.tf, rows.term_count),
          ${collection === 'conversations' ? 'rows.contact_uid' : 'NULL'}
        FROM unnest($${first + 2}::uuid[], $${first + 3}::text[], $${first + 4}::int[])
          AS p(doc_id, term, tf) JOIN rows ON rows.id = p.doc_id)

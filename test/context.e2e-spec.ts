@@ -449,11 +449,34 @@ describe('POST /context (e2e: real app, PGlite, local embedder, fusion reranker)
       ['timeout_ms too small', { transcript: 'hi', timeout_ms: 1 }],
       ['timeout_ms too large', { transcript: 'hi', timeout_ms: 60000 }],
       ['unknown field', { transcript: 'hi', contactId: 'x' }],
+      ['asked_at not a date', { transcript: 'hi', asked_at: 'last Saturday' }],
+      ['asked_at a number', { transcript: 'hi', asked_at: 1_700_000_000_000 }],
+      ['asked_at without a time', { transcript: 'hi', asked_at: '2026-05-02' }],
+      ['asked_at without a zone', { transcript: 'hi', asked_at: '2026-05-02T10:00:00' }],
+      ['asked_at an ISO week date', { transcript: 'hi', asked_at: '2026-W18-5T10:00:00Z' }],
+      ['asked_at on 30 February', { transcript: 'hi', asked_at: '2026-02-30T10:00:00Z' }],
+      ['asked_at in year 0001', { transcript: 'hi', asked_at: '0001-01-01T00:00:00Z' }],
+      ['asked_at past 2199', { transcript: 'hi', asked_at: '9999-12-31T23:59:59Z' }],
+      ['asked_at oversize', { transcript: 'hi', asked_at: `2026-05-02T10:00:00.${'1'.repeat(64)}Z` }],
+      ['asked_at with NUL', { transcript: 'hi', asked_at: '2026-05-02T10:00:00Z\u0000' }],
     ])('%s → 400 validation_failed', async (_name, body) => {
       const res = await postJson<{ error: string; request_id: string }>(`${t.url}/context`, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('validation_failed');
       expect(res.body.request_id).toEqual(expect.any(String));
+    });
+
+    it.each([
+      ['a call time', '2026-05-02T15:04:05Z'],
+      ['an offset and milliseconds', '2026-05-02T15:04:05.123+02:00'],
+      ['null (as omitted)', null],
+    ])('asked_at %s is accepted', async (_name, askedAt) => {
+      const res = await context({
+        transcript: 'what did I order last Saturday',
+        contact_uid: 'ctc_orders',
+        asked_at: askedAt,
+      });
+      expect(res.status).toBe(200);
     });
   });
 

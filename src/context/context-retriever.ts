@@ -42,9 +42,10 @@ export class ContextRetriever {
     stages: Record<string, number>,
     lane: 'context' | 'query' = 'context',
     signal?: AbortSignal,
+    askedAt?: Date,
   ): Promise<RankedPool> {
-    // No reference time reaches retrieval yet: yearless and relative dates name no range.
-    const range = datedRange(query);
+    // Yearless and relative dates name a range only against the request's `asked_at`.
+    const range = datedRange(query, askedAt);
     const pooled = await withDeadline<HybridPool>(left(), (deadline) =>
       this.hybrid.pool(query, filter, poolK, anyOf(deadline, signal), lane, range),
     );

@@ -1,10 +1,24 @@
 import { ApiProperty, ApiPropertyOptional, type SchemaObject } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 import { uidProperty } from '../common/api-docs';
 import { IsText, IsUid, NullAsOmitted } from '../common/validators';
 import { ContextExplain } from './explain/context-explain.dto';
 import { CallTurnExcerpt } from './speculative/call-memory';
+
+const ASKED_AT_MAX_LENGTH = 40;
+const ASKED_AT_PATTERN =
+  /^(19|2[01])\d\d-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)$/;
 
 /** The spec's `context_fetch`: one live transcript chunk for one contact. */
 export class ContextRequestDto {
@@ -65,6 +79,24 @@ export class ContextRequestDto {
   @Min(1)
   @Max(32000)
   max_tokens?: number;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    maxLength: ASKED_AT_MAX_LENGTH,
+    example: '2026-05-02T15:04:05Z',
+    description:
+      "When the question is asked (the call's time), years 1900–2199. Dates without a year and relative ones in the transcript ('in June', 'on the 8th of May', 'yesterday', 'last week') resolve against it for the date-filtered search of history; unset, only dates with a year do.",
+  })
+  @NullAsOmitted()
+  @IsOptional()
+  @IsString()
+  @MaxLength(ASKED_AT_MAX_LENGTH)
+  // A calendar date and time with a zone: week and ordinal ISO forms are no Date to JavaScript.
+  @Matches(ASKED_AT_PATTERN, {
+    message: 'asked_at must be a date-time between 1900 and 2199 such as 2026-05-02T15:04:05Z',
+  })
+  @IsISO8601({ strict: true })
+  asked_at?: string;
 }
 
 /** `POST /context`'s body: a bundle request, optionally explained. */

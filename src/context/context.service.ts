@@ -159,6 +159,7 @@ export class ContextService implements OnModuleDestroy {
       poolK,
       left,
       stages,
+      request.asked_at === undefined ? undefined : new Date(request.asked_at),
     );
     const [answer, found] = await Promise.all([live, retrieval]);
     const ranked = found.ranked;

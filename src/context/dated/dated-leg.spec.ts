@@ -121,6 +121,27 @@ describe('ContextRetriever with a dated question', () => {
     ]);
   });
 
+  it("resolves a yearless date against asked_at (the call's time), and none without it", async () => {
+    const calls: Array<OccurredRange | undefined> = [];
+    const sut = retrieverOver(calls, {
+      candidates: [window('june', JUNE, { denseRank: 1 })],
+      dated: [window('may', MAY_7, { denseRank: 1 })],
+      timings,
+    });
+    const question = 'What did I buy last Saturday?';
+    const askedAt = new Date('2023-05-10T09:00:00Z'); // a Wednesday
+
+    await sut.retrieve(question, {}, 20, () => 500, {});
+    const ranked = await sut.retrieve(question, {}, 20, () => 500, {}, 'context', undefined, askedAt);
+
+    expect(calls).toEqual([
+      undefined,
+      { from: '2023-05-06T00:00:00.000Z', to: '2023-05-14T00:00:00.000Z' },
+    ]);
+    expect(ranked.pool.map((c) => c.id)).toEqual(['june', 'may']);
+    expect(ranked.pool[1].score).toBeGreaterThan(ranked.pool[0].score);
+  });
+
   it('an undated question asks for no range and keeps its scores', async () => {
     const calls: Array<OccurredRange | undefined> = [];
     const sut = retrieverOver(calls, { candidates: [window('june', JUNE)], timings });

@@ -24,6 +24,8 @@ describe('questionRange', () => {
         span('2023-01-01', '2024-01-01'),
       ],
       ['FEBRUARY 29, 2024', day('2024-02-29')],
+      ['Where was the picture shared on December 1,2023 taken?', day('2023-12-01')],
+      ['in May,2023', span('2023-05-01', '2023-06-01')],
     ])('%s', (question, expected) => {
       expect(iso(sut(question))).toEqual(expected);
       expect(iso(sut(question, new Date('2030-01-01T00:00:00Z')))).toEqual(expected);
@@ -52,6 +54,9 @@ describe('questionRange', () => {
       ['last year', span('2022-01-01', '2023-01-01')],
       ['3 days ago', day('2023-06-11')],
       ['two weeks ago', span('2023-05-29', '2023-06-05')],
+      ['what did I buy last Saturday?', day('2023-06-10')],
+      ['LAST  wednesday', day('2023-06-07')], // today is one: the week before
+      ['last Thursday', day('2023-06-08')],
     ])('%s', (question, expected) => {
       expect(iso(sut(question, ref))).toEqual(expected);
       expect(sut(question)).toBeUndefined();

@@ -1,6 +1,6 @@
 /**
  * The time a question names ("on 7 May 2023", "in May 2023", "in 2023", "on the 8th of May",
- * "last week"), as a half-open UTC range: what the date-filtered retrieval leg searches. A
+ * "last week", "last Saturday"), as a half-open UTC range: what the date-filtered retrieval leg searches. A
  * small linear parser, not a date library: it reads only the forms a caller asks about
  * history in, and says nothing rather than guess.
  *
@@ -38,7 +38,8 @@ const MONTH = `(${Object.keys(MONTH_NUMBERS).join('|')})\\.?`;
 const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
 const YEAR = '(\\d{4})';
 const SP = '\\s{1,4}';
-const COMMA = `,?${SP}`;
+/** Between a day and its year: a comma, spaces or both ("December 1,2023" is written too). */
+const COMMA = `(?:,\\s{0,4}|${SP})`;
 
 /** Patterns in order of precedence: the most specific that matches wins. */
 const ISO_DAY = /\b(\d{4})-(\d{2})-(\d{2})\b/;
@@ -50,8 +51,13 @@ const DAY_OF_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?${SP}of${SP}${MONT
 const MONTH_ORDINAL = new RegExp(`\\b${FULL_MONTH}${SP}(\\d{1,2})(?:st|nd|rd|th)?(?![\\w:])`, 'i');
 const BARE_MONTH = new RegExp(`\\b(?:in|during|of|since|early|late|mid)${SP}${FULL_MONTH}\\b`, 'i');
 const BARE_YEAR = /\b(?:in|during|of|since)\s{1,4}(\d{4})\b(?![-/])/i;
-const RELATIVE =
-  /\b(today|tonight|yesterday|(?:last|this|past)\s{1,4}(?:week|month|year)|(\d{1,2}|a|one|two|three)\s{1,4}(days?|weeks?)\s{1,4}ago)\b/i;
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const RELATIVE = new RegExp(
+  '\\b(today|tonight|yesterday|(?:last|this|past)\\s{1,4}(?:week|month|year)|' +
+    '(\\d{1,2}|a|one|two|three)\\s{1,4}(days?|weeks?)\\s{1,4}ago|' +
+    `last\\s{1,4}(${WEEKDAYS.join('|')}))\\b`,
+  'i',
+);
 
 const COUNTS: Readonly<Record<string, number>> = { a: 1, one: 1, two: 2, three: 3 };
 
@@ -132,7 +138,7 @@ export function questionRange(question: string, reference?: Date): DateRange | u
   return undefined;
 }
 
-/** today / yesterday / last or this week, month, year / N days or weeks ago, at `ref`. */
+/** today / yesterday / last or this week, month, year / N days or weeks ago / last Monday… at `ref`. */
 function relativeRange(m: RegExpExecArray, ref: Date): DateRange | undefined {
   const today = utc(ref.getUTCFullYear(), ref.getUTCMonth(), ref.getUTCDate());
   const days = (from: Date, n: number) => new Date(from.getTime() + n * DAY_MS);
@@ -142,6 +148,11 @@ function relativeRange(m: RegExpExecArray, ref: Date): DateRange | undefined {
   }
   if (phrase === 'yesterday') {
     return { from: days(today, -1), to: today };
+  }
+  if (m[4] !== undefined) {
+    // "last Saturday": the latest Saturday before today (a week back when today is one).
+    const back = (today.getUTCDay() - WEEKDAYS.indexOf(m[4].toLowerCase()) + 7) % 7 || 7;
+    return { from: days(today, -back), to: days(today, 1 - back) };
   }
   if (m[2] !== undefined) {
     const n = COUNTS[m[2].toLowerCase()] ?? Number(m[2]);

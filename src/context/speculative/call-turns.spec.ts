@@ -67,4 +67,19 @@ describe('CallTurns', () => {
     expect(found.ranked).toBe(speculativePool);
     expect(found.speculatedAt).toBe(1);
   });
+
+  it('searches anew when asked_at gives the query a date (speculation searched without it)', async () => {
+    const identity: CallIdentity = { caller: 'key:a', callId: 'c3', contactUid: 'ctc', scope: [] };
+    const retrieve = (query: string, askedAt?: Date) =>
+      sut.retrieve(sessions.open(identity), query, query, {}, 20, () => 100, {}, askedAt);
+    const askedAt = new Date('2023-06-14T15:30:00Z');
+
+    expect((await retrieve('what did I order last Saturday', askedAt)).ranked).toBe(freshPool);
+    // The same date with or without asked_at, or no date at all: the speculation is served.
+    expect((await retrieve('what did I order on 7 May 2023', askedAt)).ranked).toBe(
+      speculativePool,
+    );
+    expect((await retrieve('which table leg', askedAt)).ranked).toBe(speculativePool);
+    expect((await retrieve('what did I order last Saturday')).ranked).toBe(speculativePool);
+  });
 });

@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { type LocationScope } from '../../auth/principal';
 import { type ContextRequestDto } from '../context.dto';
 import { ContextRetriever, type RankedPool } from '../context-retriever';
+import { datedRange } from '../dated/dated-leg';
 import { CallMemory, type CallTurnExcerpt } from './call-memory';
 import { type CallIdentity, type CallSession, CallSessions } from './call-sessions';
 import { QueryTerms } from './query-match';
@@ -111,8 +112,10 @@ export class CallTurns {
     poolK: number,
     left: () => number,
     stages: Record<string, number>,
+    askedAt?: Date,
   ): Promise<FinalRetrieval> {
-    const fresh = () => this.retriever.retrieve(query, filter, poolK, left, stages);
+    const fresh = () =>
+      this.retriever.retrieve(query, filter, poolK, left, stages, 'context', undefined, askedAt);
     if (!session) {
       return { ranked: await fresh(), memoryMissed: false };
     }
@@ -123,9 +126,11 @@ export class CallTurns {
     const recalling = this.memory.recall(session, terms, left);
     // Without a contact the pool spans every contact of the tenant, and no forget check covers
     // them all: a pool searched before a forget of any of them is never served (fails closed).
-    const served = session.identity.contactUid
-      ? await this.speculator.take(session, terms, poolK, left)
-      : undefined;
+    // Speculation searches without `asked_at`: a final whose date it resolves searches anew.
+    const served =
+      session.identity.contactUid && !resolvesDate(query, askedAt)
+        ? await this.speculator.take(session, terms, poolK, left)
+        : undefined;
     if (!served) {
       // A fresh search does not wait for the forget check: the store hides what a forget removed.
       const [ranked, recalled] = await Promise.all([fresh(), recalling]);
@@ -166,4 +171,9 @@ export class CallTurns {
       }
     }
   }
+}
+
+/** True when `askedAt` gives `query` a date range it names no range without (see `datedRange`). */
+function resolvesDate(query: string, askedAt: Date | undefined): boolean {
+  return askedAt !== undefined && !datedRange(query) && datedRange(query, askedAt) !== undefined;
 }

@@ -590,6 +590,12 @@ export interface components {
             /** @description Excerpt token budget. */
             max_tokens?: number;
             /**
+             * Format: date-time
+             * @description When the question is asked (the call's time), years 1900–2199. Dates without a year and relative ones in the transcript ('in June', 'on the 8th of May', 'yesterday', 'last week') resolve against it for the date-filtered search of history; unset, only dates with a year do.
+             * @example 2026-05-02T15:04:05Z
+             */
+            asked_at?: string;
+            /**
              * @description Also return `explain`: the whole candidate pool with every score component and why each was kept or dropped, redactions per excerpt, and a stage waterfall. Same deadline, tenant rules and redaction as the bundle.
              * @default false
              */
@@ -781,6 +787,12 @@ export interface components {
             final_k?: number;
             /** @description Excerpt token budget. */
             max_tokens?: number;
+            /**
+             * Format: date-time
+             * @description When the question is asked (the call's time), years 1900–2199. Dates without a year and relative ones in the transcript ('in June', 'on the 8th of May', 'yesterday', 'last week') resolve against it for the date-filtered search of history; unset, only dates with a year do.
+             * @example 2026-05-02T15:04:05Z
+             */
+            asked_at?: string;
             /** @description A bundle from an earlier /context call; without it, one is fetched. */
             bundle?: components["schemas"]["GivenBundleDto"];
             /** @description Replaces the default system prompt. */

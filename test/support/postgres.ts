@@ -8,6 +8,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { Client } from 'pg';
 
+import { seedDataDir } from './pglite-data-dir';
+
 export { type OwnServer, startOwnServer } from './postgres-server';
 
 /**
@@ -109,7 +111,8 @@ export async function persistentEngineEnv(): Promise<{
   if (TEST_ENGINE === 'postgres') {
     return engineEnv();
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'cb-db-'));
+  // An empty initdb'd cluster, not an empty dir: the first open skips initdb (see the file).
+  const dataDir = seedDataDir(mkdtempSync(join(tmpdir(), 'cb-db-')));
   return {
     env: { DATA_DIR: dataDir },
     release: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })),

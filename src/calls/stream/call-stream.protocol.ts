@@ -30,8 +30,14 @@ export const FLOOD_MEMORY_MS = 10_000;
 export const FLOODING_CALLER_BUILDS_PER_SECOND = 1;
 /** Calls (and callers) whose finals rate is tracked at once; past it the idle, then oldest, go. */
 export const MAX_PACED_ENTRIES = 10_000;
-/** Words of unbuilt finals a stream keeps for its next build: a transcript's own bound. */
-export const MAX_KEPT_CHARS = 8000;
+/**
+ * Words of unbuilt finals a stream keeps for its next build (about two minutes of speech; past
+ * it the oldest go): a paced voice agent keeps a turn or two, while a flood's words would
+ * otherwise lengthen every build it gets and fill the call's memory, which joins history.
+ */
+export const MAX_KEPT_CHARS = 2000;
+/** A final's transcript, kept words in front, stays within `/context`'s own bound. */
+export const MAX_TRANSCRIPT_CHARS = 8000;
 /**
  * Finals of all one caller's (API key's, or IP's) streams built at once (the next waits its
  * turn): one caller's streams cannot take the cores every tenant's calls share (on 2 cores, 4

@@ -3,6 +3,7 @@ import {
   FLOOD_MEMORY_MS,
   MAX_KEPT_CHARS,
   MAX_PACED_ENTRIES,
+  MAX_TRANSCRIPT_CHARS,
 } from './call-stream.protocol';
 import { FinalsPacer } from './finals-pacer';
 import { KeptWords } from './kept-words';
@@ -62,18 +63,20 @@ describe('KeptWords', () => {
     expect(sut.empty).toBe(true);
   });
 
-  it(`hostile: kept finals of ${MAX_KEPT_CHARS} characters stay within a transcript's bound, newest words kept`, () => {
+  it(`hostile: kept finals of ${MAX_TRANSCRIPT_CHARS} characters keep only the newest ${MAX_KEPT_CHARS}; a built transcript stays within its bound`, () => {
     const sut = new KeptWords();
     for (let i = 0; i < 50; i++) {
-      sut.add(`w${i} `.repeat(MAX_KEPT_CHARS / 4).slice(0, MAX_KEPT_CHARS));
+      sut.add(`w${i} `.repeat(MAX_TRANSCRIPT_CHARS / 4).slice(0, MAX_TRANSCRIPT_CHARS));
     }
-    sut.add('x'.repeat(MAX_KEPT_CHARS)); // one word the whole bound long
-    const own = 'y'.repeat(MAX_KEPT_CHARS);
-    const merged = sut.takeWith(own);
-    expect(merged).toBe(own);
+    const kept = sut.take();
+    expect(kept.length).toBeLessThanOrEqual(MAX_KEPT_CHARS);
+    expect(kept.endsWith('w49')).toBe(true);
+    sut.add('x'.repeat(MAX_TRANSCRIPT_CHARS)); // one word longer than the bound: dropped whole
+    expect(sut.empty).toBe(true);
     sut.add('a b c');
-    expect(sut.takeWith('z'.repeat(MAX_KEPT_CHARS - 2))).toBe(
-      `c ${'z'.repeat(MAX_KEPT_CHARS - 2)}`,
-    );
+    const own = 'z'.repeat(MAX_TRANSCRIPT_CHARS - 2);
+    expect(sut.takeWith(own)).toBe(`c ${own}`);
+    sut.add('kept');
+    expect(sut.takeWith('y'.repeat(MAX_TRANSCRIPT_CHARS))).toBe('y'.repeat(MAX_TRANSCRIPT_CHARS));
   });
 });

@@ -1,11 +1,11 @@
-import { MAX_KEPT_CHARS } from './call-stream.protocol';
+import { MAX_KEPT_CHARS, MAX_TRANSCRIPT_CHARS } from './call-stream.protocol';
 
 /**
  * The words of a stream's finals that built no bundle (over the call's rate, or while its
  * finals in flight were at the cap): nothing a caller said is dropped. They ride at the front
  * of the next final that is built (its query, its coalescer tail and the turn the call
  * remembers), or join the call's memory when the stream stops first. At most
- * {@link MAX_KEPT_CHARS}, a transcript's own bound: past it the oldest words go.
+ * {@link MAX_KEPT_CHARS}: past it the oldest words go.
  */
 export class KeptWords {
   private text = '';
@@ -23,7 +23,7 @@ export class KeptWords {
     if (this.text.length === 0) {
       return transcript;
     }
-    const merged = lastChars(this.join(transcript), MAX_KEPT_CHARS);
+    const merged = lastChars(this.join(transcript), MAX_TRANSCRIPT_CHARS);
     this.text = '';
     return merged;
   }

@@ -104,6 +104,20 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('names the URL schemes a URL setting takes, and never echoes the URL', () => {
+    const problems = problemsOf({
+      DATABASE_URL: 'mysql://svc:hunter2-password@db:3306/cb',
+      REDIS_URL: 'cache:6379',
+      QDRANT_URL: 'qdrant',
+    });
+    expect(problems).toEqual([
+      'DATABASE_URL: DATABASE_URL must be a postgres:// or postgresql:// URL',
+      'QDRANT_URL: QDRANT_URL must be a http:// or https:// URL',
+      'REDIS_URL: REDIS_URL must be a redis:// or rediss:// URL',
+    ]);
+    expect(problems.join('\n')).not.toMatch(/hunter2|cache:6379/);
+  });
+
   it('treats empty strings as unset for optional URLs', () => {
     expect(
       loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).storage.database.databaseUrl,

@@ -43,9 +43,20 @@ export const EnvNumber = (min: number, max: number) =>
 /** One of `values` (a provider name, a mode). */
 export const EnvOneOf = (values: readonly string[]) => stack(IsOptional(), IsIn(values));
 
-/** A URL with one of `protocols`; cluster-internal hosts have no TLD. */
+/**
+ * A URL with one of `protocols`, written out: a bare `cache:6379` would pass as a host and
+ * port, then fail in the client. Cluster-internal hosts have no TLD. The message names the
+ * schemes, the usual mistake being a bare `host:port` or another engine's URL.
+ */
 export const EnvUrl = (protocols = ['http', 'https']) =>
-  stack(IsOptional(), Transform(emptyAsUndefined), IsUrl({ require_tld: false, protocols }));
+  stack(
+    IsOptional(),
+    Transform(emptyAsUndefined),
+    IsUrl(
+      { require_tld: false, require_protocol: true, protocols },
+      { message: `$property must be a ${protocols.map((p) => `${p}://`).join(' or ')} URL` },
+    ),
+  );
 
 /** A flag: true/false/1/0 in any case; anything else is refused by name. */
 export const EnvBoolean = () =>

@@ -1,3 +1,4 @@
+import { type SqlExecutor } from '../interfaces/sql-client.interface';
 import { type Migration } from './migration';
 
 // Literal names: a migration is a frozen snapshot and must not follow later renames.
@@ -9,6 +10,15 @@ const POSTINGS = [
 
 /** The largest smallint: a count past it is stored as it (see below). */
 const SMALLINT_MAX = 32767;
+
+/**
+ * Postings tables up to this many rows (~18k windows) are rewritten in the step: a few seconds
+ * under the table's lock. A larger one (a 100k-window store: 2.7M postings, over the 30 s
+ * statement timeout on a loaded box; 1M windows: minutes during which a rolling upgrade's
+ * older replicas cannot read postings) keeps 4-byte counts until an operator runs the
+ * `ALTER TABLE` in a maintenance window (docs/operations.md). Both widths read and write alike.
+ */
+const REWRITE_ROWS = 500_000;
 
 /**
  * A posting's term frequency and document length as `smallint` (issue 42: bytes per window).
@@ -25,10 +35,23 @@ export const narrowPostingCounts: Migration = {
   name: 'NarrowPostingCounts1700000000023',
   up: async (tx) => {
     for (const table of POSTINGS) {
+      if (!(await holdsAtMost(tx, table, REWRITE_ROWS))) {
+        continue;
+      }
       await tx.exec(`
+        SET LOCAL statement_timeout = 0;
         ALTER TABLE ${table}
           ALTER COLUMN tf TYPE smallint USING least(tf, ${SMALLINT_MAX}),
-          ALTER COLUMN doc_len TYPE smallint USING least(doc_len, ${SMALLINT_MAX});`);
+          ALTER COLUMN doc_len TYPE smallint USING least(doc_len, ${SMALLINT_MAX});
+        SET LOCAL statement_timeout = DEFAULT;`);
     }
   },
 };
+
+/** A count that stops at `limit` + 1, so a large table costs no more than a small one. */
+async function holdsAtMost(tx: SqlExecutor, table: string, limit: number): Promise<boolean> {
+  const [{ rows }] = await tx.query<{ rows: number }>(
+    `SELECT count(*)::int AS rows FROM (SELECT 1 FROM ${table} LIMIT ${limit + 1}) s`,
+  );
+  return rows <= limit;
+}

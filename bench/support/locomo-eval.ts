@@ -35,7 +35,9 @@ const REQUESTS: Record<string, { final_k?: number; max_tokens?: number; pool_k?:
  * its `speaker: text` line is inside an excerpt of the bundle the agent receives. BM25,
  * dense and RRF rows are each list's top 5 from one hybrid search under the same budget.
  * Per category (multi-hop, temporal, open-domain, single-hop) and overall; `pool_unbounded`
- * is the ceiling of any assembly (every pool window, whole). BENCH_POOLS=<file> appends
+ * is the ceiling of any assembly (every pool window, whole). `service_asked_at`: the defaults
+ * with `asked_at` a day after the contact's last session (`*_resolved`: the questions only it
+ * gives a date, both ways). BENCH_POOLS=<file> appends
  * each question's scored pool there, for replaying the assembler offline.
  */
 export async function locomoEval(app: INestApplicationContext, log: (m: string) => void) {
@@ -59,6 +61,11 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
   let buildMs = 0;
   // Questions that name a date (issue 40's date leg): their own rows and build times.
   const buildTimes: Record<'dated' | 'undated', number[]> = { dated: [], undated: [] };
+  // `asked_at` rows: the call is a day after the contact's last session (the history's "now").
+  const lastAt = new Map<string, number>();
+  set.messages.forEach((m) =>
+    lastAt.set(m.contact_uid, Math.max(lastAt.get(m.contact_uid) ?? 0, Date.parse(m.occurred_at))),
+  );
   for (const [qi, q] of set.questions.entries()) {
     const { dense, lexical, candidates, scores } = await search(q.question, q.contact_uid);
     const p = {
@@ -83,6 +90,7 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
     if (process.env.BENCH_POOLS) {
       appendFileSync(process.env.BENCH_POOLS, `${JSON.stringify(p)}\n`);
     }
+    let defaultBundle: Bundle | undefined;
     for (const [name, request] of Object.entries(REQUESTS)) {
       const t = performance.now();
       const bundle = await service.build({
@@ -102,9 +110,30 @@ export async function locomoEval(app: INestApplicationContext, log: (m: string) 
         tokens: bundle.token_count,
       };
       tally.add(name, p, served);
+      if (name === 'service_default') {
+        defaultBundle = served;
+      }
       if (dated && (name === 'service_default' || name === 'service_k5')) {
         tally.add(`${name}_dated`, p, served);
       }
+    }
+    const askedAt = new Date((lastAt.get(q.contact_uid) ?? 0) + 86_400_000);
+    const asked = await service.build({
+      transcript: q.question,
+      contact_uid: q.contact_uid,
+      timeout_ms: 10_000,
+      asked_at: askedAt.toISOString(),
+    });
+    const servedAsked: Bundle = {
+      contents: asked.historical_excerpts.map((e) => e.content),
+      ids: asked.historical_excerpts.map((e) => e.id),
+      tokens: asked.token_count,
+    };
+    tally.add('service_asked_at', p, servedAsked);
+    // The questions only `asked_at` gives a date ("in June", "last week"): both ways.
+    if (!questionRange(q.question) && questionRange(q.question, askedAt)) {
+      tally.add('service_asked_at_resolved', p, servedAsked);
+      tally.add('service_default_resolved', p, defaultBundle!);
     }
     if ((qi + 1) % 100 === 0) {
       log(`locomo: ${qi + 1}/${set.questions.length}`);

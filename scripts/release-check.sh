@@ -3,7 +3,7 @@
 # through the Dockerfile's build stage (npm ci, build, prune dev dependencies); a folder with
 # only what the runtime stage's `COPY --from=build` lines take then boots with the image's
 # CMD under NODE_ENV=production and one API key, and must answer readiness, the image's
-# HEALTHCHECK and `POST /context`. A runtime import of a dev dependency, a file the runtime
+# HEALTHCHECK and `POST /context` (and, with a bad environment, exit 1 naming each variable). A runtime import of a dev dependency, a file the runtime
 # stage forgets, or a production default that refuses to boot fails here, not in a cluster.
 #   scripts/release-check.sh            # the working tree (tracked and untracked, not ignored)
 set -euo pipefail
@@ -40,7 +40,7 @@ if grep -q EBADENGINE "$work/npm-ci.log"; then
   exit 1
 fi
 npm run build >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-npm prune --omit=dev --no-audit --no-fund >/dev/null
+npm prune --omit=dev --no-audit --no-fund >"$work/prune.log" 2>&1 || { cat "$work/prune.log"; exit 1; }
 
 log "runtime stage: only what the Dockerfile copies"
 copied=$(grep -E '^COPY --from=build ' "$root/Dockerfile" | awk '{print $3}')
@@ -51,6 +51,29 @@ for path in $copied; do
 done
 cmd=$(grep -E '^CMD ' "$root/Dockerfile" | sed 's/^CMD //')
 mapfile -t argv < <(node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$cmd")
+
+# A bad environment: the process exits non-zero at once, naming each variable, and never
+# echoes a value (a pasted plaintext key, a password in a URL).
+plain="sk-release-check-$RANDOM$RANDOM"
+password="pw-release-check-$RANDOM$RANDOM"
+cd "$work/runtime"
+set +e
+env -i PATH="$PATH" HOME="$work" NODE_ENV=production DATA_DIR="$work/data" \
+  API_KEYS="$plain" DATABASE_URL="mysql://svc:$password@db/x" PORT=abc \
+  timeout 60 "${argv[@]}" >"$work/bad-env.log" 2>&1
+status=$?
+set -e
+if [ "$status" != 1 ] || ! grep -q '^  - API_KEYS: ' "$work/bad-env.log" ||
+  ! grep -q '^  - DATABASE_URL: ' "$work/bad-env.log" || ! grep -q '^  - PORT: ' "$work/bad-env.log"; then
+  cat "$work/bad-env.log" >&2
+  log "a bad environment exited $status without naming API_KEYS, DATABASE_URL and PORT"
+  exit 1
+fi
+if grep -q -e "$plain" -e "$password" "$work/bad-env.log"; then
+  log "the boot error echoed a secret value"
+  exit 1
+fi
+log "a bad environment exits 1 naming each variable, no value echoed"
 
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 key="release-check-$RANDOM$RANDOM"

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Database } from '@app/database';
 
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
+import { seedDataDir } from './support/pglite-data-dir';
 
 /**
  * The real CLI (`bin/context-bridge.js`) on a streamed NDJSON export: killed with SIGKILL
@@ -104,8 +105,9 @@ describe('npx context-bridge ingest (bulk, resumable)', () => {
   };
 
   it('resumes after kill -9 from its checkpoint and stores what one clean run stores', async () => {
-    const killedDir = join(root, 'killed');
-    const cleanDir = join(root, 'clean');
+    // Empty initdb'd clusters: each run still creates the extension and runs every migration.
+    const killedDir = seedDataDir(join(root, 'killed'));
+    const cleanDir = seedDataDir(join(root, 'clean'));
     const statePath = `${file}.ingest-state.json`;
 
     // Killed after three committed batches (each commits, then checkpoints, then reports).
@@ -134,7 +136,7 @@ describe('npx context-bridge ingest (bulk, resumable)', () => {
   });
 
   it('refuses a checkpoint of another file and starts over with --restart', async () => {
-    const dataDir = join(root, 'restart');
+    const dataDir = seedDataDir(join(root, 'restart'));
     const statePath = join(root, 'other.state.json');
     writeFileSync(
       statePath,

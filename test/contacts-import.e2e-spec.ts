@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Database } from '@app/database';
@@ -10,6 +9,7 @@ import { generateApiKey } from '../src/config/api-key-entries';
 import { type ContextBundle } from '../src/context/context.dto';
 import { DEMO_CONTACTS } from '../src/demo/demo-contacts';
 import { bootTestApp, postJson } from './support/app';
+import { seededTempDataDir } from './support/pglite-data-dir';
 
 const ops = generateApiKey('ops');
 const tenantB = generateApiKey('tenant-b', ['loc_b']);
@@ -24,7 +24,8 @@ const PRODUCTION = {
 /** `npx context-bridge contacts import`, then production on the local CRM it filled. */
 describe('local CRM from an export (e2e)', () => {
   let dataDir: string;
-  beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'cb-crm-'))));
+  // An empty initdb'd cluster: the first open still runs every migration, not initdb.
+  beforeEach(() => (dataDir = seededTempDataDir('cb-crm-')));
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const cli = (...args: string[]) => cliIn({}, ...args);

@@ -7,7 +7,8 @@
  * again. initdb is 3 to 5 s of WASM per fresh boot on a loaded 2-core box; the snapshot loads
  * in under 1 s. The snapshot holds no extension and no schema: the service still creates the
  * vector extension and runs every migration, as on a fresh install. A data dir on disk (the
- * restart, boot and CLI tests) is untouched: no file-backed cluster is ever copied (c20936c).
+ * restart, boot and CLI tests) is untouched here; pglite-data-dir.ts seeds those (a directory
+ * copy made by a child, never a file-backed PGlite template in a Jest worker: c20936c).
  * `PGLITE_INITDB_SNAPSHOT=0` turns it off. Plain CommonJS: worker threads load it without Jest.
  */
 const {

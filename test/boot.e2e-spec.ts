@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Database } from '@app/database';
@@ -9,6 +8,7 @@ import { PgVectorStore } from '@app/vector';
 import { type ContextBundle } from '../src/context/context.dto';
 import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
 import { bootTestApp } from './support/app';
+import { seededTempDataDir } from './support/pglite-data-dir';
 
 describe('boot-time checks (e2e)', () => {
   it('lists every invalid variable in one error and exits non-zero', () => {
@@ -53,7 +53,8 @@ describe('boot-time checks (e2e)', () => {
   });
 
   it('the CLI ingests a file, searches it and explains a bundle with the service’s own code', () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cb-cli-'));
+    // An empty initdb'd cluster: the CLI still creates the extension and runs every migration.
+    const dataDir = seededTempDataDir('cb-cli-');
     const file = join(dataDir, 'messages.ndjson');
     const lines = [
       {
@@ -126,7 +127,7 @@ describe('boot-time checks (e2e)', () => {
     let openai: FakeOpenAi;
 
     beforeAll(async () => {
-      dataDir = mkdtempSync(join(tmpdir(), 'cb-dim-'));
+      dataDir = seededTempDataDir('cb-dim-');
       openai = await startFakeOpenAi();
       // A store built for the local 512-d model...
       const database = new Database({ dataDir });

@@ -11,6 +11,7 @@ import { registerBodyParsers } from './common/body-parsers';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './common/framework-errors';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
+import { registerPipelineCap } from './common/pipeline-cap';
 import { genRequestId } from './common/request-id';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { traceIds } from './tracing/trace-ids';
@@ -87,6 +88,7 @@ export function configureApp(app: NestFastifyApplication): NestFastifyApplicatio
     stampArrival(request);
     done();
   });
+  registerPipelineCap(fastify);
   registerBodyDeadline(fastify, config.server.bodyTimeoutMs);
   registerBodyParsers(fastify);
   // Graceful shutdown: requests in flight finish, then their keep-alive sockets close, so

@@ -76,6 +76,8 @@ export const ERROR_CODES: Record<string, string> = {
     "429: this caller's last /mcp request was refused (batch over 8, malformed or oversized body, rate limit); its /mcp requests are refused unread for a few seconds; see Retry-After",
   probe_rate_limited:
     '429: over 60 /health/ready probes a second from one address; see Retry-After',
+  pipeline_too_deep:
+    '429: more than 16 requests sent on one connection before their answers were read (HTTP pipelining); the connection closes',
   too_many_calls: '429: CALLS_MAX_PER_CALLER (per key) or CALLS_MAX live calls already tracked',
   stream_busy: "429: a call stream's final while 2 of its finals are still being answered",
   stream_finals_rate_limited:

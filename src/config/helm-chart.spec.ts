@@ -28,6 +28,7 @@ interface Values {
   providers: Record<string, unknown> & { qdrant: { url: string } };
   config: Record<string, string>;
   secret: { values: Record<string, string> };
+  persistence?: { enabled: boolean };
 }
 const defaults = parse(read('values.yaml')) as Values;
 const production = parse(read('ci/production-values.yaml')) as Values;
@@ -45,6 +46,9 @@ const PROVIDER_ENV = [
 function envOf(values: Values): Record<string, string> {
   const providers = { ...defaults.providers, ...values.providers };
   const env: Record<string, string> = { PORT: '3004', DATA_DIR: '/data' };
+  if (!(values.persistence ?? defaults.persistence)?.enabled) {
+    env.REQUIRE_DATABASE_URL = 'true';
+  }
   for (const { env: name, path } of PROVIDER_ENV) {
     const value = path
       .split('.')
@@ -130,6 +134,19 @@ describe('the Helm chart and the service configuration', () => {
     expect(config.podium.provider).toBe('api');
     expect(config.curriculum).toMatchObject({ provider: 'pocketbase' });
     expect(config.seedDemoData).toBe(false);
+  });
+
+  it('pods without a volume refuse to boot when the Secret has no DATABASE_URL', () => {
+    const secret = { API_KEYS: `voice-agent:${'1'.repeat(64)}` };
+    expect(() => loadConfig({ ...envOf(defaults), ...secret })).toThrow(
+      /DATABASE_URL: required when REQUIRE_DATABASE_URL=true/,
+    );
+    // The embedded store on its volume (one pod) is what runs without it.
+    const embedded = envOf({ ...defaults, persistence: { enabled: true } });
+    expect(loadConfig({ ...embedded, ...secret }).storage.database).toMatchObject({
+      dataDir: '/data',
+      databaseUrl: undefined,
+    });
   });
 
   const hostile: Array<[string, (v: Values & Record<string, unknown>) => void]> = [

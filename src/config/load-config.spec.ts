@@ -118,6 +118,23 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).not.toMatch(/hunter2|cache:6379/);
   });
 
+  it('refuses to boot without DATABASE_URL when REQUIRE_DATABASE_URL=true, and only then', () => {
+    expect(problemsOf({ REQUIRE_DATABASE_URL: 'true' })).toEqual([
+      'DATABASE_URL: required when REQUIRE_DATABASE_URL=true',
+    ]);
+    expect(problemsOf({ REQUIRE_DATABASE_URL: 'true', DATABASE_URL: '' })).toHaveLength(1);
+    expect(problemsOf({ REQUIRE_DATABASE_URL: 'yes' })).toEqual([
+      'REQUIRE_DATABASE_URL: REQUIRE_DATABASE_URL must be true, false, 1 or 0',
+    ]);
+    const url = 'postgres://cb@db:5432/cb';
+    expect(
+      loadConfig({ REQUIRE_DATABASE_URL: '1', DATABASE_URL: url }).storage.database.databaseUrl,
+    ).toBe(url);
+    expect(
+      loadConfig({ REQUIRE_DATABASE_URL: 'false' }).storage.database.databaseUrl,
+    ).toBeUndefined();
+  });
+
   it('treats empty strings as unset for optional URLs', () => {
     expect(
       loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).storage.database.databaseUrl,

@@ -28,6 +28,7 @@ type Variable = keyof EnvSchema;
 
 /** Variables a choice cannot work without: `[when, the choice as written, what it needs]`. */
 const REQUIRED_WITH: Array<[(env: EnvSchema) => boolean, string, Variable[]]> = [
+  [(env) => env.REQUIRE_DATABASE_URL === true, 'REQUIRE_DATABASE_URL=true', ['DATABASE_URL']],
   [(env) => env.EMBEDDING_PROVIDER === 'openai', 'EMBEDDING_PROVIDER=openai', ['OPENAI_API_KEY']],
   [(env) => env.EMBEDDING_PROVIDER === 'tei', 'EMBEDDING_PROVIDER=tei', ['TEI_URL']],
   [

@@ -15,6 +15,14 @@ export class StorageEnv {
   @EnvUrl(['postgres', 'postgresql'])
   DATABASE_URL?: string;
 
+  /**
+   * Refuse to boot without DATABASE_URL. The Helm chart and the kustomize base set it where
+   * `/data` is scratch and pods are several: a Secret missing the URL then fails the rollout,
+   * instead of giving each pod an embedded store of its own that dies with it.
+   */
+  @EnvBoolean()
+  REQUIRE_DATABASE_URL?: boolean;
+
   /** Server connections per process (DATABASE_URL only; PGlite is one session). */
   @EnvInt(1, 200)
   DATABASE_POOL_MAX?: number;

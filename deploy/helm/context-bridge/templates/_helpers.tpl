@@ -72,6 +72,8 @@ The non-secret environment: the providers under their variable names, then `conf
   "POCKETBASE_URL" $p.pocketbaseUrl }}
 {{- if $value }}{{ $_ := set $env $name $value }}{{ end }}
 {{- end }}
+{{- /* /data is scratch without a volume: a pod without DATABASE_URL would keep its data there alone. */}}
+{{- if not .Values.persistence.enabled }}{{ $_ := set $env "REQUIRE_DATABASE_URL" "true" }}{{ end }}
 {{- if .Values.secret.apiKeysAsFile }}{{ $_ := set $env "API_KEYS_FILE" "/etc/context-bridge/api-keys/API_KEYS" }}{{ end }}
 {{- range $name, $value := .Values.config }}{{ $_ := set $env $name (toString $value) }}{{ end }}
 {{- toYaml $env -}}

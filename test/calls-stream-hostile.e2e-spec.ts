@@ -2,6 +2,7 @@ import { generateApiKey } from '../src/config/api-key-entries';
 import { type AdapterApp, bootAdapterApp, ops, tenantA, tenantB } from './support/adapter-fixtures';
 import { refusedUpgrade, StreamClient } from './support/call-stream';
 import { OPCODE, RawWebSocket } from './support/raw-websocket';
+import { waitFor } from './support/wait';
 
 type Key = { key: string };
 const auth = (key: Key) => ({ authorization: `Bearer ${key.key}` });
@@ -139,6 +140,35 @@ describe('call stream against hostile clients (e2e)', () => {
     socket.text({ type: 'final', transcript: 'espresso machine again', seq: 11 });
     await socket.until(() => socket.messages.some((m) => m.seq === 11));
     expect(socket.messages.find((m) => m.seq === 11)?.type).not.toBe('error');
+    socket.destroy();
+  });
+
+  it("finals past the call's rate are answered stream_finals_rate_limited; their words reach the next bundle's query", async () => {
+    const socket = await raw('call_paced');
+    let seq = 0;
+    const send = async (transcript: string) => {
+      const mine = ++seq;
+      socket.text({ type: 'final', transcript, seq: mine });
+      await socket.until(() => socket.messages.some((m) => m.seq === mine));
+      return socket.messages.find((m) => m.seq === mine) as Record<string, unknown>;
+    };
+    // Past the burst of 3 (a slow box may refill a token or two meanwhile).
+    const refused = await waitFor('a final over the rate', async () => {
+      const answer = await send(`espresso machine ${seq + 1}`);
+      return answer.type === 'error' ? answer : undefined;
+    });
+    const keptSeq = refused.seq as number;
+    expect(refused).toMatchObject({
+      problem: { error: 'stream_finals_rate_limited', status: 429 },
+    });
+    // Each refused one keeps its words too; the next built one carries them all.
+    const built = await waitFor('the next built final', async () => {
+      const answer = await send('ORD-48213');
+      return answer.type === 'error' ? undefined : answer;
+    });
+    const bundle = built.bundle as { meta: { query: string } };
+    // The coalescer's tail holds the last built final's words; the refused one's come from it.
+    expect(bundle.meta.query).toContain(`espresso machine ${keptSeq} ORD-48213`);
     socket.destroy();
   });
 

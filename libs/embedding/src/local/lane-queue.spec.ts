@@ -51,6 +51,17 @@ describe('LaneQueue', () => {
     expect(texts(sut.next(1, 2))).toEqual(['d', 'e']); // quiet again: bulk may use it
   });
 
+  it('counts /context as calling for CONTEXT_QUIET_MS after its last query', () => {
+    expect(sut.contextLive).toBe(false);
+    sut.push(item('other route'), 'query');
+    expect(sut.contextLive).toBe(false);
+    sut.push(item('context'), 'context');
+    now += CONTEXT_QUIET_MS - 1;
+    expect(sut.contextLive).toBe(true);
+    now += 1;
+    expect(sut.contextLive).toBe(false);
+  });
+
   it('a single worker still runs bulk work (nothing to reserve)', () => {
     sut.push(item('live'), 'query');
     sut.next(1, 1);

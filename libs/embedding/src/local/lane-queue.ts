@@ -75,6 +75,11 @@ export class LaneQueue<T extends QueuedText> {
     return this.lanes.context.length + this.lanes.query.length + this.lanes.bulk.length;
   }
 
+  /** Whether `/context` has queried within {@link CONTEXT_QUIET_MS}. */
+  get contextLive(): boolean {
+    return this.now() - this.lastContextAt < CONTEXT_QUIET_MS;
+  }
+
   /** Whether `count` more texts fit in `lane`. */
   hasRoom(lane: EmbeddingLane, count: number): boolean {
     return lane === 'bulk' || this.lanes[lane].length + count <= LANE_CAPACITY[lane];
@@ -118,8 +123,7 @@ export class LaneQueue<T extends QueuedText> {
       return context.splice(0, this.share(context, idle));
     }
     // While /context is calling, the last free worker waits for its next query.
-    const contextLive = this.now() - this.lastContextAt < CONTEXT_QUIET_MS;
-    const spare = contextLive && total > 1 ? idle - 1 : idle;
+    const spare = this.contextLive && total > 1 ? idle - 1 : idle;
     const query = this.lanes.query;
     if (query.length > 0) {
       return spare > 0 ? query.splice(0, this.share(query, spare)) : undefined;

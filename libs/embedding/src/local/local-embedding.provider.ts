@@ -294,6 +294,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         this.idle,
         batch[0].lane,
         (w) => this.roles.get(w)?.role ?? 'foreground',
+        this.queue.contextLive,
       ) as Worker;
       this.idle.splice(this.idle.indexOf(worker), 1);
       this.inFlight.set(worker, batch);

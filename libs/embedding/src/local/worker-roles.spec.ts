@@ -15,6 +15,14 @@ describe('embedding worker roles', () => {
     expect(pickWorker(['f', 'b2'], 'bulk', role)).toBe('b2');
   });
 
+  it('sends other live routes to the foreground worker while /context is quiet', () => {
+    // At nice 10 a lone /search waited behind every other runnable thread (issue 37 c1 miss).
+    expect(pickWorker(['b1', 'f'], 'query', role, false)).toBe('f');
+    expect(pickWorker(['b1', 'f'], 'query', role, true)).toBe('b1');
+    expect(pickWorker(['b1', 'f'], 'bulk', role, false)).toBe('b1');
+    expect(pickWorker(['b1'], 'query', role, false)).toBe('b1');
+  });
+
   it('takes whatever is idle when the preferred kind is busy', () => {
     expect(pickWorker(['b1'], 'context', role)).toBe('b1');
     expect(pickWorker(['f'], 'query', role)).toBe('f');

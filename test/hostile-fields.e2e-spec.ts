@@ -105,6 +105,29 @@ describe('hostile field values (e2e)', () => {
     expect(JSON.stringify(bundle.body)).not.toMatch(/jane|4155550132|4111/);
   });
 
+  it('lone surrogates between digit groups are refused, not stored as U+FFFD past redaction', async () => {
+    // "4111\ud8001111…": no detector read it, and the store kept "4111�1111�1111�1111".
+    const split = 'card 4111\ud8001111\ud8001111\ud8001111 phone 415\udc00555\ud8000132';
+    const redact = await postJson<Problem>(`${t.url}/redact`, { text: split });
+    expect([redact.status, redact.body.message]).toEqual([
+      400,
+      'text must be well-formed Unicode (no lone surrogates)',
+    ]);
+    const context = await postJson<Problem>(`${t.url}/context`, { transcript: split });
+    expect(context.status).toBe(400);
+    const stored = await ingest('/ingest/conversations', [
+      message({ text: split, contact_uid: 'ctc_surrogate' }),
+      message({ sender: 'cust\ud800omer', contact_uid: 'ctc_surrogate' }, 1),
+    ]);
+    expect(stored.body.failed).toEqual([
+      { index: 0, error: 'text must be well-formed Unicode (no lone surrogates)' },
+      { index: 1, error: 'sender must be well-formed Unicode (no lone surrogates)' },
+    ]);
+    // A pair is a character: emoji and other astral text still pass.
+    const emoji = await postJson<{ text: string }>(`${t.url}/redact`, { text: 'ok 👍 𝐚' });
+    expect(emoji.body.text).toBe('ok 👍 𝐚');
+  });
+
   it('a 400 never quotes an unknown key that is not a field-like name (PII in keys)', async () => {
     for (const key of [
       EMAIL,

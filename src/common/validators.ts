@@ -23,15 +23,32 @@ const NoNul = () =>
   // eslint-disable-next-line no-control-regex -- matching NUL is the point
   Matches(/^[^\u0000]*$/, { message: '$property must not contain NUL characters' });
 
+/** A UTF-16 surrogate without its pair: JSON's `"\ud800"` escape, which is no character. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
- * Free text: not blank, at most `max` characters, and no NUL, which Postgres text rejects
- * (one such record would otherwise fail a whole insert batch).
+ * Well-formed Unicode. A lone surrogate is stored as U+FFFD, so the text kept is not the one
+ * sent, and between digit groups it hid a card or a phone number from redaction.
+ */
+export const WellFormed = () =>
+  ValidateBy({
+    name: 'wellFormed',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || !LONE_SURROGATE.test(value),
+      defaultMessage: () => '$property must be well-formed Unicode (no lone surrogates)',
+    },
+  });
+
+/**
+ * Free text: not blank, at most `max` characters, no NUL, which Postgres text rejects
+ * (one such record would otherwise fail a whole insert batch), and no lone surrogate.
  */
 export const IsText = (max: number) =>
   applyDecorators(
     IsString(),
     Matches(/\S/, { message: '$property must not be blank' }),
     NoNul(),
+    WellFormed(),
     MaxLength(max),
   );
 
@@ -40,7 +57,7 @@ export const IsText = (max: number) =>
  * no NUL (Postgres text refuses it: one such record failed its whole batch with a 500).
  */
 export const IsLabel = (max: number) =>
-  applyDecorators(IsString(), IsNotEmpty(), MaxLength(max), NoNul());
+  applyDecorators(IsString(), IsNotEmpty(), MaxLength(max), NoNul(), WellFormed());
 
 /**
  * A timestamp JavaScript can read: ISO 8601 also has week (`2026-W18-5`) and ordinal

@@ -2,6 +2,8 @@ import type { RedactedEntity } from '@app/redaction';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 
+import { WellFormed } from '../common/validators';
+
 /**
  * Largest `text` POST /redact accepts, in UTF-16 code units (what `@MaxLength` would
  * count): 64 Ki characters.
@@ -17,6 +19,7 @@ export class RedactRequestDto {
    */
   @ApiProperty({ description: 'The text to redact (at most 65,536 characters).' })
   @IsString()
+  @WellFormed()
   text!: string;
 }
 

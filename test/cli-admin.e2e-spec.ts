@@ -10,6 +10,7 @@ import { type FakeOpenAi, startFakeOpenAi } from './fakes/openai-server';
 import { type FakePodium, podiumApiEnv, startFakePodium } from './fakes/podium-server';
 import { bootTestApp, postJson, type TestApp } from './support/app';
 import { HISTORY } from './support/auth-fixtures';
+import { seedDataDir } from './support/pglite-data-dir';
 
 const ROOT = join(__dirname, '..');
 const DIMENSION = 32;
@@ -70,7 +71,7 @@ describe('npx context-bridge: admin commands beside a running service', () => {
   });
 
   it('leaves a pending webhook event and the Podium token to the server', async () => {
-    const dataDir = join(root, 'inbox');
+    const dataDir = seedDataDir(join(root, 'inbox'));
     // A delivery the server accepted and has not processed yet, and one processed long ago
     // (the server's worker purges it: its first drain starts with that purge).
     const database = new Database({ dataDir });

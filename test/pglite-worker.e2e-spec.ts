@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Threads from 'node:worker_threads';
 
@@ -7,6 +6,7 @@ import { withDeadline } from '@app/common';
 import { Database } from '@app/database';
 
 import { bootTestApp, type TestApp } from './support/app';
+import { seededTempDataDir } from './support/pglite-data-dir';
 import { waitFor } from './support/wait';
 
 const DIMENSION = 8;
@@ -69,7 +69,7 @@ describe('the embedded PGlite worker (replacement, timeouts, liveness)', () => {
   // One data dir (an initdb and every migration) for the suite; each test opens it anew, in
   // workers it watches from the start. No test leaves a row in `probe` beside the first.
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'cb-pglite-'));
+    dataDir = seededTempDataDir('cb-pglite-');
     const setup = new Database({ dataDir });
     await setup.open(DIMENSION);
     await setup.exec('CREATE TABLE probe (n int); INSERT INTO probe VALUES (1)');

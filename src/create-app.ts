@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 import { stampArrival } from './common/arrival';
 import { registerBodyDeadline } from './common/body-deadline';
 import { registerBodyParsers } from './common/body-parsers';
-import { frameworkErrors, MAX_PARAM_LENGTH } from './common/framework-errors';
+import { clientErrors, frameworkErrors, MAX_PARAM_LENGTH } from './common/framework-errors';
 import { exceedsDepth, MAX_JSON_DEPTH } from './common/json-depth';
 import { setupOpenApi } from './common/openapi';
 import { registerPipelineCap } from './common/pipeline-cap';
@@ -42,6 +42,7 @@ export function createFastifyAdapter(config?: AppConfig): FastifyAdapter {
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
     trustProxy: config?.server.trustProxy ?? false,
     ...SERVER_TIMEOUTS,
   });

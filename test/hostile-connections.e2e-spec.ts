@@ -76,6 +76,60 @@ describe('hostile connections (e2e)', () => {
     expect((await fetch(`${t.url}/health/live`)).status).toBe(200);
   });
 
+  it.each([
+    [
+      'headers over 16 KiB',
+      `GET /health/live HTTP/1.1\r\nHost: x\r\nx-a: ${'a'.repeat(70_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+    [
+      '2,000 headers',
+      `GET /health/live HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 2000 }, (_, i) => `x-h${i}: v`).join('\r\n')}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+    [
+      'two Content-Lengths',
+      'POST /redact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 12\r\nContent-Length: 13\r\n\r\n{"text":"a"}',
+      400,
+      'malformed_request',
+    ],
+    [
+      'a 100 KB chunk extension',
+      `POST /redact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5;x=${'a'.repeat(100_000)}\r\n{"te"\r\n0\r\n\r\n`,
+      400,
+      'malformed_request',
+    ],
+    [
+      'Content-Length and chunked (smuggling)',
+      'POST /redact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n',
+      400,
+      'malformed_request',
+    ],
+  ])(
+    '%s: Node refuses it, as a problem with a stable code (was Fastify\'s {"error":"Bad Request"})',
+    async (_name, raw, status, code) => {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+        socket.on('close', () => resolve(received));
+        socket.on('error', () => resolve(received));
+        socket.write(raw);
+      });
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(JSON.parse(body)).toMatchObject({
+        type: `urn:context-bridge:problem:${code}`,
+        status,
+        error: code,
+        request_id: expect.any(String) as string,
+      });
+    },
+  );
+
   it('counts per connection, not per client: sequential keep-alive requests never hit it', async () => {
     const agent = net.connect(Number(new URL(t.url).port), '127.0.0.1');
     let received = '';

@@ -24,6 +24,13 @@ const DIMENSION = Number(process.env.BENCH_SCALE_DIMENSION ?? 512);
 const SEED = Number(process.env.BENCH_SCALE_SEED ?? 42);
 const ROUNDS = { typical: 300, heaviest: 100, unfiltered: 50 } as const;
 const TOP_K = 40;
+/**
+ * `BENCH_AB_ANALYZE_EVERY=n`: every n queries, ANALYZE the tables the statement reads on both
+ * sides, as autoanalyze does after a load (it invalidates every session's cached plans).
+ */
+const ANALYZE_EVERY = Number(process.env.BENCH_AB_ANALYZE_EVERY ?? 0);
+const ANALYZED = `ANALYZE podium_conversations, podium_conversations_terms, lexical_contact_stats,
+  lexical_contact_term_stats, lexical_term_stats, lexical_doc_stats`;
 
 type Kind = keyof typeof ROUNDS;
 
@@ -70,6 +77,9 @@ async function main() {
           ...(contact ? { filter: { contact_uid: contact } } : {}),
         };
         // ABBA: neither side always runs second (warmer caches, the other's leftovers).
+        if (ANALYZE_EVERY > 0 && i > 0 && i % ANALYZE_EVERY === 0) {
+          await Promise.all(sides.map((side) => side.database.exec(ANALYZED)));
+        }
         const order = i % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
         const answers: Record<string, string> = {};
         for (const side of order) {
@@ -106,6 +116,7 @@ async function main() {
     bench: 'store-ab',
     seed: SEED,
     dimension: DIMENSION,
+    analyze_every: ANALYZE_EVERY || null,
     statement: 'PgVectorStore.hybridSearch (the /context and /search statement)',
     identical_answers: `${identical}/${compared}`,
     ...report,

@@ -26,7 +26,13 @@ describe('npx context-bridge migrate', () => {
     const cli = [...WASM_CHILD_FLAGS, 'bin/context-bridge.js', 'migrate'];
     const { stdout } = await run(process.execPath, cli, {
       cwd: join(__dirname, '..'),
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      // One embedder worker: the command needs the model's dimension, not two copies of it.
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'error',
+        EMBEDDING_WORKERS: '1',
+      },
       // A hung child fails this run with its signal (SIGTERM, no crash) before Jest's timeout.
       timeout: 140_000,
     });

@@ -119,9 +119,11 @@ export class CallStreamConnection {
   }
 
   private stop(): void {
-    // Words of unbuilt finals join the call's memory: the stream will build nothing more.
-    if (!this.kept.empty) {
-      this.deps.remember(this.identity, this.kept.take());
+    // Words of unbuilt finals join the call's memory (which joins history): the stream will
+    // build nothing more. A flooding caller's are within its shared budget, as its builds are.
+    const kept = this.kept.take();
+    if (kept.length > 0 && this.pacer.mayRemember(this.identity.caller, this.identity.callId)) {
+      this.deps.remember(this.identity, kept);
     }
     this.closed = true;
     clearTimeout(this.idle);

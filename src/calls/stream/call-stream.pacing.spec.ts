@@ -151,6 +151,22 @@ describe('call stream finals pacing (issue 37: a flood of finals keeps its words
     expect(endCall).toHaveBeenCalledTimes(1);
   });
 
+  it("ten flooding streams of one caller that stop hand their kept words to memory within the caller's shared budget", async () => {
+    const { open, remembered } = harness();
+    const flood = Array.from({ length: 10 }, (_, n) => open('key:a', `flood-${n}`));
+    for (const { socket } of flood) {
+      await finals(socket, upTo(FINALS_BURST + 5));
+    }
+    // Each stopped stream held words; a flood's stops cost what its builds may (1 a second).
+    flood.forEach(({ connection }) => connection.close('stream_idle'));
+    expect(remembered.length).toBeLessThanOrEqual(FLOODING_CALLER_BUILDS_PER_SECOND);
+    // A call of another caller, at its cadence, is not held to that budget.
+    const calm = open('key:b', 'calm').socket;
+    await finals(calm, upTo(FINALS_BURST + 1));
+    open('key:b', 'calm');
+    expect(remembered.at(-1)).toEqual(['calm', `turn ${FINALS_BURST + 1}`]);
+  });
+
   it("a reconnect does not refill the call's burst; a call quiet for FLOOD_MEMORY_MS builds at its rate again", async () => {
     const { open, built } = harness();
     const first = open('key:a', 'c1').socket;

@@ -39,6 +39,22 @@ describe('FinalsPacer', () => {
     expect(sut.take('key:a', 'calm-call')).toBe('build');
   });
 
+  it("a stopped stream's kept words: always for a call at its cadence, a flooding caller's within its shared budget", () => {
+    let now = 0;
+    const sut = new FinalsPacer(() => now);
+    expect(sut.mayRemember('key:a', 'never-seen')).toBe(true);
+    const calls = Array.from({ length: 10 }, (_, n) => `flood-${n}`);
+    calls.forEach((call) => {
+      for (let i = 0; i <= FINALS_BURST; i++) {
+        sut.take('key:a', call);
+      }
+    });
+    expect(calls.filter((call) => sut.mayRemember('key:a', call))).toHaveLength(1);
+    expect(sut.mayRemember('key:b', 'calm')).toBe(true);
+    now += FLOOD_MEMORY_MS;
+    expect(calls.every((call) => sut.mayRemember('key:a', call))).toBe(true);
+  });
+
   it('hostile: endless call ids and callers keep its maps bounded', () => {
     let now = 0;
     const sut = new FinalsPacer(() => now);

@@ -68,7 +68,7 @@ export class FinalsPacer {
   /** `build` takes the tokens it needs; `keep` takes none. */
   take(caller: string, call: string): 'build' | 'keep' {
     const now = this.now();
-    const pace = this.paceOf(`${caller}\u0000${call}`, now);
+    const pace = this.paceOf(keyOf(caller, call), now);
     if (!pace.bucket.has(now)) {
       pace.floodedAt = now;
       return 'keep';
@@ -84,6 +84,25 @@ export class FinalsPacer {
     }
     pace.bucket.take();
     return 'build';
+  }
+
+  /**
+   * Whether a stopped stream's kept words may join the call's memory (and so, past its bounds,
+   * the contact's history): always for a call at its cadence; a flooding call's take one of
+   * its caller's shared builds, so a flood's words cost what its builds may.
+   */
+  mayRemember(caller: string, call: string): boolean {
+    const now = this.now();
+    const pace = this.calls.get(keyOf(caller, call));
+    if (!pace || now - pace.floodedAt >= FLOOD_MEMORY_MS) {
+      return true;
+    }
+    const shared = this.floodingBudget(caller, now);
+    if (!shared.has(now)) {
+      return false;
+    }
+    shared.take();
+    return true;
   }
 
   /** Calls and callers tracked now (bounded by {@link MAX_PACED_ENTRIES} each). */
@@ -119,6 +138,8 @@ export class FinalsPacer {
     return bucket;
   }
 }
+
+const keyOf = (caller: string, call: string) => `${caller}\u0000${call}`;
 
 /**
  * Adds an entry to a bounded map. Full, it first drops the entries `idle` says lose nothing,

@@ -4,7 +4,8 @@ import { MAX_KEPT_CHARS, MAX_TRANSCRIPT_CHARS } from './call-stream.protocol';
  * The words of a stream's finals that built no bundle (over the call's rate, or while its
  * finals in flight were at the cap): nothing a caller said is dropped. They ride at the front
  * of the next final that is built (its query, its coalescer tail and the turn the call
- * remembers), or join the call's memory when the stream stops first. At most
+ * remembers), or join the call's memory when the stream stops first (a flooding caller's
+ * within its shared budget: FinalsPacer.mayRemember). At most
  * {@link MAX_KEPT_CHARS}: past it the oldest words go.
  */
 export class KeptWords {

@@ -131,12 +131,16 @@ const UNITS: Readonly<Record<DetectorName, ReadonlyArray<[string, string, string
     ['JSON escapes', 'call ', '\\u0031 '],
     ['URL-escaped spaces', 'call ', '1%20'],
     ['inline tags between digits', 'call ', '1<b>'],
+    ['symbol-joined groups', 'phone ', '415★'],
+    ['doubled-symbol groups', 'phone ', '12##'],
+    ['percent-joined groups', 'phone ', '20%'],
   ],
   'credit-card': [
     ['card groups', '', '4111 '],
     ['slashed digits', '', '1/'],
     ['dashed card groups', '', '4111-'],
     ['plus-joined groups', 'card ', '4111+'],
+    ['symbol-joined card groups', 'card ', '4111★'],
     ['pairs near a card word', 'card ', '41 '],
   ],
   ssn: [

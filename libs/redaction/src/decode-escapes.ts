@@ -112,8 +112,23 @@ function inWrittenLocalPart(text: string, at: number): boolean {
   return text.charCodeAt(i) === 64;
 }
 
-/** `%XX`, or a UTF-8 sequence of them, at `at`. */
-function urlEscape(text: string, at: number): Decoded | undefined {
+/** What an encoder writes between a number's digits besides digits: blanks, separators. */
+const ENCODED_IN_NUMBER = /^[\s.,:/+-]$/;
+
+/**
+ * `%XX`, or a UTF-8 sequence of them, at `at`. No encoder writes "%%XX". After a digit an
+ * ASCII escape is a digit, or a separator an encoder writes (blank, `-`, `.`, `,`, `:`,
+ * `+`, `/`) or else not an escape: "415%555%2671" is digit groups joined by `%` (see
+ * symbol-separators.ts), not "415U5…". A separator is ambiguous ("+44%20%7946%0958": an
+ * encoded space, or groups joined by `%`?), so it is held: read as `%` first, decoded on the
+ * second reading (see {@link HELD}), and both count.
+ */
+function urlEscape(
+  text: string,
+  at: number,
+  previous: number,
+  dropHeld: boolean,
+): Decoded | undefined {
   if (inWrittenLocalPart(text, at + 1)) {
     return undefined;
   }
@@ -121,6 +136,15 @@ function urlEscape(text: string, at: number): Decoded | undefined {
   const control = lead < 0x20 && lead !== 0x09 && lead !== 0x0a && lead !== 0x0d;
   if (control || lead === 0x7f || (lead >= 0x80 && lead < 0xc2) || lead > 0xf4) {
     return undefined;
+  }
+  if (previous === 37) {
+    return undefined;
+  }
+  if (previous >= 48 && previous <= 57 && lead < 0x80 && (lead < 48 || lead > 57)) {
+    if (!ENCODED_IN_NUMBER.test(String.fromCharCode(lead))) {
+      return undefined;
+    }
+    return { cp: dropHeld ? lead : HELD, length: 3 };
   }
   if (lead < 0x80) {
     return { cp: lead, length: 3 };
@@ -290,7 +314,7 @@ export function decodeAt(
 ): Decoded | undefined {
   switch (text.charCodeAt(at)) {
     case 37: // %
-      return urlEscape(text, at);
+      return urlEscape(text, at, previous, dropHeld);
     case 38: // &
       return htmlReference(text, at);
     case 92: // backslash

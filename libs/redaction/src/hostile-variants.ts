@@ -31,6 +31,10 @@ function rewrite(ps: Piece[], r: Random, p: number, edit: (c: string) => string)
 // prettier-ignore
 const SEPARATORS = ['.', '/', '\u2013', '\u2014', '\u00a0', '\u2009', '\u202f', '\u3000', '\t',
   '\n', ' - ', '\u2011', '_', '  '];
+/** Symbols of every Unicode punctuation and symbol category, and the replacement character. */
+// prettier-ignore
+const SYMBOL_SEPARATORS = ['\u2605', '#', '=', '\ufffd', '|', '!', '?', '$', '%', '^', ';', '\u00a7',
+  '\u00a4', '\u00bb', '\u2192', '\u25cf', '\u2713', '\u00b0', '\u30fb', '\u3001', '\u{1f525}', '\ue000'];
 /** Digit blocks by first code point of 0: fullwidth, mathematical, and other scripts. */
 // prettier-ignore
 const DIGIT_ZEROS = [0xff10, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x0660, 0x06f0, 0x0966,
@@ -122,6 +126,16 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
     applies: (v) => grouped(v) && v.type !== 'DATE_OF_BIRTH',
     make: (v, r) => {
       const sep = pick(r, SEPARATORS);
+      return pieces(v.value).map((q) => (/[ -]/.test(q.text) ? { text: sep, secret: false } : q));
+    },
+  },
+  {
+    name: 'symbols between digit groups (★, #, =, U+FFFD, emoji, any punctuation, doubled)',
+    // Digit values only: the IBAN's letters and a date's words are no digit groups.
+    applies: (v) => grouped(v) && DIGIT_TYPES.has(v.type),
+    make: (v, r) => {
+      const one = pick(r, SYMBOL_SEPARATORS);
+      const sep = pick(r, [one, one + one, ` ${one} `]);
       return pieces(v.value).map((q) => (/[ -]/.test(q.text) ? { text: sep, secret: false } : q));
     },
   },

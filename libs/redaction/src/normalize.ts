@@ -35,6 +35,7 @@ import {
   isSeparator,
   speakerLabelEnd,
 } from './number-separators';
+import { foldSymbolSeparators } from './symbol-separators';
 import { COMBINING, foldCodePoint } from './unicode-fold';
 
 /** The folded text and, per folded UTF-16 unit, the `[start, end)` it came from. */
@@ -48,10 +49,11 @@ export interface Normalized {
 
 /**
  * Cheap test for text that needs folding: non-ASCII, an odd gap after a digit, a spaced
- * separator between digits, or an `@` at either side of a window's turn break.
+ * separator between digits, an `@` at either side of a window's turn break, or digit
+ * groups joined by ASCII symbols ("415#555#0132", see symbol-separators.ts).
  */
 const NEEDS_FOLDING =
-  /[^\t-~]|\d[-/]?[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d|@\n|\n[\w -]{1,32}: {0,4}@/;
+  /[^\t-~]|\d[-/]?[\t\n\r\v\f]|\d \s|\d\s{1,4}[-./]|[-./]\s{1,4}\d|@\n|\n[\w -]{1,32}: {0,4}@|\d ?[!-,:-@[-`{-~]{1,4} ?\d{1,6} ?[!-,:-@[-`{-~]/;
 /**
  * Encodings and markup `decodeAt` reads (escapes, references, tags, emphasis by a digit,
  * slashed digit groups, defanged dots) and a spaced "+" before digits; each starts with one of a few characters, tested
@@ -142,6 +144,7 @@ export function normalize(input: string, dropHeld = false): Normalized | undefin
   foldSeparatorDashes(chars, n);
   foldDotLikes(chars, n);
   foldSlashRuns(chars, n);
+  n = foldSymbolSeparators(chars, from, to, n);
   n = dropSeparatorSpaces(chars, from, to, n);
   // Pass 2: gaps between two digits. Each gap is visited once, so this stays linear.
   const out = new Uint16Array(n);

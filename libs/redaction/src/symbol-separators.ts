@@ -1,0 +1,175 @@
+/**
+ * Any symbol between the digit groups of a number ("4111★1111★1111★1111", "415#555#0132",
+ * "536=22=1234", U+FFFD, an emoji) folded to `-`, on the arrays `normalize` builds, so the
+ * detectors read the number whatever was typed between its groups. Listing symbols would
+ * always miss the next one, so a separator is any run of punctuation or symbol characters
+ * (Unicode P*, S*, private use, unassigned), with a space on either side at most.
+ */
+import { isAsciiAlnum, isDigit } from './number-separators';
+
+/** Punctuation and symbols of every script, and what renders as an unknown glyph. */
+const SYMBOL = /^[\p{P}\p{S}\p{Co}\p{Cn}]$/u;
+/** Most UTF-16 units one separator spans: a few symbols, or an emoji and a space or two. */
+const MAX_SEPARATOR_UNITS = 6;
+/** Most digits one group holds: Amex's middle six. */
+const MAX_GROUP_DIGITS = 6;
+/** A phone number's fewest digits and a card's most: outside them nothing gets folded. */
+const MIN_DIGITS = 7;
+const MAX_DIGITS = 19;
+/** Thousands marks ("1,234,567", "1'234'567") and time colons keep their meaning, see below. */
+const COMMA = 44;
+const APOSTROPHE = 39;
+const COLON = 58;
+
+/**
+ * A unit that may be (part of) a separator: ASCII punctuation other than the `-`, `.` and
+ * `/` the detectors already read, any non-ASCII punctuation or symbol, and either half of
+ * a surrogate pair (astral digits and letters were folded before; what is left is emoji).
+ */
+function isSymbolUnit(c: number): boolean {
+  if (c < 128) {
+    return c > 32 && c < 127 && !isAsciiAlnum(c) && c !== 45 && c !== 46 && c !== 47;
+  }
+  if (c >= 0xd800 && c <= 0xdfff) {
+    return true;
+  }
+  return SYMBOL.test(String.fromCharCode(c));
+}
+
+/** A letter or digit of any script: a number glued to one is part of a word or id. */
+const isWordUnit = (c: number): boolean =>
+  isAsciiAlnum(c) || (c > 127 && c !== 0xa0 && !isSymbolUnit(c));
+
+/** Where the separator starting at `at` ends (it must reach a digit), or -1. */
+function separatorEnd(chars: Uint16Array, length: number, at: number): number {
+  let i = at;
+  let symbols = 0;
+  while (i < length && i - at < MAX_SEPARATOR_UNITS && !isDigit(chars[i])) {
+    const c = chars[i];
+    if (isSymbolUnit(c)) {
+      symbols++;
+    } else if (c !== 32 || (i > at && chars[i - 1] === 32)) {
+      return -1; // a letter, or two spaces in a row: prose, not a separator
+    }
+    i++;
+  }
+  return symbols > 0 && i < length && isDigit(chars[i]) ? i : -1;
+}
+
+/** The same separator units at `a` and `b` over `length` units. */
+function sameUnits(chars: Uint16Array, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) {
+    if (chars[a + k] !== chars[b + k]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Digit groups a separator reads as punctuation of one number: thousands ("1,234,567",
+ * "1'234'567": three-digit groups after a first of one to three) and times or ratios
+ * ("10:30:45": no group over two digits).
+ */
+function punctuationOfOneNumber(sep: number, groups: readonly number[]): boolean {
+  if (sep === COMMA || sep === APOSTROPHE) {
+    return groups[0] <= 3 && groups.every((g, k) => k === 0 || g === 3);
+  }
+  return sep === COLON && groups.every((g) => g <= 2);
+}
+
+/**
+ * In each run of two or more digit groups joined by one repeated symbol separator, with
+ * 7–19 digits and groups of at most six, not glued to a letter, writes `-` for the
+ * separator's first symbol and drops its other symbols; spaces stay (a later pass drops
+ * spaces around dashes). Returns the new length. Each run is read once to measure and once
+ * to rewrite: linear.
+ */
+export function foldSymbolSeparators(
+  chars: Uint16Array,
+  from: Int32Array,
+  to: Int32Array,
+  length: number,
+): number {
+  let drop: Uint8Array | undefined;
+  for (let i = 0; i < length; i++) {
+    if (!isDigit(chars[i]) || (i > 0 && isWordUnit(chars[i - 1]))) {
+      continue;
+    }
+    const groups: number[] = [];
+    let sepAt = -1;
+    let sepLength = 0;
+    let digits = 0;
+    let end = i;
+    for (;;) {
+      const groupStart = end;
+      while (end < length && isDigit(chars[end])) {
+        end++;
+      }
+      groups.push(end - groupStart);
+      digits += end - groupStart;
+      const next = groups.length <= MAX_DIGITS ? separatorEnd(chars, length, end) : -1;
+      const differs =
+        sepAt >= 0 && (next - end !== sepLength || !sameUnits(chars, sepAt, end, sepLength));
+      if (next < 0 || differs) {
+        break;
+      }
+      sepAt = sepAt < 0 ? end : sepAt;
+      sepLength = next - end;
+      end = next;
+    }
+    const glued = end < length && isWordUnit(chars[end]);
+    const firstSymbol = sepAt < 0 ? -1 : chars[sepAt] === 32 ? chars[sepAt + 1] : chars[sepAt];
+    if (
+      groups.length >= 3 &&
+      !glued &&
+      digits >= MIN_DIGITS &&
+      digits <= MAX_DIGITS &&
+      groups.every((g) => g <= MAX_GROUP_DIGITS) &&
+      !punctuationOfOneNumber(firstSymbol, groups)
+    ) {
+      drop ??= new Uint8Array(length);
+      markSeparators(chars, drop, i, end);
+    }
+    i = end;
+  }
+  return drop ? compact(chars, from, to, length, drop) : length;
+}
+
+/** Writes `-` for the first symbol of every separator in `[start, end)`, marks the others. */
+function markSeparators(chars: Uint16Array, drop: Uint8Array, start: number, end: number): void {
+  let first = true;
+  for (let k = start; k < end; k++) {
+    if (isDigit(chars[k])) {
+      first = true;
+    } else if (chars[k] !== 32) {
+      if (first) {
+        chars[k] = 45;
+        first = false;
+      } else {
+        drop[k] = 1;
+      }
+    }
+  }
+}
+
+/** Drops the marked units; a kept unit's source span grows over the units dropped after it. */
+function compact(
+  chars: Uint16Array,
+  from: Int32Array,
+  to: Int32Array,
+  length: number,
+  drop: Uint8Array,
+): number {
+  let m = 0;
+  for (let k = 0; k < length; k++) {
+    if (drop[k]) {
+      to[m - 1] = to[k];
+      continue;
+    }
+    chars[m] = chars[k];
+    from[m] = from[k];
+    to[m++] = to[k];
+  }
+  return m;
+}

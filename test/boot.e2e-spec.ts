@@ -110,6 +110,10 @@ describe('boot-time checks (e2e)', () => {
         '5',
         '--final-k',
         '2',
+        // The fusion components are skipped past the deadline; a loaded box's cold first
+        // build can pass the default 800 ms, and the components are what this asserts.
+        '--timeout-ms',
+        '5000',
       );
       expect(explained.status).toBe(0);
       const bundle = JSON.parse(explained.stdout) as ContextBundle;

@@ -12,6 +12,7 @@ import { coalescerKey, historyFilter } from './call-scope';
 import { type ContextBundle, type ContextFetchRequestDto } from './context.dto';
 import { ContextRetriever } from './context-retriever';
 import * as spans from './context-spans';
+import { callerClock } from './dated/dated-leg';
 import { EvidenceAssembler } from './evidence/evidence-assembler';
 import { ContextExplainer } from './explain/context-explainer';
 import { scopeLive, toBundleContact } from './live-contact';
@@ -159,7 +160,7 @@ export class ContextService implements OnModuleDestroy {
       poolK,
       left,
       stages,
-      request.asked_at === undefined ? undefined : new Date(request.asked_at),
+      request.asked_at === undefined ? undefined : callerClock(request.asked_at),
     );
     const [answer, found] = await Promise.all([live, retrieval]);
     const ranked = found.ranked;

@@ -8,7 +8,14 @@ import {
   type PoolCandidate,
 } from '../../retrieval/hybrid-search.service';
 import { ContextRetriever } from '../context-retriever';
-import { DATED_JOIN, DATED_WEIGHT, datedRange, joinDated, weighByRange } from './dated-leg';
+import {
+  callerClock,
+  DATED_JOIN,
+  DATED_WEIGHT,
+  datedRange,
+  joinDated,
+  weighByRange,
+} from './dated-leg';
 
 const window = (
   id: string,
@@ -40,6 +47,27 @@ describe('datedRange', () => {
       to: '2023-05-15T00:00:00.000Z',
     });
     expect(datedRange('What did we say about the desk?')).toBeUndefined();
+  });
+});
+
+describe('callerClock', () => {
+  it.each([
+    // 21:00 in California is 04:00 UTC the next day: yesterday is still 1 May to the caller.
+    ['an evening west of UTC', '2026-05-02T21:00:00-07:00', '2026-05-01T00:00:00.000Z'],
+    // 01:30 in Berlin is 23:30 UTC the day before: yesterday is 1 May, not 30 April.
+    ['a night east of UTC', '2026-05-02T01:30:00.250+02:00', '2026-05-01T00:00:00.000Z'],
+    ['UTC itself', '2026-05-02T21:00Z', '2026-05-01T00:00:00.000Z'],
+  ])("resolves 'yesterday' to the caller's own yesterday: %s", (_name, askedAt, from) => {
+    expect(datedRange('what did I say yesterday', callerClock(askedAt))?.from).toBe(from);
+  });
+
+  it("keeps the caller's wall-clock date for a weekday: 'last Saturday' on a Saturday evening", () => {
+    // Saturday 9 May 2026, 20:00 in New York (Sunday 00:00 UTC): last Saturday is 2 May.
+    const range = datedRange(
+      'what did I order last Saturday',
+      callerClock('2026-05-09T20:00:00-04:00'),
+    );
+    expect(range?.from).toBe('2026-05-02T00:00:00.000Z');
   });
 });
 
@@ -132,7 +160,16 @@ describe('ContextRetriever with a dated question', () => {
     const askedAt = new Date('2023-05-10T09:00:00Z'); // a Wednesday
 
     await sut.retrieve(question, {}, 20, () => 500, {});
-    const ranked = await sut.retrieve(question, {}, 20, () => 500, {}, 'context', undefined, askedAt);
+    const ranked = await sut.retrieve(
+      question,
+      {},
+      20,
+      () => 500,
+      {},
+      'context',
+      undefined,
+      askedAt,
+    );
 
     expect(calls).toEqual([
       undefined,

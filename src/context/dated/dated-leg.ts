@@ -31,6 +31,15 @@ export function datedRange(query: string, reference?: Date): OccurredRange | und
 }
 
 /**
+ * A request's `asked_at` as the reference its dates resolve against: the caller's wall clock,
+ * the UTC offset dropped. Ranges are UTC days (as a named date's are), so "yesterday" asked at
+ * 21:00-07:00 is the caller's yesterday, not the UTC day that began three hours before.
+ */
+export function callerClock(askedAt: string): Date {
+  return new Date(askedAt.replace(/(?:Z|[+-]\d\d:\d\d)$/, 'Z'));
+}
+
+/**
  * The pool with the range's best {@link DATED_JOIN} windows it lacks appended. Their ranks
  * were inside the range, not the contact's lists, so they join with their cosine and BM25
  * score only (fusion then weighs them by those).

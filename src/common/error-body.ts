@@ -67,7 +67,7 @@ export const ERROR_CODES: Record<string, string> = {
     "400: Node's HTTP parser refused the request (two Content-Lengths, a bad chunk, …); the connection closes",
   headers_too_large: '431: request line and headers over 16 KiB; the connection closes',
   request_timeout:
-    '408: the request (its headers) did not arrive within 120 s; the connection closes',
+    "408: the request's headers within 60 s, or the whole request within 120 s, did not arrive; the connection closes",
   payload_too_large: '413: body over 1 MB (32 MB for /ingest/*)',
   record_too_large: '413: an NDJSON line over 1 MiB (no record is that large)',
   unsupported_media_type: '415: use application/json (or application/x-ndjson for /ingest/*)',

@@ -1,6 +1,6 @@
 import { roundMs, withDeadline } from '@app/common';
 import { PODIUM_CONTACTS, type PodiumContacts } from '@app/podium';
-import { RedactionService } from '@app/redaction';
+import { outgoingLabel, RedactionService } from '@app/redaction';
 import { Inject, Injectable } from '@nestjs/common';
 
 import { type LocationScope } from '../auth/principal';
@@ -72,9 +72,10 @@ export class CallOpeningService {
       call_id: body.call_id,
       contact: toBundleContact(liveOutcome),
       recent_messages: messages.map((m, i) => ({
-        channel: m.channel,
+        // Stored labels leave held to a word (channel) or redacted (sender) like the text.
+        channel: outgoingLabel(m.channel),
         occurred_at: m.occurred_at,
-        sender: m.sender,
+        sender: this.redaction.redact(m.sender).text,
         content: contents[i],
       })),
       meta: {

@@ -1,6 +1,6 @@
 import { withDeadline } from '@app/common';
 import { EmbeddingService } from '@app/embedding';
-import { RedactionService } from '@app/redaction';
+import { outgoingLabel, RedactionService } from '@app/redaction';
 import { VECTOR_STORE, type VectorFilter, type VectorStore } from '@app/vector';
 import { Inject, Injectable } from '@nestjs/common';
 
@@ -106,7 +106,7 @@ export class SearchService {
         score: Number(h.score.toFixed(6)),
         contact_uid: h.payload.contact_uid,
         conversation_uid: h.payload.conversation_uid,
-        channel: h.payload.channel,
+        channel: outgoingLabel(h.payload.channel), // stored before ingest held it to a word
         occurred_at: h.payload.occurred_at,
       })),
     };

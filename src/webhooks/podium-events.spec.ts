@@ -99,6 +99,22 @@ describe('toAction', () => {
     });
   });
 
+  it.each([
+    ['SMS', 'sms'],
+    ['web_chat', 'web_chat'],
+    ['Google Business', 'google_business'],
+    ['+1 415 555 0132', 'unknown'],
+    ['alice@example.com', 'unknown'],
+    ['sms4155550132', 'unknown'],
+    ['x'.repeat(40), 'unknown'],
+    [42, 'unknown'],
+  ])('holds the channel type %j to the ingest rule for channels (%s)', (type, channel) => {
+    const hostile = message({ conversation: { uid: 'conv-1', channel: { type } } });
+    expect(toAction('message.received', hostile, RECEIVED_AT)).toMatchObject({
+      record: { channel },
+    });
+  });
+
   it('contact.merged moves history from before (merged away) to after (survivor)', () => {
     expect(toAction('contact.merged', { before: alice2, after: alice }, RECEIVED_AT)).toEqual({
       kind: 'merge',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { InvalidInputError } from '@app/common';
+import { isLabelWord } from '@app/redaction';
 
 /**
  * Podium webhook payloads, as far as this service reads them. Podium wraps every event as
@@ -68,6 +69,15 @@ export interface ParsedDelivery {
 
 /** The longest text one ingest record accepts (ConversationMessageDto). */
 const MAX_TEXT = 20_000;
+
+/**
+ * A channel type as a word ("Google Business" reads `google_business`), or `unknown`:
+ * anything else would leave as written with every excerpt.
+ */
+function channelWord(type: string | undefined): string {
+  const word = type?.toLowerCase().replace(/\s+/g, '_');
+  return isLabelWord(word) ? word : 'unknown';
+}
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim().length > 0 ? value.trim() : undefined;
@@ -180,7 +190,8 @@ function messageAction(
       conversation_uid: conversation,
       contact_uid: contact,
       location_uid: str(data.location?.uid),
-      channel: str(data.conversation?.channel?.type)?.toLowerCase().slice(0, 32) ?? 'unknown',
+      // Held to the ingest rule for channels: it leaves with every excerpt.
+      channel: channelWord(str(data.conversation?.channel?.type)),
       occurred_at:
         occurredAt && !Number.isNaN(Date.parse(occurredAt))
           ? new Date(occurredAt).toISOString()

@@ -10,6 +10,7 @@ export {
   OFFLOAD_MIN_CHARS,
   RedactionOffloadService,
 } from './redaction-offload.service';
+export { isLabelWord, outgoingLabel, WITHHELD_LABEL } from './outgoing-label';
 export { RedactionModule } from './redaction.module';
 export { type RedactionModuleOptions } from './redaction.module-definition';
 export { RedactionService } from './redaction.service';

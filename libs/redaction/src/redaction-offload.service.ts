@@ -3,7 +3,12 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
 import { REDACTION_OPTIONS, type RedactionModuleOptions } from './redaction.module-definition';
 import { RedactionService } from './redaction.service';
-import { bundleOf, type RedactedBundle, type RedactionResult } from './redactor';
+import {
+  type BundleExcerpt,
+  bundleOf,
+  type RedactedBundle,
+  type RedactionResult,
+} from './redactor';
 import { RedactionPool } from './worker/redaction-pool';
 
 /**
@@ -59,7 +64,7 @@ export class RedactionOffloadService implements OnModuleDestroy {
    * small excerpts cost what one large one does).
    * @throws RedactionBusyError (503 `redaction_busy`) when the workers' queue is full.
    */
-  async redactBundle<T extends { content: string }>(
+  async redactBundle<T extends BundleExcerpt>(
     excerpts: readonly T[],
   ): Promise<RedactedBundle<T>> {
     let chars = 0;

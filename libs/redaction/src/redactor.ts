@@ -4,6 +4,7 @@ import { type DetectorEntry, DETECTORS } from './detector-table';
 import type { Detection, DetectorOptions } from './detectors/detector';
 import { ENTITY_TYPES, type EntityType, isEntityType } from './entity-types';
 import { normalize, type Normalized } from './normalize';
+import { outgoingLabel } from './outgoing-label';
 import { DEFAULT_PHONE_REGIONS } from './phone-regions';
 import { redactTurns, type Turn } from './redact-turns';
 import { detectInWindows, freshMarks, rescanBudget, rescanWindows } from './rescan';
@@ -30,6 +31,12 @@ export interface RedactedEntity {
 export interface RedactionResult {
   text: string;
   entities: RedactedEntity[];
+}
+
+/** An excerpt of a bundle: its text, and the channel label that leaves with it. */
+export interface BundleExcerpt {
+  content: string;
+  channel?: string | null;
 }
 
 /** The outcome of {@link Redactor.redactBundle}. */
@@ -153,7 +160,7 @@ export class Redactor {
    * leaves the inputs untouched. `perExcerpt` also counts by type for each excerpt; off, the
    * hot path allocates nothing more than before.
    */
-  redactBundle<T extends { content: string }>(
+  redactBundle<T extends BundleExcerpt>(
     excerpts: readonly T[],
     perExcerpt = false,
   ): RedactedBundle<T> {
@@ -183,9 +190,10 @@ export class Redactor {
 
 /**
  * The bundle of `excerpts` given each one's redaction (`results`, in the same order): new
- * objects with the masked content, and counts by type.
+ * objects with the masked content, a channel only if it is a word (see outgoing-label.ts),
+ * and counts by type.
  */
-export function bundleOf<T extends { content: string }>(
+export function bundleOf<T extends BundleExcerpt>(
   excerpts: readonly T[],
   results: readonly RedactionResult[],
   perExcerpt = false,
@@ -204,7 +212,12 @@ export function bundleOf<T extends { content: string }>(
     if (own) {
       each?.push(own);
     }
-    return { ...excerpt, content: result.text };
+    const masked: T = { ...excerpt, content: result.text };
+    if (typeof excerpt.channel === 'string') {
+      // A stored label leaves with the text: held to a word like it.
+      (masked as { channel?: string }).channel = outgoingLabel(excerpt.channel);
+    }
+    return masked;
   });
   const bundle: RedactedBundle<T> = { excerpts: redacted, counts };
   if (each) {

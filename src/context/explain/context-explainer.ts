@@ -1,5 +1,5 @@
 import { roundMs } from '@app/common';
-import { RedactionService } from '@app/redaction';
+import { outgoingLabel, RedactionService } from '@app/redaction';
 import { RERANKER, type Reranker, type ScoreComponents } from '@app/rerank';
 import { Inject, Injectable } from '@nestjs/common';
 
@@ -52,7 +52,7 @@ export class ContextExplainer {
       return {
         id: c.id,
         conversation_uid: c.payload.conversation_uid,
-        channel: c.payload.channel,
+        channel: outgoingLabel(c.payload.channel),
         occurred_at: c.payload.occurred_at,
         dense_rank: c.denseRank ?? null,
         cosine: six(c.vectorScore),

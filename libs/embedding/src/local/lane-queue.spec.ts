@@ -62,6 +62,13 @@ describe('LaneQueue', () => {
     expect(sut.contextLive).toBe(false);
   });
 
+  it('counts the texts waiting in each lane', () => {
+    sut.push(item('q1'), 'query');
+    sut.push(item('q2'), 'query');
+    sut.push(item('c'), 'context');
+    expect([sut.queued('query'), sut.queued('context'), sut.queued('bulk')]).toEqual([2, 1, 0]);
+  });
+
   it('a single worker still runs bulk work (nothing to reserve)', () => {
     sut.push(item('live'), 'query');
     sut.next(1, 1);

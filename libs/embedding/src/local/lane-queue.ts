@@ -80,6 +80,11 @@ export class LaneQueue<T extends QueuedText> {
     return this.now() - this.lastContextAt < CONTEXT_QUIET_MS;
   }
 
+  /** Texts waiting in `lane`. */
+  queued(lane: EmbeddingLane): number {
+    return this.lanes[lane].length;
+  }
+
   /** Whether `count` more texts fit in `lane`. */
   hasRoom(lane: EmbeddingLane, count: number): boolean {
     return lane === 'bulk' || this.lanes[lane].length + count <= LANE_CAPACITY[lane];

@@ -11,7 +11,7 @@ import {
   type EmbeddingProvider,
 } from '../interfaces/embedding-provider.interface';
 import { EmbedderBusyError, type EmbeddingLane, LaneQueue, type QueuedText } from './lane-queue';
-import { pickWorker, roleOf, type WorkerRole } from './worker-roles';
+import { pickWorker, queryMayRunForeground, roleOf, type WorkerRole } from './worker-roles';
 import { EMBEDDING_WORKER_SOURCE } from './worker-source';
 
 /**
@@ -294,7 +294,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         this.idle,
         batch[0].lane,
         (w) => this.roles.get(w)?.role ?? 'foreground',
-        this.queue.contextLive,
+        batch[0].lane === 'query' &&
+          queryMayRunForeground({
+            contextLive: this.queue.contextLive,
+            batch: batch.length,
+            queued: this.queue.queued('query'),
+            running: [...this.inFlight.values()].filter((b) => b[0]?.lane === 'query').length,
+          }),
       ) as Worker;
       this.idle.splice(this.idle.indexOf(worker), 1);
       this.inFlight.set(worker, batch);

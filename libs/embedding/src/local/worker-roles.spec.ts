@@ -1,4 +1,4 @@
-import { pickWorker, roleOf, type WorkerRole } from './worker-roles';
+import { pickWorker, queryMayRunForeground, roleOf, type WorkerRole } from './worker-roles';
 
 describe('embedding worker roles', () => {
   const roles: Record<string, WorkerRole> = { f: 'foreground', b1: 'background', b2: 'background' };
@@ -15,12 +15,22 @@ describe('embedding worker roles', () => {
     expect(pickWorker(['f', 'b2'], 'bulk', role)).toBe('b2');
   });
 
-  it('sends other live routes to the foreground worker while /context is quiet', () => {
+  it('sends a query batch to the foreground worker when allowed', () => {
     // At nice 10 a lone /search waited behind every other runnable thread (issue 37 c1 miss).
-    expect(pickWorker(['b1', 'f'], 'query', role, false)).toBe('f');
-    expect(pickWorker(['b1', 'f'], 'query', role, true)).toBe('b1');
-    expect(pickWorker(['b1', 'f'], 'bulk', role, false)).toBe('b1');
-    expect(pickWorker(['b1'], 'query', role, false)).toBe('b1');
+    expect(pickWorker(['b1', 'f'], 'query', role, true)).toBe('f');
+    expect(pickWorker(['b1', 'f'], 'query', role, false)).toBe('b1');
+    expect(pickWorker(['b1', 'f'], 'bulk', role, true)).toBe('b1');
+    expect(pickWorker(['b1'], 'query', role, true)).toBe('b1');
+  });
+
+  it('lets a query run foreground while /context is quiet, or when it is a lone query', () => {
+    const lone = { contextLive: true, batch: 1, queued: 0, running: 0 };
+    expect(queryMayRunForeground({ ...lone, contextLive: false, batch: 8, queued: 50 })).toBe(true);
+    expect(queryMayRunForeground(lone)).toBe(true);
+    // A flood (or a burst) while /context calls stays on background workers.
+    expect(queryMayRunForeground({ ...lone, batch: 2 })).toBe(false);
+    expect(queryMayRunForeground({ ...lone, queued: 1 })).toBe(false);
+    expect(queryMayRunForeground({ ...lone, running: 1 })).toBe(false);
   });
 
   it('takes whatever is idle when the preferred kind is busy', () => {

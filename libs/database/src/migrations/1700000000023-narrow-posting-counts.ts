@@ -21,6 +21,16 @@ const SMALLINT_MAX = 32767;
 const REWRITE_ROWS = 500_000;
 
 /**
+ * How long the rewrite waits for a postings table's lock. While its ACCESS EXCLUSIVE request
+ * waits (behind a long reader: a backup's `pg_dump`, an older replica's transaction), every
+ * later read of the table queues behind it on every replica; without the statement timeout
+ * nothing else ends that wait. A table not had in time keeps 4-byte counts, as a large one.
+ */
+const LOCK_WAIT = '5s';
+/** Postgres's `lock_not_available`: `lock_timeout` passed. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
  * A posting's term frequency and document length as `smallint` (issue 42: bytes per window).
  * Both are stored three times per posting (the table and its two covering indexes), and a
  * window's counts are small (a 256-d load of 30k windows: tf ≤ 9, length ≤ 86); 2 bytes less
@@ -38,15 +48,32 @@ export const narrowPostingCounts: Migration = {
       if (!(await holdsAtMost(tx, table, REWRITE_ROWS))) {
         continue;
       }
-      await tx.exec(`
-        SET LOCAL statement_timeout = 0;
-        ALTER TABLE ${table}
-          ALTER COLUMN tf TYPE smallint USING least(tf, ${SMALLINT_MAX}),
-          ALTER COLUMN doc_len TYPE smallint USING least(doc_len, ${SMALLINT_MAX});
-        SET LOCAL statement_timeout = DEFAULT;`);
+      await narrowUnlessBusy(tx, table);
     }
   },
 };
+
+/** The rewrite, or nothing when the table's lock is not had within {@link LOCK_WAIT}. */
+async function narrowUnlessBusy(tx: SqlExecutor, table: string): Promise<void> {
+  // A savepoint: a lock timeout then undoes this table's attempt (and its settings) alone.
+  await tx.exec(`SAVEPOINT narrow_postings`);
+  try {
+    await tx.exec(`
+      SET LOCAL lock_timeout = '${LOCK_WAIT}';
+      SET LOCAL statement_timeout = 0;
+      ALTER TABLE ${table}
+        ALTER COLUMN tf TYPE smallint USING least(tf, ${SMALLINT_MAX}),
+        ALTER COLUMN doc_len TYPE smallint USING least(doc_len, ${SMALLINT_MAX});
+      SET LOCAL statement_timeout = DEFAULT;
+      SET LOCAL lock_timeout = DEFAULT;`);
+  } catch (error: unknown) {
+    if ((error as { code?: unknown } | null)?.code !== LOCK_NOT_AVAILABLE) {
+      throw error;
+    }
+    await tx.exec(`ROLLBACK TO SAVEPOINT narrow_postings`);
+  }
+  await tx.exec(`RELEASE SAVEPOINT narrow_postings`);
+}
 
 /** A count that stops at `limit` + 1, so a large table costs no more than a small one. */
 async function holdsAtMost(tx: SqlExecutor, table: string, limit: number): Promise<boolean> {

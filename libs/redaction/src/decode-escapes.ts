@@ -16,6 +16,8 @@
  * Unknown tags (`<at>`, `<dot>`) and named references stay as written.
  */
 
+import { percentJoinsGroups } from './symbol-separators';
+
 /**
  * What one encoded form stands for: a code point, {@link DROPPED}, or {@link GLUED} (dropped,
  * but part of what follows: a mark that opens a value is masked with it).
@@ -112,39 +114,22 @@ function inWrittenLocalPart(text: string, at: number): boolean {
   return text.charCodeAt(i) === 64;
 }
 
-/** What an encoder writes between a number's digits besides digits: blanks, separators. */
-const ENCODED_IN_NUMBER = /^[\s.,:/+-]$/;
-
 /**
- * `%XX`, or a UTF-8 sequence of them, at `at`. No encoder writes "%%XX". After a digit an
- * ASCII escape is a digit, or a separator an encoder writes (blank, `-`, `.`, `,`, `:`,
- * `+`, `/`) or else not an escape: "415%555%2671" is digit groups joined by `%` (see
- * symbol-separators.ts), not "415U5…". A separator is ambiguous ("+44%20%7946%0958": an
- * encoded space, or groups joined by `%`?), so it is held: read as `%` first, decoded on the
- * second reading (see {@link HELD}), and both count.
+ * `%XX`, or a UTF-8 sequence of them, at `at`. No encoder writes "%%XX", and after a digit
+ * `%` may join digit groups instead ("415%555%2671", "+44%20%7946%0958"; see
+ * {@link percentJoinsGroups}): then it stays as written for symbol-separators.ts to read.
  */
-function urlEscape(
-  text: string,
-  at: number,
-  previous: number,
-  dropHeld: boolean,
-): Decoded | undefined {
+function urlEscape(text: string, at: number, previous: number): Decoded | undefined {
   if (inWrittenLocalPart(text, at + 1)) {
+    return undefined;
+  }
+  if (previous === 37 || (previous >= 48 && previous <= 57 && percentJoinsGroups(text, at))) {
     return undefined;
   }
   const lead = hexAt(text, at + 1, 2);
   const control = lead < 0x20 && lead !== 0x09 && lead !== 0x0a && lead !== 0x0d;
   if (control || lead === 0x7f || (lead >= 0x80 && lead < 0xc2) || lead > 0xf4) {
     return undefined;
-  }
-  if (previous === 37) {
-    return undefined;
-  }
-  if (previous >= 48 && previous <= 57 && lead < 0x80 && (lead < 48 || lead > 57)) {
-    if (!ENCODED_IN_NUMBER.test(String.fromCharCode(lead))) {
-      return undefined;
-    }
-    return { cp: dropHeld ? lead : HELD, length: 3 };
   }
   if (lead < 0x80) {
     return { cp: lead, length: 3 };
@@ -314,7 +299,7 @@ export function decodeAt(
 ): Decoded | undefined {
   switch (text.charCodeAt(at)) {
     case 37: // %
-      return urlEscape(text, at, previous, dropHeld);
+      return urlEscape(text, at, previous);
     case 38: // &
       return htmlReference(text, at);
     case 92: // backslash

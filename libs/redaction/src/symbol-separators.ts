@@ -5,7 +5,7 @@
  * always miss the next one, so a separator is any run of punctuation or symbol characters
  * (Unicode P*, S*, private use, unassigned), with a space on either side at most.
  */
-import { isAsciiAlnum, isDigit } from './number-separators';
+import { isAsciiAlnum, isBlank, isDigit, isSeparator } from './number-separators';
 
 /** Punctuation and symbols of every script, and what renders as an unknown glyph. */
 const SYMBOL = /^[\p{P}\p{S}\p{Co}\p{Cn}]$/u;
@@ -20,6 +20,7 @@ const MAX_DIGITS = 19;
 const COMMA = 44;
 const APOSTROPHE = 39;
 const COLON = 58;
+const SEMICOLON = 59;
 
 /**
  * A unit that may be (part of) a separator: ASCII punctuation other than the `-`, `.` and
@@ -44,16 +45,25 @@ const isWordUnit = (c: number): boolean =>
 function separatorEnd(chars: Uint16Array, length: number, at: number): number {
   let i = at;
   let symbols = 0;
+  let spaced = false;
+  let listMark = false;
   while (i < length && i - at < MAX_SEPARATOR_UNITS && !isDigit(chars[i])) {
     const c = chars[i];
     if (isSymbolUnit(c)) {
-      symbols++;
+      symbols += c >= 0xdc00 && c <= 0xdfff ? 0 : 1; // a surrogate pair is one symbol
+      listMark ||= c === COMMA || c === SEMICOLON;
     } else if (c !== 32 || (i > at && chars[i - 1] === 32)) {
       return -1; // a letter, or two spaces in a row: prose, not a separator
+    } else {
+      spaced = true;
     }
     i++;
   }
-  return symbols > 0 && i < length && isDigit(chars[i]) ? i : -1;
+  // Spaced, one symbol at most and no list mark: "(0), (2), (3)" and "1, 2, 3" are lists.
+  if (symbols === 0 || (spaced && (symbols > 1 || listMark))) {
+    return -1;
+  }
+  return i < length && isDigit(chars[i]) ? i : -1;
 }
 
 /** The same separator units at `a` and `b` over `length` units. */
@@ -172,4 +182,55 @@ function compact(
     to[m++] = to[k];
   }
   return m;
+}
+
+const HEX_PAIR = /^[\dA-Fa-f]{2}$/;
+
+/** The `%XX` at `at` decodes to what an encoder writes in a number: a digit, blank or separator. */
+function encodesInNumber(text: string, at: number): boolean {
+  const pair = text.slice(at + 1, at + 3);
+  if (!HEX_PAIR.test(pair)) {
+    return false;
+  }
+  const c = parseInt(pair, 16);
+  return isDigit(c) || isBlank(c) || c === 43 || c === 44 || c === 58 || isSeparator(c);
+}
+
+/** Longest run of digits and `%` read to decide what its `%`s are. */
+const MAX_PERCENT_RUN = 64;
+/** The last run decided, so each `%` of it reuses the decision: one read per run. */
+const lastRun = { text: '', start: 0, end: -1, joins: false };
+
+/**
+ * Whether the `%` at `at`, right after a digit, joins digit groups rather than starting an
+ * escape. Decided once for the run of digits and `%`s it starts: with two or more `%`, of
+ * which one is not an escape of a digit, blank or separator, every `%` of it is a separator
+ * ("415%555%2671": "%55" is "U"; "+44%20%7946%0958": "%79" is "y"). A lone `%XX`
+ * ("82%57EST") and runs of encoded digits or spaces ("415%20555%200134") stay escapes.
+ */
+export function percentJoinsGroups(text: string, at: number): boolean {
+  if (lastRun.text === text && at >= lastRun.start && at < lastRun.end) {
+    return lastRun.joins;
+  }
+  let i = at;
+  let percents = 0;
+  let odd = false;
+  while (i < text.length && i - at < MAX_PERCENT_RUN) {
+    const c = text.charCodeAt(i);
+    if (c === 37) {
+      percents++;
+      const escape = HEX_PAIR.test(text.slice(i + 1, i + 3));
+      odd ||= !escape || !encodesInNumber(text, i);
+      i += escape ? 3 : 1;
+    } else if (isDigit(c)) {
+      i++;
+    } else {
+      break;
+    }
+  }
+  lastRun.text = text;
+  lastRun.start = at;
+  lastRun.end = i;
+  lastRun.joins = percents >= 2 && odd;
+  return lastRun.joins;
 }

@@ -89,7 +89,7 @@ function punctuationOfOneNumber(sep: number, groups: readonly number[]): boolean
 }
 
 /**
- * In each run of two or more digit groups joined by one repeated symbol separator, with
+ * In each run of three or more digit groups joined by one repeated symbol separator, with
  * 7–19 digits and groups of at most six, not glued to a letter, writes `-` for the
  * separator's first symbol and drops its other symbols; spaces stay (a later pass drops
  * spaces around dashes). Returns the new length. Each run is read once to measure and once

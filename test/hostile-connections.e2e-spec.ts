@@ -77,6 +77,27 @@ describe('hostile connections (e2e)', () => {
   });
 
   it.each([
+    ['a malformed URL', '/%ZZ'],
+    ['an over-long path parameter', `/contacts/forget/receipts/${'a'.repeat(400)}`],
+  ])(
+    'counts requests the router refuses before any hook (%s): a flood of them is cut too',
+    async (_name, path) => {
+      // Fastify answers these from frameworkErrors, where onRequest hooks never run.
+      const res = await pipeline(t.url, 5000, path);
+      // Were 5,000 answers; now at most the cap and its refusal, often none (cut at once).
+      expect(res.statuses.length).toBeLessThanOrEqual(MAX_PIPELINED_REQUESTS + 1);
+      expect(res.closedByServer).toBe(true);
+    },
+  );
+
+  it('refuses the malformed URL past the cap with 429 pipeline_too_deep too', async () => {
+    const res = await pipeline(t.url, MAX_PIPELINED_REQUESTS + 1, '/%ZZ');
+    expect(res.statuses).toEqual([...Array<number>(MAX_PIPELINED_REQUESTS).fill(400), 429]);
+    expect(res.errors.at(-1)).toBe('pipeline_too_deep');
+    expect(res.closedByServer).toBe(true);
+  });
+
+  it.each([
     [
       'headers over 16 KiB',
       `GET /health/live HTTP/1.1\r\nHost: x\r\nx-a: ${'a'.repeat(70_000)}\r\n\r\n`,

@@ -6,6 +6,7 @@ import { DomainError } from '@app/common';
 import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { PROBLEM_MEDIA_TYPE, sendProblem, toErrorResponse } from './error-body';
+import { admitPipelined, PipelineTooDeepError } from './pipeline-cap';
 
 /**
  * The path parameter bound: any valid id (128 characters, `IsUid`) fits, even fully
@@ -23,14 +24,21 @@ export function frameworkErrors(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  // No onRequest hook runs for these: the pipelining cap is counted here.
+  const admitted = admitPipelined(request, reply);
+  if (admitted === 'gone') {
+    return;
+  }
   const refusal =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new DomainError(
-          'path_parameter_too_long',
-          'A path parameter is longer than any valid id.',
-          414,
-        )
-      : new DomainError('invalid_url', 'The URL could not be parsed.', 400);
+    admitted === 'refused'
+      ? new PipelineTooDeepError()
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new DomainError(
+            'path_parameter_too_long',
+            'A path parameter is longer than any valid id.',
+            414,
+          )
+        : new DomainError('invalid_url', 'The URL could not be parsed.', 400);
   // The same problem answer as every other refusal (the filter is not reached from here).
   const [status, body] = toErrorResponse(refusal, String(request.id));
   void sendProblem(reply, status, body);

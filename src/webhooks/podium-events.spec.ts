@@ -190,4 +190,14 @@ describe('toAction', () => {
     const long = toAction('message.received', message({ body: 'a'.repeat(25_000) }), RECEIVED_AT);
     expect(long.kind === 'ingest' && long.record.text.length).toBe(20_000);
   });
+
+  it('caps text on a character boundary: an emoji across the limit is dropped whole', () => {
+    // Ingest refuses a lone surrogate: a cut through the emoji dead-lettered the message.
+    const body = `${'a'.repeat(19_999)}\u{1f600}${'b'.repeat(10)}`;
+    const long = toAction('message.received', message({ body }), RECEIVED_AT);
+    expect(long.kind === 'ingest' && long.record.text).toBe('a'.repeat(19_999));
+    const whole = `${'a'.repeat(19_998)}\u{1f600}${'b'.repeat(10)}`;
+    const kept = toAction('message.received', message({ body: whole }), RECEIVED_AT);
+    expect(kept.kind === 'ingest' && kept.record.text).toBe(`${'a'.repeat(19_998)}\u{1f600}`);
+  });
 });

@@ -71,6 +71,15 @@ export interface ParsedDelivery {
 const MAX_TEXT = 20_000;
 
 /**
+ * The first {@link MAX_TEXT} units, never ending on half an emoji: ingest refuses a lone
+ * surrogate, and the whole message would be dead-lettered for the cut.
+ */
+function capText(text: string): string {
+  const end = /[\ud800-\udbff]/.test(text.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
+  return text.slice(0, end);
+}
+
+/**
  * A channel type as a word ("Google Business" reads `google_business`), or `unknown`:
  * anything else would leave as written with every excerpt.
  */
@@ -198,7 +207,7 @@ function messageAction(
           : receivedAt.toISOString(),
       // Received messages come from the customer; sent ones from the location (an agent).
       sender: type === 'message.received' ? 'customer' : 'agent',
-      text: text.slice(0, MAX_TEXT),
+      text: capText(text),
     },
   };
 }

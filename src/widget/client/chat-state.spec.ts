@@ -118,4 +118,11 @@ describe('chat state', () => {
       { role: 'assistant', content: 'A3' },
     ]);
   });
+
+  it('cuts a long answer to the server limit without splitting an emoji', () => {
+    // The server refuses a lone surrogate: a cut through the emoji failed the next question.
+    const answer = `${'a'.repeat(3_999)}\u{1f600}${'b'.repeat(100)}`;
+    const sut = run({ type: 'open' }, ...answered('Q1', answer), ask('Q2', true));
+    expect(historyFor(sut)[1]).toEqual({ role: 'assistant', content: 'a'.repeat(3_999) });
+  });
 });

@@ -54,6 +54,14 @@ export const MAX_HISTORY_TURNS = 20;
 /** The server refuses a history turn longer than this. */
 const MAX_TURN_CHARS = 4000;
 
+/** A turn cut to the server's limit, never through an emoji (it refuses a lone surrogate). */
+function capTurn(text: string): string {
+  const end = /[\ud800-\udbff]/.test(text.charAt(MAX_TURN_CHARS - 1))
+    ? MAX_TURN_CHARS - 1
+    : MAX_TURN_CHARS;
+  return text.slice(0, end);
+}
+
 const INTERRUPTED: ChatFailure = {
   code: 'stream_interrupted',
   message: 'The answer was cut off. Please try again.',
@@ -160,8 +168,8 @@ export function historyFor(
     .slice(0, -1)
     .filter((e) => e.status === 'answered')
     .flatMap((e) => [
-      { role: 'user' as const, content: e.question.slice(0, MAX_TURN_CHARS) },
-      { role: 'assistant' as const, content: e.answer.slice(0, MAX_TURN_CHARS) },
+      { role: 'user' as const, content: capTurn(e.question) },
+      { role: 'assistant' as const, content: capTurn(e.answer) },
     ]);
   return max > 0 ? turns.slice(-max) : [];
 }

@@ -126,6 +126,22 @@ describe('@context-bridge/client and its LiveKit hook (e2e, real app)', () => {
       expect(turnCtx.items).toHaveLength(2);
     });
 
+    it('sends the last 8,000 characters of a long turn without splitting an emoji', async () => {
+      // The cut fell on the emoji's second half: the server refuses a lone surrogate (400).
+      const long = `hi \u{1f600}${' order'.repeat(1333)}a`;
+      expect(long.length).toBeGreaterThan(8000);
+      const turnCtx = new llm.ChatContext();
+      const failures: unknown[] = [];
+      const added = await addBridgeContext(turnCtx, userTurn(long), {
+        client: new ContextBridgeClient({ baseUrl: a.t.url, apiKey: ops.key }),
+        contactUid: 'ctc_a1',
+        deadlineMs: 5_000,
+        onError: (error) => failures.push(error),
+      });
+      expect(failures).toEqual([]);
+      expect(added).toBe(true);
+    });
+
     it('adds nothing when the bridge answers empty at its deadline', async () => {
       a.embedFault.mode = a.liveFault.mode = 'hang';
       const turnCtx = new llm.ChatContext();

@@ -1,4 +1,5 @@
 import { BridgeError, BridgeTimeoutError } from './errors';
+import { transcriptTail } from './transcript';
 import { type ContextBundle, type HistoricalExcerpt, type ProblemBody } from './types';
 
 /** The part of a WebSocket the stream uses (Node's global one, a browser's, or `ws`). */
@@ -105,7 +106,7 @@ export class CallStream {
 
   /** An interim hypothesis: sent, never answered (the server may search it). */
   interim(transcript: string): void {
-    this.send({ type: 'interim', transcript: transcript.slice(-8000) });
+    this.send({ type: 'interim', transcript: transcriptTail(transcript) });
   }
 
   /**
@@ -127,7 +128,7 @@ export class CallStream {
         return bundle instanceof Error ? reject(bundle) : resolve(bundle);
       });
     });
-    this.send({ type: 'final', transcript: transcript.slice(-8000), seq });
+    this.send({ type: 'final', transcript: transcriptTail(transcript), seq });
     this.last = answer;
     // A turn nobody awaited must not surface as an unhandled rejection.
     answer.catch(() => undefined);

@@ -2,6 +2,7 @@ import type { llm } from '@livekit/agents';
 
 import { type CallStream } from './call-stream';
 import { type ContextBridgeClient } from './client';
+import { transcriptTail } from './transcript';
 import { type ContextBundle, type ContextRequest } from './types';
 
 export interface LiveKitBridgeOptions {
@@ -63,7 +64,7 @@ export async function addBridgeContext(
   const contactUid = valueOf(options.contactUid);
   const callId = valueOf(options.callId);
   const request: ContextRequest = {
-    transcript: transcript.slice(-8000),
+    transcript: transcriptTail(transcript),
     ...(contactUid ? { contact_uid: contactUid } : {}),
     ...(callId ? { call_id: callId } : {}),
     ...(options.locationUid ? { location_uid: options.locationUid } : {}),

@@ -35,7 +35,7 @@ import {
   isSeparator,
   speakerLabelEnd,
 } from './number-separators';
-import { foldSymbolSeparators } from './symbol-separators';
+import { foldSymbolSeparators, forgetPercentRun } from './symbol-separators';
 import { COMBINING, foldCodePoint } from './unicode-fold';
 
 /** The folded text and, per folded UTF-16 unit, the `[start, end)` it came from. */
@@ -141,6 +141,7 @@ export function normalize(input: string, dropHeld = false): Normalized | undefin
     }
     i += width;
   }
+  forgetPercentRun(); // its cache must not keep this text alive once it is read
   foldSeparatorDashes(chars, n);
   foldDotLikes(chars, n);
   foldSlashRuns(chars, n);

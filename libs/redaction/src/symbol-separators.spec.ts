@@ -26,6 +26,9 @@ describe('symbol separators between digit groups', () => {
     ['phone 415%%555%%2671', 'phone [REDACTED:PHONE]'],
     ['call +44%20%7946%0958', 'call [REDACTED:PHONE]'],
     ['phone 415\ue000555\ue0000132', 'phone [REDACTED:PHONE]'],
+    // A list mark with a space on each side is one number written apart, not a list.
+    ['call me at 415 ; 555 ; 2671 tonight', 'call me at [REDACTED:PHONE] tonight'],
+    ['card 4111 , 1111 , 1111 , 1111', 'card [REDACTED:CC]'],
   ])('masks %j', (text, masked) => {
     expect(sut.redact(text).text).toBe(masked);
   });
@@ -43,6 +46,7 @@ describe('symbol separators between digit groups', () => {
     'score 3=2=1 and 16:9, 4 ★ 5 ★ 5 stars',
     'ref ABC★1234★5678★9012 and 1234★5678★9012x',
     'the ideals (0), (2), (3), (5), (7), (11), … and picks 20, 30, 40, 50, 60',
+    'years 2021; 2022; 2023 and rooms 101, 102, 103',
   ])('leaves %j as written', (text) => {
     expect(sut.redact(text).text).toBe(text);
   });

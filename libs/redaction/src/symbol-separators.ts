@@ -59,8 +59,10 @@ function separatorEnd(chars: Uint16Array, length: number, at: number): number {
     }
     i++;
   }
-  // Spaced, one symbol at most and no list mark: "(0), (2), (3)" and "1, 2, 3" are lists.
-  if (symbols === 0 || (spaced && (symbols > 1 || listMark))) {
+  // Spaced, one symbol at most, and a list mark only with a space on each side: "(0), (2),
+  // (3)" and "1, 2, 3" are lists; "415 ; 555 ; 2671" is one number written apart.
+  const listSpacing = listMark && !(chars[at] === 32 && chars[i - 1] === 32);
+  if (symbols === 0 || (spaced && (symbols > 1 || listSpacing))) {
     return -1;
   }
   return i < length && isDigit(chars[i]) ? i : -1;
@@ -200,6 +202,12 @@ function encodesInNumber(text: string, at: number): boolean {
 const MAX_PERCENT_RUN = 64;
 /** The last run decided, so each `%` of it reuses the decision: one read per run. */
 const lastRun = { text: '', start: 0, end: -1, joins: false };
+
+/** Drops the cached run's text: a redacted (or forgotten) text must not stay reachable here. */
+export function forgetPercentRun(): void {
+  lastRun.text = '';
+  lastRun.end = -1;
+}
 
 /**
  * Whether the `%` at `at`, right after a digit, joins digit groups rather than starting an

@@ -29,6 +29,12 @@ describe('symbol separators between digit groups', () => {
     // A list mark with a space on each side is one number written apart, not a list.
     ['call me at 415 ; 555 ; 2671 tonight', 'call me at [REDACTED:PHONE] tonight'],
     ['card 4111 , 1111 , 1111 , 1111', 'card [REDACTED:CC]'],
+    // Mixed with the plain separators the detectors read, or with each other (review).
+    ['card 4111 1111 1111★1111', 'card [REDACTED:CC]'],
+    ['card 4111-1111-1111★1111', 'card [REDACTED:CC]'],
+    ['phone 415-555★0132', 'phone [REDACTED:PHONE]'],
+    ['phone 415★555#0132', 'phone [REDACTED:PHONE]'],
+    ['phone 415.555\ufffd0132', 'phone [REDACTED:PHONE]'],
   ])('masks %j', (text, masked) => {
     expect(sut.redact(text).text).toBe(masked);
   });
@@ -47,6 +53,8 @@ describe('symbol separators between digit groups', () => {
     'ref ABC★1234★5678★9012 and 1234★5678★9012x',
     'the ideals (0), (2), (3), (5), (7), (11), … and picks 20, 30, 40, 50, 60',
     'years 2021; 2022; 2023 and rooms 101, 102, 103',
+    'it costs 1,234,567.89 or 12 345,67 and ran 10:30:45.5',
+    'scores 3-2★1 and 4 5★6, build 2024.07.04★1',
   ])('leaves %j as written', (text) => {
     expect(sut.redact(text).text).toBe(text);
   });

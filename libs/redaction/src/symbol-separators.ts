@@ -111,6 +111,8 @@ export function foldSymbolSeparators(
     const groups: number[] = [];
     let sepAt = -1;
     let sepLength = 0;
+    let oneSeparator = true; // every symbol separator the same, and no plain one between
+    let bracketed = false; // "(415) 555-0134": a shape the phone detector reads as written
     let digits = 0;
     let end = i;
     for (;;) {
@@ -120,25 +122,41 @@ export function foldSymbolSeparators(
       }
       groups.push(end - groupStart);
       digits += end - groupStart;
-      const next = groups.length <= MAX_DIGITS ? separatorEnd(chars, length, end) : -1;
-      const differs =
-        sepAt >= 0 && (next - end !== sepLength || !sameUnits(chars, sepAt, end, sepLength));
-      if (next < 0 || differs) {
+      if (groups.length > MAX_DIGITS) {
         break;
       }
+      const next = separatorEnd(chars, length, end);
+      if (next < 0) {
+        // A plain space, dash or dot the detectors read anyway may join groups too, so a
+        // number written "4111 1111 1111★1111" or "415-555★0132" is read whole.
+        if (!plainJoin(chars, length, end)) {
+          break;
+        }
+        oneSeparator = false;
+        end += 1;
+        continue;
+      }
+      if (sepAt >= 0 && (next - end !== sepLength || !sameUnits(chars, sepAt, end, sepLength))) {
+        oneSeparator = false;
+      }
+      bracketed ||= hasBracket(chars, end, next);
       sepAt = sepAt < 0 ? end : sepAt;
-      sepLength = next - end;
+      sepLength = sepLength || next - end;
       end = next;
     }
     const glued = end < length && isWordUnit(chars[end]);
     const firstSymbol = sepAt < 0 ? -1 : chars[sepAt] === 32 ? chars[sepAt + 1] : chars[sepAt];
     if (
+      sepAt >= 0 &&
       groups.length >= 3 &&
       !glued &&
       digits >= MIN_DIGITS &&
       digits <= MAX_DIGITS &&
       groups.every((g) => g <= MAX_GROUP_DIGITS) &&
-      !punctuationOfOneNumber(firstSymbol, groups)
+      // A number's own punctuation ("1,234,567", "10:30:45") stays; mixed with others too.
+      !(oneSeparator
+        ? punctuationOfOneNumber(firstSymbol, groups)
+        : isNumberMark(firstSymbol) || bracketed)
     ) {
       drop ??= new Uint8Array(length);
       markSeparators(chars, drop, i, end);
@@ -147,6 +165,27 @@ export function foldSymbolSeparators(
   }
   return drop ? compact(chars, from, to, length, drop) : length;
 }
+
+/** One space, dash or dot between two digits: a separator the detectors read themselves. */
+function plainJoin(chars: Uint16Array, length: number, at: number): boolean {
+  const c = chars[at];
+  return (c === 32 || c === 45 || c === 46) && at + 1 < length && isDigit(chars[at + 1]);
+}
+
+/** Whether `[start, end)` holds a bracket. */
+function hasBracket(chars: Uint16Array, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const c = chars[k];
+    if (c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Marks that punctuate one number (thousands, times, lists): never folded in a mixed run. */
+const isNumberMark = (c: number): boolean =>
+  c === COMMA || c === APOSTROPHE || c === COLON || c === SEMICOLON;
 
 /** Writes `-` for the first symbol of every separator in `[start, end)`, marks the others. */
 function markSeparators(chars: Uint16Array, drop: Uint8Array, start: number, end: number): void {

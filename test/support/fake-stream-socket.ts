@@ -1,4 +1,13 @@
 import { type StreamSocket } from '../../src/calls/stream/call-stream.socket';
+import { type ContextBundle } from '../../src/context/context.dto';
+
+/** The smallest bundle a stream answers with: what the stream specs' builds resolve to. */
+export const EMPTY_BUNDLE = {
+  contact: { live_fields_available: false },
+  historical_excerpts: [],
+  token_count: 0,
+  meta: {},
+} as unknown as ContextBundle;
 
 /** A socket that records what is sent and closed, with a settable unsent-bytes count. */
 export class FakeStreamSocket implements StreamSocket {

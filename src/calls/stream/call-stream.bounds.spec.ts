@@ -1,5 +1,5 @@
 import { strictDouble } from '../../../test/support/doubles';
-import { FakeStreamSocket } from '../../../test/support/fake-stream-socket';
+import { EMPTY_BUNDLE, FakeStreamSocket } from '../../../test/support/fake-stream-socket';
 import { type AppConfig } from '../../config/app-config';
 import { type ContextBundle } from '../../context/context.dto';
 import { type ContextService } from '../../context/context.service';
@@ -17,19 +17,12 @@ import {
 } from './call-stream.protocol';
 import { CallStreams } from './call-stream.route';
 
-const BUNDLE = {
-  contact: { live_fields_available: false },
-  historical_excerpts: [],
-  token_count: 0,
-  meta: {},
-} as unknown as ContextBundle;
-
 /** A connection whose finals resolve only when the test says (`finish`). */
 function connect(socket = new FakeStreamSocket()) {
   const pending: Array<() => void> = [];
   const context = strictDouble<ContextService>({
     interim: () => 'scheduled',
-    build: () => new Promise<ContextBundle>((resolve) => pending.push(() => resolve(BUNDLE))),
+    build: () => new Promise<ContextBundle>((resolve) => pending.push(() => resolve(EMPTY_BUNDLE))),
   });
   const identity = { caller: 'key:a', callId: 'c1', contactUid: 'ctc', scope: undefined };
   const stats = { pushed: 0, dropped: 0, confirmed: 0, fresh: 0 };
@@ -144,7 +137,8 @@ describe('CallStreamConnection against hostile clients', () => {
     const callers = new CallerFinals();
     const pending: Array<() => void> = [];
     const context = strictDouble<ContextService>({
-      build: () => new Promise<ContextBundle>((resolve) => pending.push(() => resolve(BUNDLE))),
+      build: () =>
+        new Promise<ContextBundle>((resolve) => pending.push(() => resolve(EMPTY_BUNDLE))),
     });
     const stream = (caller: string, callId: string) => {
       const socket = new FakeStreamSocket();

@@ -1,5 +1,5 @@
 import { strictDouble } from '../../../test/support/doubles';
-import { FakeStreamSocket } from '../../../test/support/fake-stream-socket';
+import { EMPTY_BUNDLE, FakeStreamSocket } from '../../../test/support/fake-stream-socket';
 import { seededRandom } from '../../../test/support/seeded';
 import { type AppConfig } from '../../config/app-config';
 import { type ContextBundle, type ContextFetchRequestDto } from '../../context/context.dto';
@@ -13,13 +13,6 @@ import {
 } from './call-stream.protocol';
 import { CallStreams } from './call-stream.route';
 
-const BUNDLE = {
-  contact: { live_fields_available: false },
-  historical_excerpts: [],
-  token_count: 0,
-  meta: {},
-} as unknown as ContextBundle;
-
 /** Streams attached as the route attaches them (one pacer and one caller gate for all). */
 function harness(options: { hold?: boolean } = {}) {
   const built: ContextFetchRequestDto[] = [];
@@ -30,8 +23,8 @@ function harness(options: { hold?: boolean } = {}) {
     build: (request) => {
       built.push(request);
       return options.hold
-        ? new Promise<ContextBundle>((resolve) => pending.push(() => resolve(BUNDLE)))
-        : Promise.resolve(BUNDLE);
+        ? new Promise<ContextBundle>((resolve) => pending.push(() => resolve(EMPTY_BUNDLE)))
+        : Promise.resolve(EMPTY_BUNDLE);
     },
   });
   const streams = new CallStreams(

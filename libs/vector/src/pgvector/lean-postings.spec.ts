@@ -1,7 +1,6 @@
-import { contentHash, uuidFromHash } from '@app/common';
 import { Database } from '@app/database';
 
-import { type VectorRecord } from '../interfaces/vector-store.interface';
+import { postingRow } from '../../../../test/support/posting-rows';
 import { PgVectorStore } from './pgvector.store';
 
 const WORDS = [
@@ -36,18 +35,7 @@ const WORDS = [
 ];
 
 /** ~27 distinct terms a row, as a conversation window has (bench:scale: 27.4 on average). */
-const row = (n: number): VectorRecord<'conversations'> => ({
-  id: uuidFromHash(contentHash(`lean-${n}`)),
-  content: `${WORDS.slice(n % 3).join(' ')} note${n}`,
-  embedding: Array.from({ length: 8 }, (_, i) => (i === n % 8 ? 1 : 0.1)),
-  payload: {
-    contact_uid: `ctc_${n % 5}`,
-    location_uid: 'loc_a',
-    conversation_uid: `conv_${n}`,
-    channel: 'sms',
-    occurred_at: new Date(Date.UTC(2026, 0, 1 + (n % 28))).toISOString(),
-  },
-});
+const row = (n: number) => postingRow('lean', WORDS, n);
 
 /**
  * What each posting costs on disk, and that the cheaper lookup index keeps the postings'

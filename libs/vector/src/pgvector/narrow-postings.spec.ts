@@ -1,27 +1,19 @@
-import { contentHash, uuidFromHash } from '@app/common';
 import { Database } from '@app/database';
 
-import { type VectorRecord } from '../interfaces/vector-store.interface';
+import { postingRow } from '../../../../test/support/posting-rows';
 import { PgVectorStore } from './pgvector.store';
 
 const WORDS = 'order refund parcel courier invoice address table chair scratch leg delivery porch'
   .concat(' monday friday window ticket number colour walnut oak sofa cushion warranty receipt')
   .split(' ');
 
-const row = (n: number, content?: string): VectorRecord<'conversations'> => ({
-  id: uuidFromHash(contentHash(`narrow-${n}`)),
-  content: content ?? `${WORDS.slice(n % 3).join(' ')} note${n}`,
-  embedding: Array.from({ length: 8 }, (_, i) => (i === n % 8 ? 1 : 0.1)),
-  payload: {
-    contact_uid: `ctc_${n % 5}`,
-    location_uid: 'loc_a',
-    conversation_uid: `conv_${n}`,
-    channel: 'sms',
-    occurred_at: new Date(Date.UTC(2026, 0, 1 + (n % 28))).toISOString(),
-  },
-});
+const row = (n: number, content?: string) => postingRow('narrow', WORDS, n, content);
 
-const POSTINGS = ['podium_conversations_terms', 'kb_source_chunks_terms', 'kb_topic_summaries_terms'];
+const POSTINGS = [
+  'podium_conversations_terms',
+  'kb_source_chunks_terms',
+  'kb_topic_summaries_terms',
+];
 
 /**
  * A posting's tf and document length in 2 bytes each (issue 42, migration 23): the bytes a

@@ -26,7 +26,9 @@ const QUERY = 'please note this for my espresso refund';
  */
 describe.each(['pgvector', 'qdrant'])('erasure red team on %s (e2e)', (provider) => {
   const { seed } = seededRandom(`erasure-redteam ${provider}`);
-  const word = (n: number) => `zr${((seed * 7919 + n * 104729) % 2 ** 31).toString(36)}y`;
+  // Three letters first: "zr15…" reads as an IBAN's country and check digits, and the
+  // redactor masked a probe word on some seeds (the probe then never saw it).
+  const word = (n: number) => `zrx${((seed * 7919 + n * 104729) % 2 ** 31).toString(36)}y`;
   const bWords = [0, 1, 2, 3].map(word);
   const aWords = [10, 11].map(word);
   let fake: FakeQdrant | undefined;
